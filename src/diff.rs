@@ -1,0 +1,278 @@
+//! The V4A update-diff parser: a diff becomes sections of anchors, context,
+//! removed and added lines, each element keeping its diff line number.
+//!
+//! Strict and Codex read a few lines differently (how `@@`, whitespace and
+//! stray lines are taken): one parser with a [`Dialect`] switch. Neither
+//! dialect looks at the input; matching is the matcher's job.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Which rules read the diff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Strict rules: every line has one meaning or is an error.
+    Strict,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// ` text` (or an empty diff line): must be in the input, is kept.
+    Context,
+    /// `-text`: must be in the input, is removed.
+    Remove,
+    /// `+text`: is added.
+    Add,
+}
+
+/// One context, removed or added line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiffLine<'d> {
+    pub kind: LineKind,
+    pub text: &'d str,
+    /// 1-based line in the diff (or in the whole patch).
+    pub line: usize,
+}
+
+/// An `@@ text` line: the search moves past the input line equal to `text`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Anchor<'d> {
+    pub text: &'d str,
+    pub line: usize,
+}
+
+/// One section (hunk): its anchors, then its lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Section<'d> {
+    /// Diff line of the `@@` that opened the section (none for a first
+    /// section written without one).
+    pub header: Option<usize>,
+    pub anchors: Vec<Anchor<'d>>,
+    pub lines: Vec<DiffLine<'d>>,
+    /// Diff line of `*** End of File`, when the section is pinned to the end.
+    pub eof: Option<usize>,
+}
+
+impl<'d> Section<'d> {
+    /// The lines the input must contain: context and removed lines, in order.
+    pub fn old(&self) -> impl Iterator<Item = &DiffLine<'d>> + Clone {
+        self.lines.iter().filter(|l| l.kind != LineKind::Add)
+    }
+
+    /// The lines the section leaves: context and added lines, in order.
+    pub fn new_side(&self) -> impl Iterator<Item = &DiffLine<'d>> + Clone {
+        self.lines.iter().filter(|l| l.kind != LineKind::Remove)
+    }
+
+    pub fn has_changes(&self) -> bool {
+        self.lines.iter().any(|l| l.kind != LineKind::Context)
+    }
+
+    /// The diff line to point at for the section as a whole.
+    pub fn first_line(&self) -> usize {
+        self.header
+            .or_else(|| self.anchors.first().map(|a| a.line))
+            .or_else(|| self.lines.first().map(|l| l.line))
+            .unwrap_or(1)
+    }
+
+    /// Diff lines `first..=last` the section spans (header to last line).
+    pub fn span(&self) -> (usize, usize) {
+        let first = self.first_line();
+        let last = self.eof.or_else(|| self.lines.last().map(|l| l.line)).unwrap_or(first);
+        (first, last)
+    }
+}
+
+/// A parsed update diff.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diff<'d> {
+    pub sections: Vec<Section<'d>>,
+}
+
+/// Splits a diff into lines: `\n` or `\r\n` breaks, and a final break ends the
+/// last line instead of starting an empty one.
+pub fn diff_lines(diff: &str) -> impl Iterator<Item = &str> {
+    let body = diff.strip_suffix('\n').unwrap_or(diff);
+    let mut parts = if diff.is_empty() { None } else { Some(body.split('\n')) };
+    std::iter::from_fn(move || parts.as_mut()?.next()).map(|l| l.strip_suffix('\r').unwrap_or(l))
+}
+
+/// Parses an update diff. `first_line` is the number of its first line (1 for
+/// a diff on its own, more for the body of an update inside a patch).
+pub fn parse(diff: &str, dialect: Dialect, first_line: usize) -> Result<Diff<'_>> {
+    match dialect {
+        Dialect::Strict => parse_strict(diff, first_line),
+    }
+}
+
+fn parse_strict(diff: &str, first_line: usize) -> Result<Diff<'_>> {
+    let mut sections: Vec<Section> = Vec::new();
+    let mut eof_line: Option<usize> = None;
+    for (i, raw) in diff_lines(diff).enumerate() {
+        let n = first_line + i;
+        if let Some(eof) = eof_line {
+            return Err(invalid(
+                n,
+                raw,
+                format!("'*** End of File' (diff line {eof}) must be the last line of the diff. Put the section that ends at the end of the file last, and its '*** End of File' after it."),
+            ));
+        }
+        if raw.contains('\r') {
+            return Err(invalid(n, raw, "the line contains a carriage return (\\r) inside it. Only whole lines ending in \\n or \\r\\n are allowed; the input's own line breaks are kept by the engine.".to_string()));
+        }
+        // A section still waiting for its first line, if the last one is.
+        let open_header = sections.last().filter(|s| s.lines.is_empty());
+        if raw == "@@" {
+            if let Some(s) = open_header {
+                return Err(empty_hunk(s));
+            }
+            sections.push(Section { header: Some(n), ..Section::default() });
+        } else if let Some(text) = raw.strip_prefix("@@ ") {
+            let anchor = Anchor { text, line: n };
+            match sections.last_mut() {
+                Some(s) if s.lines.is_empty() => s.anchors.push(anchor),
+                _ => sections.push(Section { header: Some(n), anchors: vec![anchor], ..Section::default() }),
+            }
+        } else if raw.starts_with("@@") {
+            return Err(invalid(n, raw, "a section header is '@@' alone, or '@@ ' (one space) followed by a line of the input to anchor on.".to_string()));
+        } else if raw == "*** End of File" {
+            match sections.last_mut() {
+                Some(s) if !s.lines.is_empty() => s.eof = Some(n),
+                Some(s) => return Err(empty_hunk(s)),
+                None => {
+                    return Err(Error::new(
+                        ErrorKind::EmptyHunk,
+                        format!("Diff line {n}: '*** End of File' has no section above it. It marks the end of a section whose lines must be the last lines of the input; put those lines (or the '+' lines to append) before it."),
+                    )
+                    .at_diff_line(n))
+                }
+            }
+            eof_line = Some(n);
+        } else if raw.starts_with("***") {
+            return Err(invalid(n, raw, star_line_help(raw)));
+        } else {
+            let (kind, text) = match raw.as_bytes().first() {
+                None => (LineKind::Context, ""),
+                Some(b' ') => (LineKind::Context, raw.get(1..).unwrap_or("")),
+                Some(b'-') => (LineKind::Remove, raw.get(1..).unwrap_or("")),
+                Some(b'+') => (LineKind::Add, raw.get(1..).unwrap_or("")),
+                Some(_) => return Err(invalid(n, raw, prefix_help(raw))),
+            };
+            if sections.is_empty() {
+                sections.push(Section::default());
+            }
+            if let Some(s) = sections.last_mut() {
+                s.lines.push(DiffLine { kind, text, line: n });
+            }
+        }
+    }
+    if let Some(s) = sections.last().filter(|s| s.lines.is_empty()) {
+        return Err(empty_hunk(s));
+    }
+    Ok(Diff { sections })
+}
+
+fn invalid(n: usize, raw: &str, why: String) -> Error {
+    Error::new(ErrorKind::InvalidLine, format!("Diff line {n} ({}) is not valid: {why}", show(raw))).at_diff_line(n)
+}
+
+fn empty_hunk(s: &Section) -> Error {
+    let n = s.first_line();
+    Error::new(
+        ErrorKind::EmptyHunk,
+        format!("The section starting at diff line {n} has no lines under its '@@' header. Give it its context (' '), removed ('-') and added ('+') lines, or remove the header."),
+    )
+    .at_diff_line(n)
+}
+
+fn star_line_help(raw: &str) -> String {
+    let trimmed = raw.trim();
+    if ["*** Begin Patch", "*** End Patch"].contains(&trimmed)
+        || ["*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"].iter().any(|h| trimmed.starts_with(h))
+    {
+        "this is a header of a whole '*** Begin Patch' patch, but apply() takes one update diff: the lines after '*** Update File: <path>'. Pass the whole patch to applyFiles(), or only the update's body to apply().".to_string()
+    } else if trimmed.starts_with("*** End of File") {
+        "the end-of-file marker must be exactly '*** End of File', with nothing after it.".to_string()
+    } else {
+        "the only '***' line allowed in an update diff is '*** End of File'.".to_string()
+    }
+}
+
+fn prefix_help(raw: &str) -> String {
+    let first = raw.chars().next().map_or(String::new(), |c| show(&c.to_string()));
+    format!(
+        "every line of a section starts with ' ' (context), '-' (removed) or '+' (added), and this one starts with {first}. If it is a line of the input, put a space before it, even when it is empty or starts with a tab."
+    )
+}
+
+/// Quotes a line for a message: single quotes, control characters escaped,
+/// very long lines shortened.
+pub fn show(s: &str) -> String {
+    const MAX: usize = 160;
+    let mut out = String::with_capacity(s.len().min(MAX) + 2);
+    out.push('\'');
+    for (count, c) in s.chars().enumerate() {
+        if count >= MAX {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strict(diff: &str) -> Result<Diff<'_>> {
+        parse(diff, Dialect::Strict, 1)
+    }
+
+    #[test]
+    fn lines_and_final_break() {
+        assert_eq!(diff_lines("").count(), 0);
+        assert_eq!(diff_lines("\n").collect::<Vec<_>>(), [""]);
+        assert_eq!(diff_lines("-a\r\n+b\r\n").collect::<Vec<_>>(), ["-a", "+b"]);
+        assert_eq!(diff_lines("-a\n+b").collect::<Vec<_>>(), ["-a", "+b"]);
+    }
+
+    #[test]
+    fn sections_anchors_and_line_numbers() {
+        let d = strict("@@ a\n@@ b\n x\n-y\n+z\n@@\n\n+w\n*** End of File").unwrap();
+        assert_eq!(d.sections.len(), 2);
+        let s = &d.sections[0];
+        assert_eq!(s.anchors.iter().map(|a| (a.text, a.line)).collect::<Vec<_>>(), [("a", 1), ("b", 2)]);
+        assert_eq!(s.lines.iter().map(|l| l.line).collect::<Vec<_>>(), [3, 4, 5]);
+        let t = &d.sections[1];
+        assert_eq!(t.header, Some(6));
+        assert_eq!(t.lines[0], DiffLine { kind: LineKind::Context, text: "", line: 7 });
+        assert_eq!(t.eof, Some(9));
+        assert_eq!(strict("@@ ").unwrap_err().kind, ErrorKind::EmptyHunk);
+        assert_eq!(strict("@@ \n+a").unwrap().sections[0].anchors[0].text, "");
+    }
+
+    #[test]
+    fn rejects() {
+        let kind = |d| strict(d).unwrap_err().kind;
+        assert_eq!(kind("@@invalid\n-a"), ErrorKind::InvalidLine);
+        assert_eq!(kind("@@"), ErrorKind::EmptyHunk);
+        assert_eq!(kind("@@\n@@\n-a"), ErrorKind::EmptyHunk);
+        assert_eq!(kind("*** End of File"), ErrorKind::EmptyHunk);
+        assert_eq!(kind("-a\n*** End of File\n+c"), ErrorKind::InvalidLine);
+        assert_eq!(kind("*** Update File: x"), ErrorKind::InvalidLine);
+        assert_eq!(kind("*** End of File garbage"), ErrorKind::InvalidLine);
+        assert_eq!(kind("\tx"), ErrorKind::InvalidLine);
+        assert_eq!(kind("-a\rb"), ErrorKind::InvalidLine);
+        let e = strict(" a\n-b\nplain").unwrap_err();
+        assert_eq!(e.diff_line, Some(3));
+        assert!(e.message.contains("'plain'"), "{}", e.message);
+    }
+}

@@ -1,0 +1,167 @@
+//! One error type for every failure, with a stable machine-readable code and
+//! the places it concerns. Messages are written for the model that made the
+//! patch: what failed, where, and what to change.
+
+use std::fmt;
+
+macro_rules! error_kinds {
+    ($($(#[doc = $doc:literal])* $variant:ident => $code:literal,)*) => {
+        /// What kind of failure an [`Error`] is. Each kind has a stable `code`
+        /// (the `code` of `PatchError` in JS); codes never change meaning.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorKind {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl ErrorKind {
+            /// Every kind, in a fixed order (exported to JS as `errorCodes`).
+            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant,)*];
+
+            /// The stable code, e.g. `"context_not_found"`.
+            pub fn code(self) -> &'static str {
+                match self {
+                    $(ErrorKind::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+
+error_kinds! {
+    /// A diff line that is not a context (` `), removed (`-`), added (`+`),
+    /// `@@` header or `*** End of File` line, or one in the wrong place.
+    InvalidLine => "invalid_line",
+    /// A section header (`@@` or `@@ anchor`) with no lines under it.
+    EmptyHunk => "empty_hunk",
+    /// An `@@ anchor` line that equals no line of the input.
+    AnchorNotFound => "anchor_not_found",
+    /// An `@@ anchor` line that equals several lines of the input (Strict).
+    AnchorAmbiguous => "anchor_ambiguous",
+    /// A section's context and removed lines are not in the input.
+    ContextNotFound => "context_not_found",
+    /// A section's context and removed lines are in the input more than once (Strict).
+    ContextAmbiguous => "context_ambiguous",
+    /// An anchor or a section found only before the previous section: sections
+    /// must come in file order.
+    OutOfOrder => "out_of_order",
+    /// Added lines with no context, anchor or `*** End of File` to place them (Strict).
+    UnanchoredInsertion => "unanchored_insertion",
+    /// The input mixes LF and CRLF line breaks, or has a bare CR (Strict).
+    MixedNewlines => "mixed_newlines",
+    /// Two diffs of a batch change the same lines or insert at the same place (Strict).
+    Overlap => "overlap",
+    /// A string argument is not well-formed UTF-16 (it has a lone surrogate).
+    InvalidString => "invalid_string",
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// The place in the input that came closest to what the diff expected.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Nearest {
+    /// 1-based input line where the closest candidate starts.
+    pub line: usize,
+    /// The input's text there (the candidate's lines, joined with `\n`).
+    pub text: String,
+    /// Share of the expected lines that are equal there, in 0..=1.
+    pub similarity: f64,
+}
+
+/// The other side of an overlap in a batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// 0-based index of the other diff in the batch.
+    pub diff: usize,
+    /// 1-based line in that diff.
+    pub diff_line: Option<usize>,
+}
+
+/// A failure, with everything known about where it happened. All line numbers
+/// are 1-based.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// Line in the diff (or in the whole patch, for `apply_files`).
+    pub diff_line: Option<usize>,
+    /// Lines of the input: for an ambiguous match, the first line of each match.
+    pub input_lines: Vec<usize>,
+    /// The file, for patches over several files.
+    pub path: Option<String>,
+    /// 0-based index of the operation in the patch.
+    pub operation: Option<usize>,
+    /// 0-based index of the diff in a batch.
+    pub diff: Option<usize>,
+    pub nearest: Option<Nearest>,
+    pub conflict: Option<Conflict>,
+}
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            message: message.into(),
+            diff_line: None,
+            input_lines: Vec::new(),
+            path: None,
+            operation: None,
+            diff: None,
+            nearest: None,
+            conflict: None,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    pub(crate) fn at_diff_line(mut self, line: usize) -> Self {
+        self.diff_line = Some(line);
+        self
+    }
+
+    pub(crate) fn at_input_lines(mut self, lines: impl IntoIterator<Item = usize>) -> Self {
+        self.input_lines = lines.into_iter().collect();
+        self
+    }
+
+    pub(crate) fn with_nearest(mut self, nearest: Option<Nearest>) -> Self {
+        self.nearest = nearest;
+        self
+    }
+
+    pub(crate) fn in_batch(mut self, index: usize) -> Self {
+        self.diff = Some(index);
+        self.message = format!("diff {} of the batch: {}", index + 1, self.message);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_snake_case() {
+        let mut seen = std::collections::HashSet::new();
+        for kind in ErrorKind::ALL {
+            let code = kind.code();
+            assert!(seen.insert(code), "duplicate code {code}");
+            assert!(code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{code}");
+        }
+    }
+}

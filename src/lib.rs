@@ -1,0 +1,175 @@
+//! # applypatch
+//!
+//! Applies the edits coding agents write: exactly what the model meant, or an
+//! [`Error`] the model can act on, and never a half-applied or misplaced edit.
+//!
+//! - V4A update diffs (the `diff` of the Responses API `apply_patch` tool):
+//!   [`apply`], [`apply_batch`], or [`Mode::apply`] for another mode.
+//!
+//! The engine is plain Rust with no JS types; `src/wasm.rs` binds it for the
+//! npm package. It never panics: bad input gets an [`Error`].
+//!
+//! ```
+//! let out = applypatch::apply("def greet():\n    print(\"Hi\")\n",
+//!     "@@ def greet():\n-    print(\"Hi\")\n+    print(\"Hello\")").unwrap();
+//! assert_eq!(out, "def greet():\n    print(\"Hello\")\n");
+//! ```
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::unreachable, clippy::todo)
+)]
+
+pub mod diff;
+pub mod error;
+pub mod matcher;
+pub mod text;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
+pub use text::Splice;
+
+use diff::{Dialect, Diff};
+use matcher::index::Index;
+use matcher::Edit;
+use text::{FinalNewline, Lines};
+
+/// How a diff is matched against its input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Anchors, context and removed lines match byte for byte and exactly
+    /// once, in file order, or the diff fails. Line breaks (LF or CRLF) and a
+    /// missing final newline are kept; mixed line breaks are an error.
+    #[default]
+    Strict,
+}
+
+/// The changes a diff makes to one input: byte ranges of the input and their
+/// new text, sorted and disjoint. [`Changes::apply`] builds the new text; the
+/// JS binding sends only these, not the whole text, back across the boundary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub splices: Vec<Splice>,
+}
+
+impl Changes {
+    /// The new text: `input` with every splice applied.
+    pub fn apply(&self, input: &str) -> String {
+        text::apply_splices(input, &self.splices)
+    }
+}
+
+impl Mode {
+    /// Applies one update diff to `input`.
+    pub fn apply(self, input: &str, diff: &str) -> Result<String> {
+        Ok(self.changes(input, diff)?.apply(input))
+    }
+
+    /// Applies several diffs to one input. In Strict mode every diff targets
+    /// the original input, and the batch fails as a whole when a diff fails or
+    /// two diffs touch the same lines (or insert at the same place).
+    pub fn apply_batch<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<String> {
+        Ok(self.batch_changes(input, diffs)?.apply(input))
+    }
+
+    /// The changes [`Mode::apply`] would make, without building the text.
+    pub fn changes(self, input: &str, diff: &str) -> Result<Changes> {
+        match self {
+            Mode::Strict => strict(input, &[diff], false),
+        }
+    }
+
+    /// The changes [`Mode::apply_batch`] would make.
+    pub fn batch_changes<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<Changes> {
+        match self {
+            Mode::Strict => strict(input, diffs, true),
+        }
+    }
+
+    fn dialect(self) -> Dialect {
+        match self {
+            Mode::Strict => Dialect::Strict,
+        }
+    }
+}
+
+/// Applies an update diff in Strict mode (the default).
+pub fn apply(input: &str, diff: &str) -> Result<String> {
+    Mode::Strict.apply(input, diff)
+}
+
+/// Applies several update diffs to one input in Strict mode.
+pub fn apply_batch<S: AsRef<str>>(input: &str, diffs: &[S]) -> Result<String> {
+    Mode::Strict.apply_batch(input, diffs)
+}
+
+/// Strict over one diff or a batch (`batch`: errors name the diff's index).
+fn strict<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes> {
+    let tag = |i: usize| move |e: Error| if batch { e.in_batch(i) } else { e };
+    let parsed: Vec<Diff> = diffs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| diff::parse(d.as_ref(), Mode::Strict.dialect(), 1).map_err(tag(i)))
+        .collect::<Result<_>>()?;
+    let lines = Lines::split(input);
+    let nl = matcher::strict::newline(&lines)?;
+    let idx = Index::new(&lines);
+    let mut tagged: Vec<(usize, Edit)> = Vec::new();
+    for (i, d) in parsed.iter().enumerate() {
+        let edits = matcher::strict::plan(&idx, d).map_err(tag(i))?;
+        tagged.extend(edits.into_iter().map(|e| (i, e)));
+    }
+    if parsed.len() > 1 {
+        tagged.sort_by_key(|(i, e)| (e.edit.start, e.edit.end, *i));
+        check_overlaps(&tagged)?;
+    }
+    let edits: Vec<text::LineEdit> = tagged.into_iter().map(|(_, e)| e.edit).collect();
+    Ok(Changes { splices: text::splices(&lines, &edits, nl, FinalNewline::Keep) })
+}
+
+/// Two edits of different diffs conflict when they change a common line, or
+/// one inserts where the other starts, ends or inserts: their order would be
+/// a guess. `edits` is sorted by start.
+fn check_overlaps(edits: &[(usize, Edit)]) -> Result<()> {
+    let mut active: Vec<&(usize, Edit)> = Vec::new();
+    for cur in edits {
+        let (ci, ce) = (cur.0, &cur.1.edit);
+        active.retain(|(_, e)| e.edit.end >= ce.start);
+        for prev in &active {
+            let (pi, pe) = (prev.0, &prev.1.edit);
+            if pi == ci {
+                continue;
+            }
+            let touching = ce.start == pe.end && (ce.start == ce.end || pe.start == pe.end);
+            if ce.start < pe.end || touching {
+                let (first, second) = if pi < ci { (*prev, cur) } else { (cur, *prev) };
+                let what = |e: &text::LineEdit| {
+                    if e.start == e.end {
+                        format!("inserts before input line {}", e.start + 1)
+                    } else if e.end - e.start == 1 {
+                        format!("changes input line {}", e.start + 1)
+                    } else {
+                        format!("changes input lines {}-{}", e.start + 1, e.end)
+                    }
+                };
+                let message = format!(
+                    "diff {} (diff line {}) {} and diff {} (diff line {}) {}. Every diff of a batch applies to the original input, so two diffs may not change the same lines or insert at the same place: merge them into one diff.",
+                    first.0 + 1,
+                    first.1.diff_line,
+                    what(&first.1.edit),
+                    second.0 + 1,
+                    second.1.diff_line,
+                    what(&second.1.edit)
+                );
+                let mut err = Error::new(ErrorKind::Overlap, message)
+                    .at_diff_line(second.1.diff_line)
+                    .at_input_lines([first.1.edit.start + 1, second.1.edit.start + 1]);
+                err.diff = Some(second.0);
+                err.conflict = Some(Conflict { diff: first.0, diff_line: Some(first.1.diff_line) });
+                return Err(err);
+            }
+        }
+        active.push(cur);
+    }
+    Ok(())
+}

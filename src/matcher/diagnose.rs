@@ -1,0 +1,140 @@
+//! What a failed search tells the model: the closest place in the input, the
+//! lines that differ there, and a unique line to anchor on. Only runs after a
+//! failure, so it may look at more of the input than a search does, but it
+//! stays linear in the input's size.
+
+use std::collections::HashMap;
+
+use super::index::Index;
+use crate::diff::show;
+use crate::error::Nearest;
+
+/// Occurrences above which a line is too common to tell where a block is.
+const COMMON: usize = 200;
+
+/// A place in the input where a block of lines may have been meant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// 0-based input line where the block would start.
+    pub start: usize,
+    /// How many of the block's lines are byte-for-byte equal there.
+    pub equal: usize,
+}
+
+/// The place at or after line `from` where most lines of `block` are equal to
+/// the input's (ties: the earliest). Falls back to equality after trimming
+/// whitespace when no line is equal as is.
+pub fn nearest(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
+    let lines = idx.lines();
+    let n = lines.len();
+    if block.is_empty() || from >= n {
+        return None;
+    }
+    let mut votes: HashMap<usize, usize> = HashMap::new();
+    for (j, text) in block.iter().enumerate() {
+        let occ: Vec<usize> = idx.occurrences(text, from).take(COMMON + 1).collect();
+        if occ.len() > COMMON {
+            continue;
+        }
+        for p in occ {
+            if let Some(s) = p.checked_sub(j).filter(|&s| s >= from) {
+                *votes.entry(s).or_default() += 1;
+            }
+        }
+    }
+    if votes.is_empty() {
+        // Nothing equal as is: look for lines equal once whitespace is trimmed.
+        let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (j, text) in block.iter().enumerate() {
+            if !text.trim().is_empty() {
+                wanted.entry(text.trim()).or_default().push(j);
+            }
+        }
+        for p in from..n {
+            if let Some(js) = wanted.get(lines.get(p).trim()) {
+                for &j in js.iter().take(COMMON) {
+                    if let Some(s) = p.checked_sub(j).filter(|&s| s >= from) {
+                        *votes.entry(s).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    let (&start, _) = votes.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))?;
+    let equal = block.iter().enumerate().filter(|(j, t)| start + j < n && lines.get(start + j) == **t).count();
+    Some(Candidate { start, equal })
+}
+
+/// The `Nearest` of an error for a candidate.
+pub fn to_nearest(idx: &Index, block: &[&str], c: Candidate) -> Nearest {
+    let lines = idx.lines();
+    let end = (c.start + block.len()).min(lines.len());
+    let text = (c.start..end).map(|i| lines.get(i)).collect::<Vec<_>>().join("\n");
+    let similarity = if block.is_empty() { 0.0 } else { c.equal as f64 / block.len() as f64 };
+    Nearest { line: c.start + 1, text, similarity }
+}
+
+/// Describes how the input at `c` differs from the block: up to three lines,
+/// each as "diff line D expects '…' / input line L is '…'". `diff_lines[j]`
+/// is the diff line of `block[j]`.
+pub fn differences(idx: &Index, block: &[&str], diff_lines: &[usize], c: Candidate) -> String {
+    let lines = idx.lines();
+    let mut out = String::new();
+    let mut shown = 0;
+    for (j, want) in block.iter().enumerate() {
+        let at = c.start + j;
+        let d = diff_lines.get(j).copied().unwrap_or(0);
+        if at >= lines.len() {
+            out.push_str(&format!("\n  diff line {d} expects {}, but the input ends at line {}", show(want), lines.len()));
+            break;
+        }
+        let have = lines.get(at);
+        if have == *want {
+            continue;
+        }
+        if shown == 3 {
+            out.push_str("\n  (more lines differ)");
+            break;
+        }
+        shown += 1;
+        let note = if have.trim() == want.trim() { "  (only whitespace differs)" } else { "" };
+        out.push_str(&format!("\n  diff line {d} expects {}\n  input line {} is    {}{note}", show(want), at + 1, show(have)));
+    }
+    out
+}
+
+/// A line above input line `at` (and not above `floor`) that occurs once in
+/// the whole input: a good `@@` anchor to make a match unique.
+pub fn unique_line_above<'t>(idx: &Index<'t>, at: usize, floor: usize) -> Option<(usize, &'t str)> {
+    let lines = idx.lines();
+    (floor.max(at.saturating_sub(50))..at)
+        .rev()
+        .map(|i| (i, lines.get(i)))
+        .find(|(_, t)| t.trim().len() >= 3 && idx.count(t, 2) == 1)
+}
+
+/// For an anchor that equals no line: the first line that equals it once
+/// whitespace is trimmed, or else that contains it.
+pub fn anchor_hint(idx: &Index, text: &str) -> Option<(usize, String)> {
+    let lines = idx.lines();
+    let want = text.trim();
+    if want.is_empty() {
+        return None;
+    }
+    if let Some(i) = (0..lines.len()).find(|&i| lines.get(i).trim() == want) {
+        return Some((i, format!("input line {} is {} (only whitespace differs)", i + 1, show(lines.get(i)))));
+    }
+    (0..lines.len())
+        .find(|&i| lines.get(i).contains(want))
+        .map(|i| (i, format!("input line {} contains it: {}; an anchor is a whole line", i + 1, show(lines.get(i)))))
+}
+
+/// Lists 1-based line numbers: "3, 7 and 12".
+pub fn list_lines(lines: &[usize]) -> String {
+    let shown: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    match shown.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}

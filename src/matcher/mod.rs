@@ -1,0 +1,67 @@
+//! Where the modes differ: finding each section of a parsed diff in the input.
+//! A matcher returns line edits; it never builds text (see `text::splices`).
+
+pub mod diagnose;
+pub mod index;
+pub mod strict;
+
+use crate::diff::{LineKind, Section};
+use crate::text::LineEdit;
+
+/// A line edit and the diff line it comes from (for overlap reports).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit<'d> {
+    pub edit: LineEdit<'d>,
+    pub diff_line: usize,
+}
+
+/// The edits of a section whose old lines (context and removed) start at input
+/// line `at`: each run of removed and added lines between context lines
+/// replaces just those lines, so context lines keep the input's own bytes.
+pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<Edit<'d>> {
+    let mut out = Vec::new();
+    let mut old = 0; // lines of the old side seen so far
+    let mut run: Option<(usize, Edit<'d>)> = None;
+    for l in &section.lines {
+        if l.kind == LineKind::Context {
+            if let Some((_, mut e)) = run.take() {
+                e.edit.end = at + old;
+                out.push(e);
+            }
+            old += 1;
+            continue;
+        }
+        let (_, e) = run.get_or_insert_with(|| {
+            (old, Edit { edit: LineEdit { start: at + old, end: at + old, new: Vec::new() }, diff_line: l.line })
+        });
+        match l.kind {
+            LineKind::Remove => old += 1,
+            LineKind::Add => e.edit.new.push(l.text),
+            LineKind::Context => {}
+        }
+    }
+    if let Some((_, mut e)) = run.take() {
+        e.edit.end = at + old;
+        out.push(e);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::{parse, Dialect};
+
+    #[test]
+    fn runs_replace_only_changed_lines() {
+        let d = parse(" a\n-b\n+B\n c\n+d", Dialect::Strict, 1).unwrap();
+        let edits: Vec<_> = runs(&d.sections[0], 10).into_iter().map(|e| (e.edit, e.diff_line)).collect();
+        assert_eq!(
+            edits,
+            [
+                (LineEdit { start: 11, end: 12, new: vec!["B"] }, 2),
+                (LineEdit { start: 13, end: 13, new: vec!["d"] }, 5),
+            ]
+        );
+    }
+}

@@ -1,0 +1,270 @@
+//! Strict matching (the default mode): every anchor, context line and removed
+//! line matches byte for byte and exactly once, in file order, or the diff
+//! fails. Rules: README "Strict mode"; vectors: tests/fixtures/strict.json.
+
+use super::diagnose::{self, Candidate};
+use super::index::Index;
+use super::{runs, Edit};
+use crate::diff::{show, Anchor, Diff, Section};
+use crate::error::{Error, ErrorKind, Result};
+use crate::text::{Ending, Lines};
+
+/// How many places an ambiguity error lists.
+const LIST: usize = 10;
+
+/// Strict inputs use one line-break style: the one new lines get.
+pub fn newline(lines: &Lines) -> Result<Ending> {
+    let mut lf: Option<usize> = None;
+    let mut crlf: Option<usize> = None;
+    for (i, l) in lines.lines().iter().enumerate() {
+        match l.ending {
+            Ending::Cr => {
+                return Err(Error::new(
+                    ErrorKind::MixedNewlines,
+                    format!("Input line {} ends with a bare carriage return (\\r). Strict mode only reads LF or CRLF line breaks; convert the input's line breaks, or use mode 'codex', which keeps each line's own ending.", i + 1),
+                )
+                .at_input_lines([i + 1]))
+            }
+            Ending::Lf => {
+                lf.get_or_insert(i);
+            }
+            Ending::CrLf => {
+                crlf.get_or_insert(i);
+            }
+            Ending::None => {}
+        }
+        if let (Some(a), Some(b)) = (lf, crlf) {
+            let (first, second) = if a < b { ((a, "LF"), (b, "CRLF")) } else { ((b, "CRLF"), (a, "LF")) };
+            return Err(Error::new(
+                ErrorKind::MixedNewlines,
+                format!(
+                    "The input mixes line breaks: line {} ends with {} and line {} with {}. Strict mode cannot tell which one new lines should get; make the input's line breaks consistent, or use mode 'codex', which keeps each line's own ending.",
+                    first.0 + 1, first.1, second.0 + 1, second.1
+                ),
+            )
+            .at_input_lines([first.0 + 1, second.0 + 1]));
+        }
+    }
+    Ok(if crlf.is_some() { Ending::CrLf } else { Ending::Lf })
+}
+
+/// Finds every section of `diff` in the input; returns its edits in order.
+pub fn plan<'d>(idx: &Index, diff: &Diff<'d>) -> Result<Vec<Edit<'d>>> {
+    let n = idx.lines().len();
+    let mut edits = Vec::new();
+    let mut cursor = 0; // first input line the next section may use
+    for (si, section) in diff.sections.iter().enumerate() {
+        let mut anchored = false;
+        for a in &section.anchors {
+            cursor = find_anchor(idx, a, cursor)? + 1;
+            anchored = true;
+        }
+        let old: Vec<&str> = section.old().map(|l| l.text).collect();
+        if old.is_empty() {
+            let at = if section.eof.is_some() {
+                n
+            } else if anchored {
+                cursor
+            } else if n == 0 {
+                0
+            } else {
+                return Err(unanchored(si, section));
+            };
+            edits.extend(runs(section, at));
+            cursor = at;
+            continue;
+        }
+        let start = if section.eof.is_some() {
+            match n.checked_sub(old.len()) {
+                Some(s) if s >= cursor && idx.block_at(&old, s) => s,
+                _ => return Err(not_found(idx, si, section, &old, cursor)),
+            }
+        } else {
+            let mut found = idx.find_block(&old, cursor);
+            match (found.next(), found.next()) {
+                (Some(s), None) => s,
+                (None, _) => return Err(not_found(idx, si, section, &old, cursor)),
+                (Some(_), Some(_)) => return Err(ambiguous(idx, si, section, &old, cursor)),
+            }
+        };
+        edits.extend(runs(section, start));
+        cursor = start + old.len();
+    }
+    Ok(edits)
+}
+
+fn section_name(si: usize, section: &Section) -> String {
+    let (a, b) = section.span();
+    if a == b {
+        format!("Section {} (diff line {a})", si + 1)
+    } else {
+        format!("Section {} (diff lines {a}-{b})", si + 1)
+    }
+}
+
+fn after(cursor: usize) -> String {
+    if cursor == 0 {
+        String::new()
+    } else {
+        format!(" after input line {cursor}, where the previous section or anchor ends")
+    }
+}
+
+fn find_anchor(idx: &Index, a: &Anchor, cursor: usize) -> Result<usize> {
+    let all: Vec<usize> = idx.occurrences(a.text, 0).take(LIST + 1).collect();
+    match all.as_slice() {
+        [] => {
+            let hint = diagnose::anchor_hint(idx, a.text);
+            let mut msg = format!(
+                "The anchor {} (diff line {}) equals no line of the input. An anchor is a whole line of the input, byte for byte, indentation included",
+                anchor_name(a),
+                a.line
+            );
+            match &hint {
+                Some((_, h)) => msg.push_str(&format!("; {h}.")),
+                None => msg.push_str(". Re-read the file and copy the line exactly, or anchor on another line."),
+            }
+            let lines = hint.map(|(i, _)| i + 1);
+            Err(Error::new(ErrorKind::AnchorNotFound, msg).at_diff_line(a.line).at_input_lines(lines))
+        }
+        [p] if *p < cursor => Err(Error::new(
+            ErrorKind::OutOfOrder,
+            format!(
+                "The anchor {} (diff line {}) is input line {}, which is not after input line {cursor}, where the previous section or anchor ends. Sections, and the anchors within a section, must follow the order of the file.",
+                anchor_name(a), a.line, p + 1
+            ),
+        )
+        .at_diff_line(a.line)
+        .at_input_lines([p + 1])),
+        [p] => Ok(*p),
+        many => {
+            let total = idx.count(a.text, usize::MAX);
+            let shown: Vec<usize> = many.iter().take(LIST).map(|p| p + 1).collect();
+            let more = if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
+            Err(Error::new(
+                ErrorKind::AnchorAmbiguous,
+                format!(
+                    "The anchor {} (diff line {}) equals {total} lines of the input: lines {}{more}. An anchor must name exactly one line: anchor on a line that occurs once, such as the signature of the enclosing function or class, or use context lines instead.",
+                    anchor_name(a), a.line, diagnose::list_lines(&shown)
+                ),
+            )
+            .at_diff_line(a.line)
+            .at_input_lines(shown))
+        }
+    }
+}
+
+fn anchor_name(a: &Anchor) -> String {
+    show(&format!("@@ {}", a.text))
+}
+
+fn unanchored(si: usize, section: &Section) -> Error {
+    Error::new(
+        ErrorKind::UnanchoredInsertion,
+        format!(
+            "{} only adds lines and has no context line, anchor or '*** End of File' to say where they go. Add the input line just above the insertion as a context line (a space, then the line), or an '@@ <line>' anchor naming it; or end the section with '*** End of File' to append at the end.",
+            section_name(si, section)
+        ),
+    )
+    .at_diff_line(section.first_line())
+}
+
+fn old_diff_lines(section: &Section) -> Vec<usize> {
+    section.old().map(|l| l.line).collect()
+}
+
+fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize) -> Error {
+    let name = section_name(si, section);
+    let first = section.old().next().map_or(section.first_line(), |l| l.line);
+    let n = idx.lines().len();
+
+    if section.eof.is_some() {
+        if let Some(s) = idx.find_block(old, cursor).next() {
+            return Error::new(
+                ErrorKind::ContextNotFound,
+                format!(
+                    "{name} ends with '*** End of File', so its context and removed lines must be the last lines of the input, but they are at input line {} and the input has {n} lines. Remove '*** End of File', or use the input's last lines as context.",
+                    s + 1
+                ),
+            )
+            .at_diff_line(first)
+            .at_input_lines([s + 1]);
+        }
+    }
+    if cursor > 0 {
+        if let Some(s) = idx.find_block(old, 0).find(|&s| s < cursor) {
+            return Error::new(
+                ErrorKind::OutOfOrder,
+                format!(
+                    "{name} matches input line {}, which is not after input line {cursor}, where the previous section or anchor ends. Sections must follow the order of the file: move this section up, or check that the anchors above it name the right lines.",
+                    s + 1
+                ),
+            )
+            .at_diff_line(first)
+            .at_input_lines([s + 1]);
+        }
+    }
+    let new: Vec<&str> = section.new_side().map(|l| l.text).collect();
+    if section.has_changes() && !new.is_empty() {
+        let mut applied = idx.find_block(&new, cursor);
+        if let (Some(s), None) = (applied.next(), applied.next()) {
+            return Error::new(
+                ErrorKind::ContextNotFound,
+                format!(
+                    "{name}: its context and removed lines are not in the input{}, but its context and added lines are, at input line {}: the change looks already applied. Re-read the file before sending another diff.",
+                    after(cursor),
+                    s + 1
+                ),
+            )
+            .at_diff_line(first)
+            .at_input_lines([s + 1]);
+        }
+    }
+    let mut msg = format!("{name}: its context and removed lines were not found in the input{}.", after(cursor));
+    let nearest = diagnose::nearest(idx, old, cursor).map(|c: Candidate| {
+        msg.push_str(&format!(
+            " The closest place is input line {}, where {} of {} lines are equal:{}",
+            c.start + 1,
+            c.equal,
+            old.len(),
+            diagnose::differences(idx, old, &old_diff_lines(section), c)
+        ));
+        msg.push_str("\nStrict mode compares lines byte for byte. Copy the lines exactly as the input has them (re-read the file if it may have changed).");
+        (c.start + 1, diagnose::to_nearest(idx, old, c))
+    });
+    if nearest.is_none() {
+        msg.push_str(&format!(" No line of it is in the input{}: re-read the file and copy the lines exactly.", after(cursor)));
+    }
+    Error::new(ErrorKind::ContextNotFound, msg)
+        .at_diff_line(first)
+        .at_input_lines(nearest.as_ref().map(|(l, _)| *l))
+        .with_nearest(nearest.map(|(_, n)| n))
+}
+
+fn ambiguous(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize) -> Error {
+    let all: Vec<usize> = idx.find_block(old, cursor).collect();
+    let shown: Vec<usize> = all.iter().take(LIST).map(|s| s + 1).collect();
+    let more = if all.len() > shown.len() { format!(" (and {} more)", all.len() - shown.len()) } else { String::new() };
+    let mut msg = format!(
+        "{}: its context and removed lines match the input in {} places{}: at input lines {}{more}. Strict mode applies a section only where it matches exactly once.",
+        section_name(si, section),
+        all.len(),
+        after(cursor),
+        diagnose::list_lines(&shown)
+    );
+    let hints: Vec<String> = all
+        .iter()
+        .take(3)
+        .filter_map(|&s| diagnose::unique_line_above(idx, s, cursor).map(|(i, t)| format!("'@@ {t}' (input line {}) for the match at line {}", i + 1, s + 1)))
+        .collect();
+    if hints.is_empty() {
+        msg.push_str(" Add context lines that differ between these places, or an '@@ <line>' anchor naming a unique line above the change.");
+    } else {
+        msg.push_str(&format!(
+            " Add context lines that differ between these places, or an anchor naming a unique line above the change, for example {}.",
+            hints.join(", or ")
+        ));
+    }
+    let first = section.old().next().map_or(section.first_line(), |l| l.line);
+    Error::new(ErrorKind::ContextAmbiguous, msg).at_diff_line(first).at_input_lines(shown)
+}

@@ -1,0 +1,321 @@
+//! The line model every mode shares: a text split into lines that keep their
+//! own ending, the edits a matcher produces (line ranges and their new lines),
+//! and the rebuild of the text from those edits.
+//!
+//! Positions here are byte offsets into the input and 0-based line indices;
+//! the binding turns them into UTF-16 code units and 1-based lines for JS.
+
+/// How one line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The last line of a text that does not end with a newline.
+    None,
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    CrLf,
+    /// A lone `\r` (old Mac style; Codex 0.171 treats it as a line break).
+    Cr,
+}
+
+impl Ending {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::None => "",
+            Ending::Lf => "\n",
+            Ending::CrLf => "\r\n",
+            Ending::Cr => "\r",
+        }
+    }
+
+    pub fn len(self) -> usize {
+        self.as_str().len()
+    }
+
+    pub fn is_none(self) -> bool {
+        self == Ending::None
+    }
+}
+
+/// One line of a text: `text[start..end]` is its content, its ending follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub start: usize,
+    pub end: usize,
+    pub ending: Ending,
+}
+
+impl Line {
+    /// Offset just after the line's ending.
+    pub fn next(&self) -> usize {
+        self.end + self.ending.len()
+    }
+}
+
+/// A text split into lines. An empty text has no lines; a final newline ends
+/// the last line and does not start an empty one.
+#[derive(Debug)]
+pub struct Lines<'a> {
+    text: &'a str,
+    lines: Vec<Line>,
+}
+
+impl<'a> Lines<'a> {
+    /// Splits on `\n`, `\r\n` and a lone `\r`.
+    pub fn split(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+        let mut start = 0;
+        let mut iter = memchr::memchr2_iter(b'\n', b'\r', bytes);
+        while let Some(pos) = iter.next() {
+            if pos < start {
+                // The `\n` of a `\r\n` already consumed below.
+                continue;
+            }
+            let ending = if bytes.get(pos) == Some(&b'\n') {
+                Ending::Lf
+            } else if bytes.get(pos + 1) == Some(&b'\n') {
+                Ending::CrLf
+            } else {
+                Ending::Cr
+            };
+            lines.push(Line { start, end: pos, ending });
+            start = pos + ending.len();
+        }
+        if start < bytes.len() {
+            lines.push(Line { start, end: bytes.len(), ending: Ending::None });
+        }
+        Lines { text, lines }
+    }
+
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    /// The content of line `i` (without its ending); `""` past the end.
+    pub fn get(&self, i: usize) -> &'a str {
+        self.lines.get(i).and_then(|l| self.text.get(l.start..l.end)).unwrap_or("")
+    }
+
+    pub fn ending(&self, i: usize) -> Ending {
+        self.lines.get(i).map_or(Ending::None, |l| l.ending)
+    }
+
+    /// The ending of the first line that has one (LF when none has).
+    pub fn first_ending(&self) -> Ending {
+        self.lines.iter().map(|l| l.ending).find(|e| !e.is_none()).unwrap_or(Ending::Lf)
+    }
+
+    /// Whether the last line is unterminated (false for an empty text).
+    pub fn last_is_open(&self) -> bool {
+        self.lines.last().is_some_and(|l| l.ending.is_none())
+    }
+
+    /// Offset where line `i` starts, or the end of the text for `i >= len`.
+    fn start_of(&self, i: usize) -> usize {
+        self.lines.get(i).map_or(self.text.len(), |l| l.start)
+    }
+}
+
+/// One change in line terms: lines `start..end` of the input are replaced by
+/// `new` (an insertion when `start == end`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineEdit<'d> {
+    pub start: usize,
+    pub end: usize,
+    pub new: Vec<&'d str>,
+}
+
+/// What happens to the text's final newline when edits are applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinalNewline {
+    /// A text without a final newline (or an empty one) stays without one (Strict).
+    Keep,
+    /// Every line ends with a newline afterwards (Codex).
+    Always,
+}
+
+/// One replacement in the input: bytes `start..end` become `text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Splice {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+}
+
+/// Piece of the rebuilt text: a kept range of the input, or new text.
+enum Piece {
+    Keep(usize, usize),
+    Text(String),
+}
+
+/// Turns sorted, non-overlapping line edits into byte splices of the input.
+///
+/// New lines end with `nl`; kept lines keep their own ending. The rebuild
+/// works on the input with a virtual `nl` after an unterminated last line
+/// (so every line is whole), then applies the final-newline policy.
+pub fn splices(lines: &Lines, edits: &[LineEdit], nl: Ending, policy: FinalNewline) -> Vec<Splice> {
+    let len = lines.text().len();
+    let virtual_end = if lines.last_is_open() { len + nl.len() } else { len };
+    let start_of = |i: usize| if i >= lines.len() { virtual_end } else { lines.start_of(i) };
+
+    let mut pieces = Vec::with_capacity(edits.len() * 2 + 1);
+    let mut pos = 0;
+    for edit in edits {
+        let (a, b) = (start_of(edit.start), start_of(edit.end));
+        if a > pos {
+            pieces.push(Piece::Keep(pos, a));
+        }
+        let mut text = String::with_capacity(edit.new.iter().map(|l| l.len() + 2).sum());
+        for l in &edit.new {
+            text.push_str(l);
+            text.push_str(nl.as_str());
+        }
+        if !text.is_empty() {
+            pieces.push(Piece::Text(text));
+        }
+        pos = pos.max(b);
+    }
+    if virtual_end > pos {
+        pieces.push(Piece::Keep(pos, virtual_end));
+    }
+
+    if policy == FinalNewline::Keep && (lines.is_empty() || lines.last_is_open()) {
+        strip_final_newline(&mut pieces, nl);
+    }
+
+    // Kept bytes past the real end are the virtual newline: emit it as text.
+    let mut out: Vec<Splice> = Vec::new();
+    let mut kept_to = 0; // end of the last kept range of the input
+    let mut pending = String::new();
+    let flush = |out: &mut Vec<Splice>, upto: usize, kept_to: usize, pending: &mut String| {
+        if upto > kept_to || !pending.is_empty() {
+            out.push(Splice { start: kept_to, end: upto, text: std::mem::take(pending) });
+        }
+    };
+    for piece in pieces {
+        match piece {
+            Piece::Keep(a, b) => {
+                let real_b = b.min(len);
+                if a < real_b {
+                    flush(&mut out, a, kept_to, &mut pending);
+                    kept_to = real_b;
+                }
+                if b > len {
+                    pending.push_str(nl.as_str().get(a.max(len) - len..).unwrap_or(""));
+                }
+            }
+            Piece::Text(t) => pending.push_str(&t),
+        }
+    }
+    flush(&mut out, len, kept_to, &mut pending);
+    out
+}
+
+/// Removes the last newline of the rebuilt text (which, being made of whole
+/// lines, ends with one unless it is empty).
+fn strip_final_newline(pieces: &mut Vec<Piece>, nl: Ending) {
+    while let Some(last) = pieces.last_mut() {
+        match last {
+            Piece::Text(t) => {
+                let keep = t.len().saturating_sub(nl.len());
+                t.truncate(keep);
+                if t.is_empty() {
+                    pieces.pop();
+                }
+            }
+            Piece::Keep(a, b) => {
+                *b = b.saturating_sub(nl.len()).max(*a);
+                if *a == *b {
+                    pieces.pop();
+                }
+            }
+        }
+        return;
+    }
+}
+
+/// Applies splices (sorted, non-overlapping) to the text they were made for.
+pub fn apply_splices(text: &str, splices: &[Splice]) -> String {
+    let extra: usize = splices.iter().map(|s| s.text.len()).sum();
+    let mut out = String::with_capacity(text.len() + extra);
+    let mut pos = 0;
+    for s in splices {
+        out.push_str(text.get(pos..s.start).unwrap_or(""));
+        out.push_str(&s.text);
+        pos = s.end;
+    }
+    out.push_str(text.get(pos..).unwrap_or(""));
+    out
+}
+
+/// Where in `text` the byte offset `offset` falls, as a 0-based line index.
+pub fn line_of_offset(lines: &Lines, offset: usize) -> usize {
+    lines.lines().partition_point(|l| l.next() <= offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit<'d>(start: usize, end: usize, new: &[&'d str]) -> LineEdit<'d> {
+        LineEdit { start, end, new: new.to_vec() }
+    }
+
+    fn run(text: &str, edits: &[LineEdit], nl: Ending, policy: FinalNewline) -> String {
+        let lines = Lines::split(text);
+        apply_splices(text, &splices(&lines, edits, nl, policy))
+    }
+
+    #[test]
+    fn split_keeps_endings() {
+        let l = Lines::split("a\r\nb\nc\rd");
+        let endings: Vec<_> = l.lines().iter().map(|l| l.ending).collect();
+        assert_eq!(endings, [Ending::CrLf, Ending::Lf, Ending::Cr, Ending::None]);
+        assert_eq!((l.get(0), l.get(1), l.get(2), l.get(3)), ("a", "b", "c", "d"));
+        assert_eq!(Lines::split("").len(), 0);
+        assert_eq!(Lines::split("\n").len(), 1);
+        assert_eq!(Lines::split("\r").ending(0), Ending::Cr);
+    }
+
+    #[test]
+    fn rebuild_keeps_missing_final_newline() {
+        let keep = FinalNewline::Keep;
+        assert_eq!(run("a", &[edit(0, 1, &["b"])], Ending::Lf, keep), "b");
+        assert_eq!(run("a", &[edit(1, 1, &["b"])], Ending::Lf, keep), "a\nb");
+        assert_eq!(run("a\nb", &[edit(1, 2, &[])], Ending::Lf, keep), "a");
+        assert_eq!(run("a\nb", &[edit(0, 1, &["x"]), edit(1, 2, &[])], Ending::Lf, keep), "x");
+        assert_eq!(run("a\nb", &[edit(0, 2, &[])], Ending::Lf, keep), "");
+        assert_eq!(run("", &[edit(0, 0, &["a"])], Ending::Lf, keep), "a");
+        assert_eq!(run("a\n", &[edit(1, 1, &["b"])], Ending::Lf, keep), "a\nb\n");
+        assert_eq!(run("a\r\nb\r\n", &[edit(0, 1, &["c"])], Ending::CrLf, keep), "c\r\nb\r\n");
+    }
+
+    #[test]
+    fn rebuild_always_adds_final_newline() {
+        let always = FinalNewline::Always;
+        assert_eq!(run("a\r\nb", &[edit(0, 1, &["A"])], Ending::CrLf, always), "A\r\nb\r\n");
+        assert_eq!(run("", &[edit(0, 0, &["hello"])], Ending::Lf, always), "hello\n");
+        assert_eq!(run("a\nb", &[edit(2, 2, &["c"])], Ending::Lf, always), "a\nb\nc\n");
+    }
+
+    #[test]
+    fn splices_touch_only_changed_bytes() {
+        let text = "one\ntwo\nthree\n";
+        let lines = Lines::split(text);
+        let s = splices(&lines, &[edit(1, 2, &["2"])], Ending::Lf, FinalNewline::Keep);
+        assert_eq!(s, [Splice { start: 4, end: 8, text: "2\n".into() }]);
+    }
+}
