@@ -266,6 +266,29 @@ pub fn line_of_offset(lines: &Lines, offset: usize) -> usize {
     lines.lines().partition_point(|l| l.next() <= offset)
 }
 
+/// Converts sorted byte offsets of `text` (each on a char boundary) into
+/// UTF-16 code unit offsets, in place, in one pass over the text.
+pub fn utf16_offsets(text: &str, offsets: &mut [usize]) {
+    let bytes = text.as_bytes();
+    let last = offsets.iter().copied().max().unwrap_or(0).min(bytes.len());
+    if bytes.get(..last).is_some_and(|b| b.is_ascii()) {
+        return;
+    }
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets.get(i).copied().unwrap_or(0));
+    let (mut pos, mut units) = (0usize, 0usize);
+    for i in order {
+        let Some(slot) = offsets.get_mut(i) else { continue };
+        let target = (*slot).min(bytes.len());
+        for &b in bytes.get(pos..target).unwrap_or(&[]) {
+            // Count chars (non-continuation bytes); 4-byte chars are 2 units.
+            units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
+        }
+        pos = pos.max(target);
+        *slot = units;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +332,17 @@ mod tests {
         assert_eq!(run("a\r\nb", &[edit(0, 1, &["A"])], Ending::CrLf, always), "A\r\nb\r\n");
         assert_eq!(run("", &[edit(0, 0, &["hello"])], Ending::Lf, always), "hello\n");
         assert_eq!(run("a\nb", &[edit(2, 2, &["c"])], Ending::Lf, always), "a\nb\nc\n");
+    }
+
+    #[test]
+    fn utf16_offsets_count_code_units() {
+        let text = "aé😀b\n";
+        let mut offs = [0, 1, 3, 7, 8, 9];
+        utf16_offsets(text, &mut offs);
+        assert_eq!(offs, [0, 1, 2, 4, 5, 6]);
+        let mut ascii = [2, 0];
+        utf16_offsets("abc", &mut ascii);
+        assert_eq!(ascii, [2, 0]);
     }
 
     #[test]

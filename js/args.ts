@@ -1,0 +1,57 @@
+// Argument checks: wrong types throw a TypeError before anything reaches wasm,
+// and strings that are not well-formed UTF-16 are refused instead of being
+// silently changed (wasm-bindgen would turn a lone surrogate into U+FFFD).
+import { PatchError } from './errors.js';
+
+export type Mode = 'strict' | 'codex';
+
+const MODES: Record<string, number> = { strict: 0 };
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value}`;
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function checkString(name: string, value: unknown): string {
+  if (typeof value !== 'string') {
+    throw new TypeError(`applypatch: ${name} must be a string, got ${describe(value)}`);
+  }
+  const wellFormed = typeof value.isWellFormed === 'function' ? value.isWellFormed() : !loneSurrogate.test(value);
+  if (!wellFormed) {
+    const at = value.search(loneSurrogate);
+    throw new PatchError({
+      code: 'invalid_string',
+      message: `${name} is not well-formed UTF-16: it has a lone surrogate (\\u${value.charCodeAt(at).toString(16).toUpperCase()}) at index ${at}. Such a string cannot be encoded as UTF-8 without changing it, so it is refused.`,
+    });
+  }
+  return value;
+}
+
+export function checkStrings(name: string, value: unknown): string[] {
+  if (!Array.isArray(value)) {
+    throw new TypeError(`applypatch: ${name} must be an array of strings, got ${describe(value)}`);
+  }
+  return value.map((v, i) => checkString(`${name}[${i}]`, v));
+}
+
+export function checkOptions(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`applypatch: options must be an object, got ${describe(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The mode's number for the binding. */
+export function modeCode(options: Record<string, unknown>): number {
+  const mode = options.mode ?? 'strict';
+  const code = typeof mode === 'string' ? MODES[mode] : undefined;
+  if (code === undefined) {
+    const allowed = Object.keys(MODES).map((m) => `'${m}'`).join(' or ');
+    throw new TypeError(`applypatch: options.mode must be ${allowed}, got ${typeof mode === 'string' ? `'${mode}'` : describe(mode)}`);
+  }
+  return code;
+}

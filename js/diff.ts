@@ -1,0 +1,47 @@
+// apply and applyBatch: V4A update diffs on one text.
+import { checkOptions, checkString, checkStrings, modeCode, type Mode } from './args.js';
+import { putInput, wasm, type FlatChanges } from './binding.js';
+import { call } from './errors.js';
+
+export interface ApplyOptions {
+  /** `'strict'` (default): anchors, context and removed lines match byte for byte and exactly once. */
+  mode?: Mode;
+}
+
+/** Builds the new text from the input and the changed ranges only. */
+function splice(input: string, changes: FlatChanges): string {
+  if (changes.length === 0) return input;
+  let out = '';
+  let pos = 0;
+  for (let i = 0; i < changes.length; i += 3) {
+    out += input.slice(pos, changes[i] as number) + (changes[i + 2] as string);
+    pos = changes[i + 1] as number;
+  }
+  return out + input.slice(pos);
+}
+
+/**
+ * Applies a V4A update diff (the `diff` of an `update_file` operation, or the
+ * body of an `*** Update File:` hunk) to `input` and returns the new text.
+ * Throws a {@link PatchError} when the diff does not apply; nothing is half-applied.
+ */
+export function apply(input: string, diff: string, options?: ApplyOptions): string {
+  checkString('input', input);
+  checkString('diff', diff);
+  const mode = modeCode(checkOptions(options));
+  const len = putInput(input);
+  return splice(input, call(() => wasm().applyChanges(len, diff, mode)));
+}
+
+/**
+ * Applies several V4A update diffs to one input. In Strict mode every diff
+ * targets the original input, and the batch fails as a whole when any diff
+ * fails or two diffs touch the same lines.
+ */
+export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions): string {
+  checkString('input', input);
+  const list = checkStrings('diffs', diffs);
+  const mode = modeCode(checkOptions(options));
+  const len = putInput(input);
+  return splice(input, call(() => wasm().applyBatchChanges(len, list, mode)));
+}

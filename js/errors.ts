@@ -1,0 +1,97 @@
+// PatchError and the closed set of error codes.
+
+/**
+ * Every `code` a {@link PatchError} can have. Codes are stable: a code never
+ * changes meaning, and new ones are only added.
+ */
+export const errorCodes = Object.freeze([
+  'invalid_line',
+  'empty_hunk',
+  'anchor_not_found',
+  'anchor_ambiguous',
+  'context_not_found',
+  'context_ambiguous',
+  'out_of_order',
+  'unanchored_insertion',
+  'mixed_newlines',
+  'overlap',
+  'invalid_string',
+] as const);
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** The place in the input closest to what the patch expected. */
+export interface Nearest {
+  /** 1-based input line where the closest candidate starts. */
+  line: number;
+  /** The input's lines there, joined with `\n`. */
+  text: string;
+  /** Share of the expected lines that are equal there, 0..1. */
+  similarity: number;
+}
+
+/** The other diff of an `overlap` in a batch. */
+export interface Conflict {
+  /** 0-based index of the other diff in the batch. */
+  diff: number;
+  /** 1-based line in that diff. */
+  diffLine?: number;
+}
+
+export interface PatchErrorFields {
+  code: ErrorCode;
+  message: string;
+  diffLine?: number;
+  inputLines?: number[];
+  path?: string;
+  operation?: number;
+  diff?: number;
+  nearest?: Nearest;
+  conflict?: Conflict;
+}
+
+/**
+ * A patch that could not be applied. Nothing was applied: a call that throws
+ * returns no partial result. Line numbers are 1-based; indexes are 0-based.
+ */
+export class PatchError extends Error {
+  /** What kind of failure this is; one of {@link errorCodes}. */
+  readonly code: ErrorCode;
+  /** 1-based line in the diff or patch. */
+  readonly diffLine?: number;
+  /** 1-based lines of the input (for an ambiguous match, where each match starts). */
+  readonly inputLines?: number[];
+  /** The file, for patches over several files. */
+  readonly path?: string;
+  /** 0-based index of the operation in the patch. */
+  readonly operation?: number;
+  /** 0-based index of the diff in a batch. */
+  readonly diff?: number;
+  /** Where the input came closest, when a match was not found. */
+  readonly nearest?: Nearest;
+  /** For an `overlap`: the other diff. */
+  readonly conflict?: Conflict;
+
+  constructor(fields: PatchErrorFields) {
+    super(fields.message);
+    this.name = 'PatchError';
+    this.code = fields.code;
+    for (const key of ['diffLine', 'inputLines', 'path', 'operation', 'diff', 'nearest', 'conflict'] as const) {
+      if (fields[key] !== undefined) {
+        Object.defineProperty(this, key, { value: fields[key], enumerable: true });
+      }
+    }
+  }
+}
+
+/** Runs a wasm call, turning the plain error objects it throws into PatchErrors. */
+export function call<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e !== null && typeof e === 'object' && typeof (e as PatchErrorFields).code === 'string' && !(e instanceof Error)) {
+      throw new PatchError(e as PatchErrorFields);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Builds the npm package into dist/:
+//   dist/wasm-node/   wasm-pack --target nodejs (CommonJS, loads the wasm synchronously)
+//   dist/wasm-web/    wasm-pack --target web (ES module with an async init)
+//   dist/cjs/, esm/   the TypeScript wrapper (js/), compiled twice, with .d.ts
+//   dist/index.cjs    require('applypatch') in Node
+//   dist/index.mjs    import in Node (re-exports index.cjs: one PatchError class)
+//   dist/browser.mjs  import in browsers and bundlers (top-level await on init)
+//
+//   node scripts/build.mjs [--if-needed]
+// --if-needed skips the build when dist/ is newer than every source.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const stamp = join(dist, '.built');
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((f) => newest(join(path, f))));
+}
+
+const sources = ['src', 'js', 'Cargo.toml', 'Cargo.lock', 'package.json', 'tsconfig.json', 'scripts/build.mjs'];
+if (process.argv.includes('--if-needed') && existsSync(stamp)) {
+  const built = statSync(stamp).mtimeMs;
+  if (sources.every((s) => newest(join(root, s)) <= built)) {
+    console.log('applypatch: dist/ is up to date');
+    process.exit(0);
+  }
+}
+
+// wasm-opt from the npm package `binaryen` comes first on PATH: Debian's
+// binaryen 108 miscompiles wasm-bindgen's externref table.
+const env = { ...process.env, PATH: [join(root, 'node_modules', '.bin'), process.env.PATH].join(delimiter) };
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+
+rmSync(dist, { recursive: true, force: true });
+for (const target of ['nodejs', 'web']) {
+  const out = join('dist', target === 'nodejs' ? 'wasm-node' : 'wasm-web');
+  run('wasm-pack', ['--quiet', 'build', '--release', '--target', target, '--out-dir', out, '--out-name', 'applypatch', '--no-pack', '--no-gitignore']);
+}
+run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);
+run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
+writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+writeFileSync(join(dist, 'esm', 'package.json'), '{ "type": "module" }\n');
+
+writeFileSync(
+  join(dist, 'index.cjs'),
+  `'use strict';
+// require('applypatch') in Node: the nodejs build of the wasm loads synchronously.
+require('./cjs/binding.js').setBinding(require('./wasm-node/applypatch.js'));
+module.exports = require('./cjs/index.js');
+`,
+);
+
+// Node's import re-exports the CommonJS entry, so that both share one module
+// instance (and one PatchError class). The names are read from it.
+const api = createRequire(import.meta.url)(join(dist, 'index.cjs'));
+const names = Object.keys(api).filter((k) => k !== '__esModule');
+writeFileSync(
+  join(dist, 'index.mjs'),
+  `// import from 'applypatch' in Node.
+import api from './index.cjs';
+export const { ${names.join(', ')} } = api;
+`,
+);
+
+writeFileSync(
+  join(dist, 'browser.mjs'),
+  `// import from 'applypatch' in browsers and bundlers: the wasm is compiled
+// before the import resolves (top-level await), so every function is ready.
+import init, * as glue from './wasm-web/applypatch.js';
+import { setBinding } from './esm/binding.js';
+await init({ module_or_path: new URL('./wasm-web/applypatch_bg.wasm', import.meta.url) });
+setBinding(glue);
+export * from './esm/index.js';
+`,
+);
+writeFileSync(join(dist, 'index.d.cts'), "export * from './cjs/index.js';\n");
+writeFileSync(join(dist, 'index.d.mts'), "export * from './esm/index.js';\n");
+
+mkdirSync(dist, { recursive: true });
+writeFileSync(stamp, new Date().toISOString() + '\n');
+const size = (p) => (statSync(join(dist, p)).size / 1024).toFixed(0);
+console.log(`applypatch: built dist/ (wasm ${size('wasm-node/applypatch_bg.wasm')} KiB node, ${size('wasm-web/applypatch_bg.wasm')} KiB web)`);

@@ -1,0 +1,158 @@
+//! The wasm-bindgen binding: thin on purpose. Strings in; out go plain values
+//! (changes as flat arrays, errors as plain objects) that the TypeScript
+//! wrapper in `js/` turns into idiomatic results and `PatchError`s. Byte
+//! offsets become UTF-16 code units here and nowhere else.
+//!
+//! Argument types are checked by the wrapper before it calls in; this module
+//! is not part of the public API.
+//!
+//! The input text (possibly megabytes) does not cross as a wasm-bindgen
+//! `&str`: its glue copies a string one character at a time in JS, which cost
+//! 4 ms of a 5 ms call at 2.4 MB. The wrapper instead encodes the input with
+//! `TextEncoder.encodeInto` straight into a buffer reserved here
+//! (`reserveInput`), and the apply functions read it from there.
+
+use std::cell::RefCell;
+
+use js_sys::Array;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::{text, Changes, Error, ErrorKind, Mode};
+
+/// The error as JS sees it (the fields of `PatchError`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsError<'a> {
+    code: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff_line: Option<usize>,
+    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
+    input_lines: &'a [usize],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operation: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nearest: Option<JsNearest<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conflict: Option<JsConflict>,
+}
+
+#[derive(Serialize)]
+struct JsNearest<'a> {
+    line: usize,
+    text: &'a str,
+    similarity: f64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsConflict {
+    diff: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff_line: Option<usize>,
+}
+
+fn to_js_error(e: &Error) -> JsValue {
+    let value = JsError {
+        code: e.code(),
+        message: &e.message,
+        diff_line: e.diff_line,
+        input_lines: &e.input_lines,
+        path: e.path.as_deref(),
+        operation: e.operation,
+        diff: e.diff,
+        nearest: e.nearest.as_ref().map(|n| JsNearest { line: n.line, text: &n.text, similarity: n.similarity }),
+        conflict: e.conflict.as_ref().map(|c| JsConflict { diff: c.diff, diff_line: c.diff_line }),
+    };
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&serializer).unwrap_or_else(|_| JsValue::from_str(&e.message))
+}
+
+fn mode(code: u8) -> Mode {
+    match code {
+        _ => Mode::Strict,
+    }
+}
+
+/// Changes as a flat array `[start, end, text, start, end, text, …]`, with
+/// offsets in UTF-16 code units of `input`.
+fn to_js_changes(input: &str, changes: Changes) -> Array {
+    let mut offsets: Vec<usize> = changes.splices.iter().flat_map(|s| [s.start, s.end]).collect();
+    text::utf16_offsets(input, &mut offsets);
+    let out = Array::new_with_length((changes.splices.len() * 3) as u32);
+    for (i, (s, o)) in changes.splices.iter().zip(offsets.chunks(2)).enumerate() {
+        let i = (i * 3) as u32;
+        out.set(i, JsValue::from(o.first().copied().unwrap_or(0) as f64));
+        out.set(i + 1, JsValue::from(o.get(1).copied().unwrap_or(0) as f64));
+        out.set(i + 2, JsValue::from_str(&s.text));
+    }
+    out
+}
+
+thread_local! {
+    /// The input buffer the wrapper writes into. It only grows.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The wasm memory, so the wrapper can write into the input buffer.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Makes the input buffer at least `len` bytes long, keeping its first
+/// `keep` bytes, and returns where it starts in wasm memory.
+#[wasm_bindgen(js_name = reserveInput)]
+pub fn reserve_input(len: usize, keep: usize) -> *mut u8 {
+    INPUT.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        if buf.len() < len {
+            let mut grown = vec![0u8; len.max(buf.len() * 2)];
+            let keep = keep.min(buf.len());
+            if let (Some(to), Some(from)) = (grown.get_mut(..keep), buf.get(..keep)) {
+                to.copy_from_slice(from);
+            }
+            *buf = grown;
+        }
+        buf.as_mut_ptr()
+    })
+}
+
+/// Runs `f` on the first `len` bytes of the input buffer, as UTF-8.
+fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Result<T, JsValue> {
+    INPUT.with(|buf| {
+        let buf = buf.borrow();
+        let bytes = buf.get(..len).ok_or_else(|| JsValue::from_str("applypatch: input buffer overrun"))?;
+        let input = std::str::from_utf8(bytes).map_err(|e| JsValue::from_str(&format!("applypatch: input is not UTF-8: {e}")))?;
+        f(input)
+    })
+}
+
+/// Applies a diff to the input buffer's first `input_len` bytes.
+#[wasm_bindgen(js_name = applyChanges)]
+pub fn apply_changes(input_len: usize, diff: &str, mode_code: u8) -> Result<Array, JsValue> {
+    with_input(input_len, |input| match mode(mode_code).changes(input, diff) {
+        Ok(c) => Ok(to_js_changes(input, c)),
+        Err(e) => Err(to_js_error(&e)),
+    })
+}
+
+/// Applies a batch of diffs to the input buffer's first `input_len` bytes.
+#[wasm_bindgen(js_name = applyBatchChanges)]
+pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u8) -> Result<Array, JsValue> {
+    with_input(input_len, |input| match mode(mode_code).batch_changes(input, &diffs) {
+        Ok(c) => Ok(to_js_changes(input, c)),
+        Err(e) => Err(to_js_error(&e)),
+    })
+}
+
+/// Every error code, in order.
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> Vec<String> {
+    ErrorKind::ALL.iter().map(|k| k.code().to_string()).collect()
+}
