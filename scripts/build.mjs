@@ -30,7 +30,7 @@ const sources = ['src', 'js', 'Cargo.toml', 'Cargo.lock', 'package.json', 'tscon
 if (process.argv.includes('--if-needed') && existsSync(stamp)) {
   const built = statSync(stamp).mtimeMs;
   if (sources.every((s) => newest(join(root, s)) <= built)) {
-    console.log('applypatch: dist/ is up to date');
+    console.error('applypatch: dist/ is up to date');
     process.exit(0);
   }
 }
@@ -38,7 +38,8 @@ if (process.argv.includes('--if-needed') && existsSync(stamp)) {
 // wasm-opt from the npm package `binaryen` comes first on PATH: Debian's
 // binaryen 108 miscompiles wasm-bindgen's externref table.
 const env = { ...process.env, PATH: [join(root, 'node_modules', '.bin'), process.env.PATH].join(delimiter) };
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+// Progress goes to stderr: stdout stays clean for callers such as `npm pack --json`.
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['inherit', 2, 2], env });
 
 rmSync(dist, { recursive: true, force: true });
 for (const target of ['nodejs', 'web']) {
@@ -88,4 +89,4 @@ writeFileSync(join(dist, 'index.d.mts'), "export * from './esm/index.js';\n");
 mkdirSync(dist, { recursive: true });
 writeFileSync(stamp, new Date().toISOString() + '\n');
 const size = (p) => (statSync(join(dist, p)).size / 1024).toFixed(0);
-console.log(`applypatch: built dist/ (wasm ${size('wasm-node/applypatch_bg.wasm')} KiB node, ${size('wasm-web/applypatch_bg.wasm')} KiB web)`);
+console.error(`applypatch: built dist/ (wasm ${size('wasm-node/applypatch_bg.wasm')} KiB node, ${size('wasm-web/applypatch_bg.wasm')} KiB web)`);

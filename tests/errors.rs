@@ -1,0 +1,138 @@
+//! Each Strict error kind: its code, the places it names, and a message that
+//! says what to change.
+
+use applypatch::{apply, apply_batch, Error, ErrorKind};
+
+fn fail(input: &str, diff: &str) -> Error {
+    match apply(input, diff) {
+        Ok(out) => panic!("expected an error, got {out:?}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn ambiguous_context_lists_every_place_and_suggests_an_anchor() {
+    let input = "fn a() {\n    return None\n}\nfn b() {\n    return None\n}\n";
+    let e = fail(input, "@@\n-    return None\n+    return []");
+    assert_eq!(e.kind, ErrorKind::ContextAmbiguous);
+    assert_eq!(e.code(), "context_ambiguous");
+    assert_eq!(e.diff_line, Some(2));
+    assert_eq!(e.input_lines, [2, 5]);
+    assert!(e.message.contains("2 places"), "{}", e.message);
+    assert!(e.message.contains("'@@ fn a() {'") && e.message.contains("'@@ fn b() {'"), "{}", e.message);
+}
+
+#[test]
+fn ambiguous_anchor_names_both_lines() {
+    let e = fail("h\na\nh\nb", "@@ h\n-a\n+c");
+    assert_eq!(e.kind, ErrorKind::AnchorAmbiguous);
+    assert_eq!((e.diff_line, e.input_lines.as_slice()), (Some(1), &[1, 3][..]));
+}
+
+#[test]
+fn missing_anchor_points_at_the_line_that_differs_in_whitespace() {
+    let e = fail("class A:\n    def f(self):\n        pass\n", "@@ def f(self):\n-        pass\n+        return 1");
+    assert_eq!(e.kind, ErrorKind::AnchorNotFound);
+    assert_eq!(e.input_lines, [2]);
+    assert!(e.message.contains("only whitespace differs"), "{}", e.message);
+}
+
+#[test]
+fn context_not_found_reports_the_nearest_place_and_the_first_difference() {
+    let input = "one\ntwo\nthree\nfour\nfive\n";
+    let e = fail(input, "@@\n two\n-thre\n+3\n four");
+    assert_eq!(e.kind, ErrorKind::ContextNotFound);
+    assert_eq!(e.diff_line, Some(2));
+    let nearest = e.nearest.as_ref().expect("nearest");
+    assert_eq!(nearest.line, 2);
+    assert_eq!(nearest.text, "two\nthree\nfour");
+    assert!((nearest.similarity - 2.0 / 3.0).abs() < 1e-9);
+    assert!(e.message.contains("diff line 3 expects 'thre'"), "{}", e.message);
+    assert!(e.message.contains("input line 3 is    'three'"), "{}", e.message);
+}
+
+#[test]
+fn whitespace_only_difference_is_named() {
+    let e = fail("  indented\n", "-indented\n+changed");
+    assert_eq!(e.kind, ErrorKind::ContextNotFound);
+    assert!(e.message.contains("only whitespace differs"), "{}", e.message);
+    assert_eq!(e.nearest.map(|n| n.line), Some(1));
+}
+
+#[test]
+fn sections_out_of_file_order() {
+    let e = fail("a\nb\nc\nd\n", "@@\n-c\n+C\n@@\n-a\n+A");
+    assert_eq!(e.kind, ErrorKind::OutOfOrder);
+    assert_eq!((e.diff_line, e.input_lines.as_slice()), (Some(5), &[1][..]));
+}
+
+#[test]
+fn already_applied_change_is_recognised() {
+    let e = fail("a\nB\nc\n", "@@\n a\n-b\n+B\n c");
+    assert_eq!(e.kind, ErrorKind::ContextNotFound);
+    assert!(e.message.contains("already applied"), "{}", e.message);
+    assert_eq!(e.input_lines, [1]);
+}
+
+#[test]
+fn end_of_file_section_found_elsewhere() {
+    let e = fail("a\nb\n", "-a\n+c\n*** End of File");
+    assert!(e.message.contains("must be the last lines"), "{}", e.message);
+    assert_eq!(e.input_lines, [1]);
+}
+
+#[test]
+fn unanchored_insertion_and_mixed_newlines() {
+    assert_eq!(fail("a", "+b").kind, ErrorKind::UnanchoredInsertion);
+    let e = fail("a\r\nb\n", "-a\n+c");
+    assert_eq!((e.kind, e.input_lines.as_slice()), (ErrorKind::MixedNewlines, &[1, 2][..]));
+    let e = fail("a\rb\n", "-a\n+c");
+    assert_eq!((e.kind, e.input_lines.as_slice()), (ErrorKind::MixedNewlines, &[1][..]));
+}
+
+#[test]
+fn overlap_names_both_diffs_and_lines() {
+    let e = apply_batch("a\nb\n", &["-a\n+x", " a\n-b\n+y", "@@\n-a\n+z"]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Overlap);
+    assert_eq!(e.diff, Some(2));
+    assert_eq!(e.conflict.as_ref().map(|c| (c.diff, c.diff_line)), Some((0, Some(1))));
+    assert_eq!(e.diff_line, Some(2));
+    assert_eq!(e.input_lines, [1, 1]);
+    assert!(e.message.starts_with("diff 1 (diff line 1) changes input line 1 and diff 3 (diff line 2)"), "{}", e.message);
+}
+
+#[test]
+fn insertions_at_one_place_overlap_but_adjacent_changes_do_not() {
+    let e = apply_batch("a\nb\n", &["@@ a\n+x", "@@ a\n+y"]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Overlap);
+    let e = apply_batch("a\nb\n", &["@@ a\n+x", "-b\n+y"]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Overlap, "an insertion where a change starts is an order guess");
+    assert_eq!(apply_batch("a\nb\nc\n", &["-a\n+x", "-b\n+y", "-c\n+z"]).unwrap(), "x\ny\nz\n");
+    // Using another diff's changed line as context is not an overlap.
+    assert_eq!(apply_batch("a\nb\nc\n", &[" a\n-b\n+B", "-a\n+A"]).unwrap(), "A\nB\nc\n");
+}
+
+#[test]
+fn batch_errors_name_the_diff() {
+    let e = apply_batch("a\nb\n", &["-a\n+x", "-missing\n+y"]).unwrap_err();
+    assert_eq!(e.diff, Some(1));
+    assert!(e.message.starts_with("diff 2 of the batch:"), "{}", e.message);
+    // A single apply has no batch index.
+    assert_eq!(fail("a\n", "-missing\n+y").diff, None);
+}
+
+#[test]
+fn parse_errors_quote_the_line() {
+    let e = fail("a", "@@\n a\n\tb");
+    assert_eq!((e.kind, e.diff_line), (ErrorKind::InvalidLine, Some(3)));
+    assert!(e.message.contains("'\\tb'") && e.message.contains("starts with '\\t'"), "{}", e.message);
+    let e = fail("a", "*** Begin Patch\n*** Update File: a\n-a\n+b\n*** End Patch");
+    assert!(e.message.contains("applyFiles"), "{}", e.message);
+}
+
+#[test]
+fn context_only_and_empty_diffs_change_nothing_but_must_match() {
+    assert_eq!(apply("a\nb\n", "").unwrap(), "a\nb\n");
+    assert_eq!(apply("a\nb\n", " a\n b").unwrap(), "a\nb\n");
+    assert_eq!(fail("a\nb\n", " x").kind, ErrorKind::ContextNotFound);
+}

@@ -1,0 +1,149 @@
+// apply / applyBatch in Strict mode, through the built package as users import it.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { apply, applyBatch, PatchError, errorCodes } from 'applypatch';
+import { fixture, pick, rng } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const vectors = fixture('strict.json');
+
+test('every apply vector of strict.json', () => {
+  assert.ok(vectors.apply.length >= 29);
+  for (const c of vectors.apply) {
+    if (c.fails) {
+      assert.throws(() => apply(c.input, c.diff), PatchError, c.name);
+    } else {
+      assert.equal(apply(c.input, c.diff), c.want, c.name);
+      assert.equal(apply(c.input, c.diff, { mode: 'strict' }), c.want, c.name);
+    }
+  }
+});
+
+test('every applyBatch vector of strict.json', () => {
+  assert.ok(vectors.applyBatch.length >= 6);
+  for (const c of vectors.applyBatch) {
+    if (c.fails) assert.throws(() => applyBatch(c.input, c.diffs), PatchError, c.name);
+    else assert.equal(applyBatch(c.input, c.diffs), c.want, c.name);
+  }
+});
+
+test('PatchError carries its fields', () => {
+  try {
+    apply('same\nsame\n', '@@\n-same\n+new');
+  } catch (e) {
+    assert.ok(e instanceof PatchError && e instanceof Error);
+    assert.equal(e.name, 'PatchError');
+    assert.equal(e.code, 'context_ambiguous');
+    assert.equal(e.diffLine, 2);
+    assert.deepEqual(e.inputLines, [1, 2]);
+    assert.match(e.message, /2 places/);
+    assert.ok(errorCodes.includes(e.code));
+    assert.equal(e.nearest, undefined);
+    assert.ok(e.stack.includes('PatchError'));
+  }
+  try {
+    apply('one\ntwo\nthree\n', '@@\n one\n-tw0\n+2');
+    assert.fail('should throw');
+  } catch (e) {
+    assert.equal(e.code, 'context_not_found');
+    assert.deepEqual(e.nearest, { line: 1, text: 'one\ntwo', similarity: 0.5 });
+  }
+  try {
+    applyBatch('a\nb\n', ['-a\n+x', '-b\n+y', '-a\n+z']);
+    assert.fail('should throw');
+  } catch (e) {
+    assert.equal(e.code, 'overlap');
+    assert.equal(e.diff, 2);
+    assert.deepEqual(e.conflict, { diff: 0, diffLine: 1 });
+    assert.deepEqual(e.inputLines, [1, 1]);
+  }
+  try {
+    applyBatch('a\nb\n', ['-a\n+x', '-zzz\n+y']);
+    assert.fail('should throw');
+  } catch (e) {
+    assert.equal(e.code, 'context_not_found');
+    assert.equal(e.diff, 1);
+  }
+});
+
+test('errorCodes is frozen, complete and matches the engine', () => {
+  assert.ok(Object.isFrozen(errorCodes));
+  const engine = require('../../dist/wasm-node/applypatch.js').errorCodes();
+  assert.deepEqual([...errorCodes], engine);
+  assert.equal(new Set(errorCodes).size, errorCodes.length);
+});
+
+test('wrong argument types throw TypeError, and the module keeps working', () => {
+  const bad = [
+    () => apply(1, ''),
+    () => apply('', null),
+    () => apply(undefined, undefined),
+    () => apply(new String('a'), '-a\n+b'),
+    () => apply('', '', 'strict'),
+    () => apply('', '', { mode: 'fuzzy' }),
+    () => apply('', '', { mode: 1 }),
+    () => apply('', '', []),
+    () => applyBatch('', '-a'),
+    () => applyBatch('', [1]),
+    () => applyBatch('', undefined),
+    () => applyBatch(Symbol('x'), []),
+  ];
+  for (const f of bad) {
+    assert.throws(f, TypeError);
+    assert.equal(apply('a\n', '-a\n+b'), 'b\n');
+  }
+  assert.throws(() => apply('', '', { mode: 'fuzzy' }), /options\.mode must be 'strict'/);
+  assert.throws(() => apply(1, ''), /input must be a string, got number/);
+});
+
+test('lone surrogates are refused, never changed', () => {
+  for (const [input, diff] of [['a\uD800b\n', '-x'], ['a\n', '-a\n+\uDC00'], ['\uDBFF', '']]) {
+    try {
+      apply(input, diff);
+      assert.fail('should throw');
+    } catch (e) {
+      assert.ok(e instanceof PatchError);
+      assert.equal(e.code, 'invalid_string');
+      assert.match(e.message, /lone surrogate/);
+    }
+  }
+  assert.throws(() => applyBatch('a\n', ['-a\n+b', '+\uD83D']), (e) => e.code === 'invalid_string' && /diffs\[1\]/.test(e.message));
+  // A well-formed pair is fine.
+  assert.equal(apply('😀\n', '-😀\n+🙂'), '🙂\n');
+});
+
+test('non-ASCII text splices at the right UTF-16 offsets', () => {
+  const input = '😀 émoji\nкириллица\n中文\n𝔘𝔫𝔦𝔠𝔬𝔡𝔢\nend\n';
+  assert.equal(apply(input, '@@\n 中文\n-𝔘𝔫𝔦𝔠𝔬𝔡𝔢\n+unicode\n end'), '😀 émoji\nкириллица\n中文\nunicode\nend\n');
+  assert.equal(apply(input, '-end\n+終わり'), '😀 émoji\nкириллица\n中文\n𝔘𝔫𝔦𝔠𝔬𝔡𝔢\n終わり\n');
+  // A large text that is ASCII at first and not later (the input buffer grows).
+  const big = 'x'.repeat(100_000) + '\n' + 'é😀'.repeat(50_000) + '\nlast\n';
+  assert.equal(apply(big, '-last\n+LAST'), big.replace('last\n', 'LAST\n'));
+  // CRLF and no final newline are kept.
+  assert.equal(apply('α\r\nβ', '-β\n+γ'), 'α\r\nγ');
+});
+
+test('random inputs and diffs give a string or a PatchError, never a trap', () => {
+  const random = rng(7);
+  const pieces = ['', 'a', 'b', ' a', '-a', '+a', '-b', '+c', '@@', '@@ a', '@@x', '*** End of File', '\t', '😀', 'é', '\r'];
+  let ok = 0;
+  let failed = 0;
+  for (let i = 0; i < 3000; i++) {
+    const input = Array.from({ length: Math.floor(random() * 6) }, () => pick(random, pieces)).join(pick(random, ['\n', '\r\n']));
+    const diff = Array.from({ length: Math.floor(random() * 6) }, () => pick(random, pieces)).join('\n');
+    let out;
+    try {
+      out = apply(input, diff);
+    } catch (e) {
+      assert.ok(e instanceof PatchError, `not a PatchError: ${e}`);
+      assert.equal(out, undefined);
+      failed++;
+      continue;
+    }
+    assert.equal(typeof out, 'string');
+    ok++;
+  }
+  assert.ok(ok > 100 && failed > 100, `ok ${ok}, failed ${failed}`);
+  assert.equal(apply('a\n', '-a\n+b'), 'b\n');
+});
