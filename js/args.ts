@@ -5,9 +5,9 @@ import { PatchError } from './errors.js';
 
 export type Mode = 'strict' | 'codex';
 
-const MODES: Record<string, number> = { strict: 0 };
+const MODES: Record<string, number> = { strict: 0, codex: 1 };
 
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value}`;

@@ -12,6 +12,12 @@ export interface Binding {
   applyChanges(inputLen: number, diff: string, mode: number): FlatChanges;
   applyBatchChanges(inputLen: number, diffs: string[], mode: number): FlatChanges;
   errorCodes(): string[];
+  parsePatch(patch: string): unknown;
+  /** Files put with {@link putInputs}; returns `[path, contents | null, …]`. */
+  applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
+  summary(patch: string): string;
+  codexDescription(): string;
+  codexGrammar(environmentId: boolean): string;
 }
 
 let current: Binding | undefined;
@@ -24,22 +30,38 @@ export function setBinding(binding: Binding): void {
 }
 
 /**
- * Encodes `text` as UTF-8 into the binding's input buffer and returns its
- * length in bytes. One native encodeInto for ASCII text; text with other
- * characters needs up to 3 bytes per UTF-16 unit and grows the buffer once.
+ * Encodes `text` as UTF-8 into the binding's input buffer at byte `offset`
+ * and returns its length in bytes. One native encodeInto for ASCII text;
+ * other text needs up to 3 bytes per UTF-16 unit and grows the buffer once.
  */
-export function putInput(text: string): number {
+function encodeAt(text: string, offset: number): number {
   const b = wasm();
-  let cap = text.length;
-  let ptr = b.reserveInput(cap, 0);
-  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory!.buffer, ptr, cap));
+  let ptr = b.reserveInput(offset + text.length, offset);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(memory!.buffer, ptr + offset, text.length));
   if (read < text.length) {
-    cap = written + (text.length - read) * 3;
-    ptr = b.reserveInput(cap, written);
-    const rest = encoder.encodeInto(text.slice(read), new Uint8Array(memory!.buffer, ptr + written, cap - written));
-    written += rest.written;
+    const cap = offset + written + (text.length - read) * 3;
+    ptr = b.reserveInput(cap, offset + written);
+    const view = new Uint8Array(memory!.buffer, ptr + offset + written, cap - offset - written);
+    written += encoder.encodeInto(text.slice(read), view).written;
   }
   return written;
+}
+
+/** Puts one text in the input buffer; returns its length in bytes. */
+export function putInput(text: string): number {
+  return encodeAt(text, 0);
+}
+
+/** Puts texts one after another in the input buffer; returns their byte lengths. */
+export function putInputs(texts: readonly string[]): number[] {
+  const lengths: number[] = [];
+  let offset = 0;
+  for (const t of texts) {
+    const n = encodeAt(t, offset);
+    lengths.push(n);
+    offset += n;
+  }
+  return lengths;
 }
 
 export function wasm(): Binding {

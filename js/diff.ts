@@ -4,7 +4,11 @@ import { putInput, wasm, type FlatChanges } from './binding.js';
 import { call } from './errors.js';
 
 export interface ApplyOptions {
-  /** `'strict'` (default): anchors, context and removed lines match byte for byte and exactly once. */
+  /**
+   * `'strict'` (default): anchors, context and removed lines match byte for
+   * byte and exactly once. `'codex'`: what the OpenAI Codex CLI's apply_patch
+   * does (first match, whitespace and Unicode-punctuation fallbacks).
+   */
   mode?: Mode;
 }
 
@@ -36,7 +40,8 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
 /**
  * Applies several V4A update diffs to one input. In Strict mode every diff
  * targets the original input, and the batch fails as a whole when any diff
- * fails or two diffs touch the same lines.
+ * fails or two diffs touch the same lines. In Codex mode the diffs apply one
+ * after another, like consecutive apply_patch calls.
  */
 export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions): string {
   checkString('input', input);

@@ -16,6 +16,11 @@ export const errorCodes = Object.freeze([
   'mixed_newlines',
   'overlap',
   'invalid_string',
+  'invalid_patch',
+  'invalid_header',
+  'empty_update',
+  'empty_patch',
+  'file_not_found',
 ] as const);
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -12,6 +12,10 @@ use crate::error::{Error, ErrorKind, Result};
 pub enum Dialect {
     /// Strict rules: every line has one meaning or is an error.
     Strict,
+    /// The Codex CLI's update-hunk rules: `@@` markers and `*** End of File`
+    /// read on the right-trimmed line, blank lines after `*** End of File`
+    /// ignored, and Codex's error wording.
+    Codex,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +106,127 @@ pub fn diff_lines(diff: &str) -> impl Iterator<Item = &str> {
 pub fn parse(diff: &str, dialect: Dialect, first_line: usize) -> Result<Diff<'_>> {
     match dialect {
         Dialect::Strict => parse_strict(diff, first_line),
+        Dialect::Codex => parse_codex(diff, &BodyEnd::alone(diff, first_line)),
+    }
+}
+
+/// What follows an update's body in Codex's parser: it decides the wording
+/// of the errors for an empty update or an `@@` with no lines.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyEnd<'p> {
+    /// Number of the body's first line.
+    pub first_line: usize,
+    /// Line of the `*** Update File:` header (for "is empty").
+    pub header_line: usize,
+    pub path: &'p str,
+    /// The line after the body: its number, and its text unless it is
+    /// `*** End Patch` (or the end of a diff given on its own).
+    pub next_line: usize,
+    pub next: Option<&'p str>,
+}
+
+impl<'p> BodyEnd<'p> {
+    fn alone(diff: &str, first_line: usize) -> Self {
+        let count = diff_lines(diff).count();
+        BodyEnd { first_line, header_line: first_line, path: "", next_line: first_line + count, next: None }
+    }
+}
+
+fn codex_error(kind: ErrorKind, n: usize, what: String) -> Error {
+    Error::new(kind, format!("Invalid patch hunk on line {n}: {what}")).at_diff_line(n)
+}
+
+fn unexpected(n: usize, line: &str) -> Error {
+    codex_error(
+        ErrorKind::InvalidLine,
+        n,
+        format!("Unexpected line found in update hunk: '{line}'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)"),
+    )
+}
+
+fn expected_marker(n: usize, line: &str) -> Error {
+    codex_error(ErrorKind::InvalidLine, n, format!("Expected update hunk to start with a @@ context marker, got: '{line}'"))
+}
+
+/// Whether a right-trimmed line is a line of the patch envelope: it ends an
+/// update's body in Codex's parser.
+pub fn is_envelope_line(u: &str) -> bool {
+    u == "*** End Patch"
+        || ["*** Add File: ", "*** Delete File: ", "*** Update File: ", "*** Environment ID:"].iter().any(|h| u.starts_with(h))
+}
+
+/// Codex's update-hunk state machine (codex-rs streaming_parser), for one body.
+pub fn parse_codex<'d>(diff: &'d str, end: &BodyEnd) -> Result<Diff<'d>> {
+    let mut sections: Vec<Section> = Vec::new();
+    for (i, line) in diff_lines(diff).enumerate() {
+        let n = end.first_line + i;
+        let u = line.trim_end();
+        if is_envelope_line(u) {
+            // Inside a patch these end the body; a diff on its own has none.
+            return Err(codex_error(
+                ErrorKind::InvalidLine,
+                n,
+                format!("'{u}' is a line of a whole '*** Begin Patch' patch, not of an update diff. Pass the whole patch to applyFiles(), or only the update's body to apply()."),
+            ));
+        }
+        let last = sections.last_mut();
+        if let Some(s) = &last {
+            if s.eof.is_some() {
+                if u.is_empty() {
+                    continue;
+                }
+                if !u.starts_with("@@") {
+                    return Err(expected_marker(n, line));
+                }
+            }
+        }
+        let is_marker = u == "@@" || u.starts_with("@@ ");
+        if is_marker {
+            if last.as_ref().is_some_and(|s| s.lines.is_empty()) {
+                return Err(unexpected(n, line));
+            }
+            let anchors = u.strip_prefix("@@ ").map(|ctx| vec![Anchor { text: ctx, line: n }]).unwrap_or_default();
+            sections.push(Section { header: Some(n), anchors, ..Section::default() });
+            continue;
+        }
+        if u == "*** End of File" {
+            match last {
+                None => {}
+                Some(s) if s.lines.is_empty() => {
+                    return Err(codex_error(ErrorKind::EmptyHunk, n, "Update hunk does not contain any lines".into()))
+                }
+                Some(s) => s.eof = Some(n),
+            }
+            continue;
+        }
+        let (kind, text) = match line.as_bytes().first() {
+            None => (LineKind::Context, ""),
+            Some(b' ') => (LineKind::Context, line.get(1..).unwrap_or("")),
+            Some(b'+') => (LineKind::Add, line.get(1..).unwrap_or("")),
+            Some(b'-') => (LineKind::Remove, line.get(1..).unwrap_or("")),
+            Some(_) => {
+                return Err(match last {
+                    Some(s) if !s.lines.is_empty() => expected_marker(n, line),
+                    _ => unexpected(n, line),
+                })
+            }
+        };
+        match last {
+            Some(s) => s.lines.push(DiffLine { kind, text, line: n }),
+            None => sections.push(Section { lines: vec![DiffLine { kind, text, line: n }], ..Section::default() }),
+        }
+    }
+    match sections.last() {
+        None => Err(Error::new(
+            ErrorKind::EmptyUpdate,
+            format!("Invalid patch hunk on line {}: Update file hunk for path '{}' is empty", end.header_line, end.path),
+        )
+        .at_diff_line(end.header_line)),
+        Some(s) if s.lines.is_empty() => Err(match end.next {
+            None => codex_error(ErrorKind::EmptyHunk, end.next_line, "Update hunk does not contain any lines".into()),
+            Some(next) => unexpected(end.next_line, next),
+        }),
+        Some(_) => Ok(Diff { sections }),
     }
 }
 

@@ -52,6 +52,18 @@ error_kinds! {
     Overlap => "overlap",
     /// A string argument is not well-formed UTF-16 (it has a lone surrogate).
     InvalidString => "invalid_string",
+    /// The patch envelope is wrong: no `*** Begin Patch` first line or
+    /// `*** End Patch` last line, or a bad `*** Environment ID:`.
+    InvalidPatch => "invalid_patch",
+    /// A line where a file header (`*** Add File:`, `*** Delete File:`,
+    /// `*** Update File:`) must be, or an Add File line without `+`.
+    InvalidHeader => "invalid_header",
+    /// An update with no changes (Codex rejects it).
+    EmptyUpdate => "empty_update",
+    /// A patch with no file operations.
+    EmptyPatch => "empty_patch",
+    /// An update, delete or move of a path the file map does not have.
+    FileNotFound => "file_not_found",
 }
 
 impl fmt::Display for ErrorKind {

@@ -14,6 +14,9 @@
 //!     "@@ def greet():\n-    print(\"Hi\")\n+    print(\"Hello\")").unwrap();
 //! assert_eq!(out, "def greet():\n    print(\"Hello\")\n");
 //! ```
+// Errors are the rare path and carry several locations; their public fields
+// are easier to use than a boxed error, so a large Err variant is accepted.
+#![allow(clippy::result_large_err)]
 #![cfg_attr(
     not(test),
     deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::unreachable, clippy::todo)
@@ -21,8 +24,11 @@
 
 pub mod diff;
 pub mod error;
+pub mod files;
 pub mod matcher;
+pub mod patch;
 pub mod text;
+pub mod tool;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
@@ -42,6 +48,14 @@ pub enum Mode {
     /// missing final newline are kept; mixed line breaks are an error.
     #[default]
     Strict,
+    /// What the OpenAI Codex CLI's `apply_patch` (0.171.0) writes: the first
+    /// match after the previous chunk, found exactly or else ignoring
+    /// trailing whitespace, surrounding whitespace, then also Unicode dashes,
+    /// quotes and spaces; pure insertions appended at the end of the file;
+    /// each line keeps its own ending (new lines take the file's first); the
+    /// result always ends with a newline. A batch applies its diffs one after
+    /// another, like consecutive `apply_patch` calls.
+    Codex,
 }
 
 /// The changes a diff makes to one input: byte ranges of the input and their
@@ -76,6 +90,7 @@ impl Mode {
     pub fn changes(self, input: &str, diff: &str) -> Result<Changes> {
         match self {
             Mode::Strict => strict(input, &[diff], false),
+            Mode::Codex => codex(input, &[diff], false),
         }
     }
 
@@ -83,13 +98,34 @@ impl Mode {
     pub fn batch_changes<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<Changes> {
         match self {
             Mode::Strict => strict(input, diffs, true),
+            Mode::Codex => codex(input, diffs, true),
         }
     }
 
-    fn dialect(self) -> Dialect {
+    pub(crate) fn dialect(self) -> Dialect {
         match self {
             Mode::Strict => Dialect::Strict,
+            Mode::Codex => Dialect::Codex,
         }
+    }
+
+    /// Applies a parsed update body to `input` (`path` names the file in
+    /// messages). Used by `apply` and by the file operations of a patch.
+    pub(crate) fn apply_parsed(self, input: &str, diff: &Diff, path: Option<&str>) -> Result<String> {
+        let lines = Lines::split(input);
+        let idx = Index::new(&lines);
+        let splices = match self {
+            Mode::Strict => {
+                let nl = matcher::strict::newline(&lines)?;
+                let edits: Vec<_> = matcher::strict::plan(&idx, diff)?.into_iter().map(|e| e.edit).collect();
+                text::splices(&lines, &edits, nl, FinalNewline::Keep)
+            }
+            Mode::Codex => {
+                let edits: Vec<_> = matcher::codex::plan(&idx, diff, path)?.into_iter().map(|e| e.edit).collect();
+                text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always)
+            }
+        };
+        Ok(text::apply_splices(input, &splices))
     }
 }
 
@@ -101,6 +137,28 @@ pub fn apply(input: &str, diff: &str) -> Result<String> {
 /// Applies several update diffs to one input in Strict mode.
 pub fn apply_batch<S: AsRef<str>>(input: &str, diffs: &[S]) -> Result<String> {
     Mode::Strict.apply_batch(input, diffs)
+}
+
+/// Codex over one diff or a batch: each diff applies to the previous one's
+/// output. The changes come back as one splice around what differs.
+fn codex<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes> {
+    let tag = |i: usize| move |e: Error| if batch { e.in_batch(i) } else { e };
+    let parsed: Vec<Diff> = diffs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| diff::parse(d.as_ref(), Dialect::Codex, 1).map_err(tag(i)))
+        .collect::<Result<_>>()?;
+    if let [only] = parsed.as_slice() {
+        let lines = Lines::split(input);
+        let idx = Index::new(&lines);
+        let edits: Vec<_> = matcher::codex::plan(&idx, only, None)?.into_iter().map(|e| e.edit).collect();
+        return Ok(Changes { splices: text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always) });
+    }
+    let mut current = input.to_string();
+    for (i, d) in parsed.iter().enumerate() {
+        current = Mode::Codex.apply_parsed(&current, d, None).map_err(tag(i))?;
+    }
+    Ok(Changes { splices: text::difference(input, &current).into_iter().collect() })
 }
 
 /// Strict over one diff or a batch (`batch`: errors name the diff's index).

@@ -28,7 +28,8 @@ impl Ending {
         }
     }
 
-    pub fn len(self) -> usize {
+    /// Bytes of the ending (0 for none).
+    pub fn byte_len(self) -> usize {
         self.as_str().len()
     }
 
@@ -48,7 +49,7 @@ pub struct Line {
 impl Line {
     /// Offset just after the line's ending.
     pub fn next(&self) -> usize {
-        self.end + self.ending.len()
+        self.end + self.ending.byte_len()
     }
 }
 
@@ -66,8 +67,7 @@ impl<'a> Lines<'a> {
         let bytes = text.as_bytes();
         let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
         let mut start = 0;
-        let mut iter = memchr::memchr2_iter(b'\n', b'\r', bytes);
-        while let Some(pos) = iter.next() {
+        for pos in memchr::memchr2_iter(b'\n', b'\r', bytes) {
             if pos < start {
                 // The `\n` of a `\r\n` already consumed below.
                 continue;
@@ -80,7 +80,7 @@ impl<'a> Lines<'a> {
                 Ending::Cr
             };
             lines.push(Line { start, end: pos, ending });
-            start = pos + ending.len();
+            start = pos + ending.byte_len();
         }
         if start < bytes.len() {
             lines.push(Line { start, end: bytes.len(), ending: Ending::None });
@@ -168,7 +168,7 @@ enum Piece {
 /// (so every line is whole), then applies the final-newline policy.
 pub fn splices(lines: &Lines, edits: &[LineEdit], nl: Ending, policy: FinalNewline) -> Vec<Splice> {
     let len = lines.text().len();
-    let virtual_end = if lines.last_is_open() { len + nl.len() } else { len };
+    let virtual_end = if lines.last_is_open() { len + nl.byte_len() } else { len };
     let start_of = |i: usize| if i >= lines.len() { virtual_end } else { lines.start_of(i) };
 
     let mut pieces = Vec::with_capacity(edits.len() * 2 + 1);
@@ -227,23 +227,19 @@ pub fn splices(lines: &Lines, edits: &[LineEdit], nl: Ending, policy: FinalNewli
 /// Removes the last newline of the rebuilt text (which, being made of whole
 /// lines, ends with one unless it is empty).
 fn strip_final_newline(pieces: &mut Vec<Piece>, nl: Ending) {
-    while let Some(last) = pieces.last_mut() {
-        match last {
-            Piece::Text(t) => {
-                let keep = t.len().saturating_sub(nl.len());
-                t.truncate(keep);
-                if t.is_empty() {
-                    pieces.pop();
-                }
-            }
-            Piece::Keep(a, b) => {
-                *b = b.saturating_sub(nl.len()).max(*a);
-                if *a == *b {
-                    pieces.pop();
-                }
-            }
+    let emptied = match pieces.last_mut() {
+        None => false,
+        Some(Piece::Text(t)) => {
+            t.truncate(t.len().saturating_sub(nl.byte_len()));
+            t.is_empty()
         }
-        return;
+        Some(Piece::Keep(a, b)) => {
+            *b = b.saturating_sub(nl.byte_len()).max(*a);
+            a == b
+        }
+    };
+    if emptied {
+        pieces.pop();
     }
 }
 
@@ -259,6 +255,25 @@ pub fn apply_splices(text: &str, splices: &[Splice]) -> String {
     }
     out.push_str(text.get(pos..).unwrap_or(""));
     out
+}
+
+/// The one splice that turns `old` into `new`: the part between their common
+/// prefix and common suffix (none when they are equal).
+pub fn difference(old: &str, new: &str) -> Option<Splice> {
+    if old == new {
+        return None;
+    }
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let room = a.len().min(b.len()) - prefix;
+    let mut suffix = a.iter().rev().zip(b.iter().rev()).take(room).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
+        suffix -= 1;
+    }
+    Some(Splice { start: prefix, end: a.len() - suffix, text: new.get(prefix..b.len() - suffix).unwrap_or("").to_string() })
 }
 
 /// Where in `text` the byte offset `offset` falls, as a 0-based line index.
@@ -343,6 +358,17 @@ mod tests {
         let mut ascii = [2, 0];
         utf16_offsets("abc", &mut ascii);
         assert_eq!(ascii, [2, 0]);
+    }
+
+    #[test]
+    fn difference_is_one_minimal_splice() {
+        let d = difference("abcXdef", "abcYYdef").unwrap();
+        assert_eq!((d.start, d.end, d.text.as_str()), (3, 4, "YY"));
+        assert_eq!(difference("same", "same"), None);
+        let d = difference("aé", "aè").unwrap();
+        assert_eq!(apply_splices("aé", &[d]), "aè");
+        let d = difference("aaa", "aa").unwrap();
+        assert_eq!(apply_splices("aaa", &[d]), "aa");
     }
 
     #[test]

@@ -75,6 +75,7 @@ fn to_js_error(e: &Error) -> JsValue {
 
 fn mode(code: u8) -> Mode {
     match code {
+        1 => Mode::Codex,
         _ => Mode::Strict,
     }
 }
@@ -155,4 +156,89 @@ pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u8) 
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> Vec<String> {
     ErrorKind::ALL.iter().map(|k| k.code().to_string()).collect()
+}
+
+// ---- patches (the `*** Begin Patch` format) ----
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsOperation<'a> {
+    kind: &'static str,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    move_to: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contents: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<&'a str>,
+    line: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPatch<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    environment_id: Option<&'a str>,
+    operations: Vec<JsOperation<'a>>,
+}
+
+#[wasm_bindgen(js_name = parsePatch)]
+pub fn parse_patch(patch: &str) -> Result<JsValue, JsValue> {
+    let p = crate::patch::parse(patch).map_err(|e| to_js_error(&e))?;
+    let value = JsPatch {
+        environment_id: p.environment_id.as_deref(),
+        operations: p
+            .operations
+            .iter()
+            .map(|o| JsOperation {
+                kind: o.kind.as_str(),
+                path: &o.path,
+                move_to: o.move_to.as_deref(),
+                contents: o.contents.as_deref(),
+                diff: o.diff.as_deref(),
+                line: o.line,
+            })
+            .collect(),
+    };
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Applies a patch to the files `paths`, whose contents the wrapper put in
+/// the input buffer one after another (`lengths` in bytes). Returns the
+/// final state of each touched path as `[path, contents | null, …]`.
+#[wasm_bindgen(js_name = applyFilesChanges)]
+pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u8) -> Result<Array, JsValue> {
+    let total: usize = lengths.iter().map(|&l| l as usize).sum();
+    with_input(total, |all| {
+        let mut files = std::collections::HashMap::new();
+        let mut pos = 0;
+        for (path, len) in paths.iter().zip(&lengths) {
+            let end = pos + *len as usize;
+            let contents = all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?;
+            files.insert(path.as_str(), contents);
+            pos = end;
+        }
+        let changes = crate::files::apply_patch(patch, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let out = Array::new();
+        for c in changes {
+            out.push(&JsValue::from_str(&c.path));
+            out.push(&c.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+        }
+        Ok(out)
+    })
+}
+
+#[wasm_bindgen]
+pub fn summary(patch: &str) -> Result<String, JsValue> {
+    crate::files::summary(patch).map_err(|e| to_js_error(&e))
+}
+
+#[wasm_bindgen(js_name = codexDescription)]
+pub fn codex_description() -> String {
+    crate::tool::DESCRIPTION.to_string()
+}
+
+#[wasm_bindgen(js_name = codexGrammar)]
+pub fn codex_grammar(environment_id: bool) -> String {
+    crate::tool::grammar(environment_id).to_string()
 }

@@ -81,6 +81,55 @@ proptest! {
         if diffs.iter().any(|d| apply(&input, d).is_err()) {
             prop_assert!(batch.is_err());
         }
+        // Codex mode: never panics either, and every line it leaves ends
+        // with a line break (an empty result has no line).
+        for d in &diffs {
+            if let Ok(out) = Mode::Codex.apply(&input, d) {
+                prop_assert!(out.is_empty() || out.ends_with('\n') || out.ends_with('\r'), "{:?}", out);
+            }
+        }
+        let _ = Mode::Codex.apply_batch(&input, &diffs);
+    }
+
+    #[test]
+    fn patches_never_panic(
+        files in prop::collection::vec((prop::sample::select(vec!["a", "b", "c d", "é"]), prop::collection::vec(noisy_line(), 0..6)), 0..3),
+        ops in prop::collection::vec((
+            prop::sample::select(vec!["*** Add File: ", "*** Delete File: ", "*** Update File: ", "  *** Update File: ", "*** Move to: ", "*** Environment ID: ", "", "*** End Patch"]),
+            prop::sample::select(vec!["a", "b", "c d", "é", "", " x"]),
+            prop::collection::vec(diff_line(), 0..5),
+        ), 0..4),
+        wrap in prop::sample::select(vec!["", "<<'EOF'", "\n  "]),
+        sep in prop::sample::select(vec!["\n", "\r\n"]),
+    ) {
+        let files: std::collections::BTreeMap<String, String> =
+            files.iter().map(|(p, lines)| (p.to_string(), lines.join("\n"))).collect();
+        let mut patch = vec![wrap.to_string(), "*** Begin Patch".to_string()];
+        for (header, path, body) in &ops {
+            patch.push(format!("{header}{path}"));
+            patch.extend(body.iter().cloned());
+        }
+        patch.push("*** End Patch".to_string());
+        if wrap == "<<'EOF'" {
+            patch.push("EOF".to_string());
+        }
+        let patch = patch.join(sep);
+        for mode in [Mode::Strict, Mode::Codex] {
+            match applypatch::files::apply_files(&files, &patch, mode) {
+                Ok(out) => {
+                    // Every operation's path is accounted for.
+                    let parsed = applypatch::patch::parse(&patch).unwrap();
+                    for op in &parsed.operations {
+                        if op.kind == applypatch::patch::OperationKind::Add && op.move_to.is_none() {
+                            let later = parsed.operations.iter().skip_while(|o| !std::ptr::eq(*o, op)).skip(1).any(|o| o.path == op.path || o.move_to.as_deref() == Some(&op.path));
+                            prop_assert!(later || out.contains_key(&op.path));
+                        }
+                    }
+                }
+                Err(e) => prop_assert!(!e.message.is_empty()),
+            }
+        }
+        let _ = applypatch::files::summary(&patch);
     }
 
     #[test]
@@ -206,13 +255,7 @@ fn make_diff(old: &[String], regions: &[Region], context: usize, use_eof: bool, 
             }
             old_block.extend_from_slice(&old[pos..to]);
             let eof = use_eof && to == n && !old_block.is_empty();
-            let unique = if n == 0 {
-                true
-            } else if eof {
-                true
-            } else {
-                occurrences(&old[cursor..], &old_block) == 1
-            };
+            let unique = n == 0 || eof || occurrences(&old[cursor..], &old_block) == 1;
             if unique {
                 break (from, to, eof);
             }

@@ -23,7 +23,7 @@ pub struct Candidate {
 
 /// The place at or after line `from` where most lines of `block` are equal to
 /// the input's (ties: the earliest). Falls back to equality after trimming
-/// whitespace when no line is equal as is.
+/// whitespace when no line is equal as is, then to the most similar line.
 pub fn nearest(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
     let lines = idx.lines();
     let n = lines.len();
@@ -60,8 +60,46 @@ pub fn nearest(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
             }
         }
     }
+    if votes.is_empty() {
+        return similar_line(idx, block, from);
+    }
     let (&start, _) = votes.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))?;
     let equal = block.iter().enumerate().filter(|(j, t)| start + j < n && lines.get(start + j) == **t).count();
+    Some(Candidate { start, equal })
+}
+
+/// Share of two lines covered by their common prefix and suffix: a cheap
+/// similarity that catches a changed word or a typo.
+fn line_similarity(a: &str, b: &str) -> f64 {
+    let (a, b) = (a.trim(), b.trim());
+    let longest = a.chars().count().max(b.chars().count());
+    if longest == 0 {
+        return 1.0;
+    }
+    let prefix = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let room = a.chars().count().min(b.chars().count()) - prefix;
+    let suffix = a.chars().rev().zip(b.chars().rev()).take(room).take_while(|(x, y)| x == y).count();
+    (prefix + suffix) as f64 / longest as f64
+}
+
+/// When no line of the block is in the input even trimmed: the input line
+/// most similar to one of the block's longest lines (at least half alike).
+fn similar_line(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
+    let lines = idx.lines();
+    let (j, probe) = block.iter().enumerate().max_by_key(|(_, l)| l.trim().len())?;
+    if probe.trim().len() < 3 {
+        return None;
+    }
+    let mut best: Option<(f64, usize)> = None;
+    for p in from.max(j)..lines.len().min(from + 1_000_000) {
+        let sim = line_similarity(lines.get(p), probe);
+        if sim >= 0.5 && best.is_none_or(|(b, _)| sim > b) {
+            best = Some((sim, p));
+        }
+    }
+    let (_, p) = best?;
+    let start = p - j;
+    let equal = block.iter().enumerate().filter(|(k, t)| lines.get(start + k) == **t).count();
     Some(Candidate { start, equal })
 }
 

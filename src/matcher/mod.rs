@@ -1,6 +1,7 @@
 //! Where the modes differ: finding each section of a parsed diff in the input.
 //! A matcher returns line edits; it never builds text (see `text::splices`).
 
+pub mod codex;
 pub mod diagnose;
 pub mod index;
 pub mod strict;

@@ -233,7 +233,7 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
         (c.start + 1, diagnose::to_nearest(idx, old, c))
     });
     if nearest.is_none() {
-        msg.push_str(&format!(" No line of it is in the input{}: re-read the file and copy the lines exactly.", after(cursor)));
+        msg.push_str(" No line of it is there, even ignoring whitespace: re-read the file and copy the lines exactly.");
     }
     Error::new(ErrorKind::ContextNotFound, msg)
         .at_diff_line(first)

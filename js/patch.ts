@@ -1,0 +1,119 @@
+// parse, applyFiles and summary: `*** Begin Patch` patches over several files.
+import { checkOptions, checkString, describe, modeCode } from './args.js';
+import { putInputs, wasm } from './binding.js';
+import type { ApplyOptions } from './diff.js';
+import { call } from './errors.js';
+
+/** One file operation of a patch. */
+export interface Operation {
+  kind: 'add' | 'delete' | 'update';
+  /** The path exactly as written in the patch. */
+  path: string;
+  /** Update: the `*** Move to:` destination. */
+  moveTo?: string;
+  /** Add: the new file's contents (every `+` line followed by `\n`). */
+  contents?: string;
+  /**
+   * Update: its body (the lines after the header and `*** Move to:`, up to the
+   * next file header), each line ending in `\n`. `apply(contents, diff, { mode })`
+   * does what `applyFiles` does with this operation.
+   */
+  diff?: string;
+  /** 1-based line of the operation's header in the patch. */
+  line: number;
+}
+
+export interface Patch {
+  /** The `*** Environment ID:` value, when the patch has one. */
+  environmentId?: string;
+  operations: Operation[];
+}
+
+/** A file map: a plain object or a Map from path to contents. */
+export type Files = Record<string, string> | Map<string, string>;
+
+/**
+ * Reads a `*** Begin Patch` patch as the Codex CLI does (whitespace around
+ * markers, a heredoc wrapper and CRLF line breaks are accepted) and returns its
+ * operations. Throws a {@link PatchError} for a malformed envelope.
+ */
+export function parse(patch: string): Patch {
+  checkString('patch', patch);
+  return call(() => wasm().parsePatch(patch)) as Patch;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function define(target: Record<string, string>, key: string, value: string): void {
+  // defineProperty, not assignment: a path named "__proto__" is a file too.
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * Applies a patch to a map of files and returns a new map of the same kind
+ * (plain object or Map); the argument is never changed. Operations apply in
+ * order, each seeing the ones before. If any fails, it throws a
+ * {@link PatchError} and nothing is returned: all or nothing.
+ */
+export function applyFiles<T extends Files>(files: T, patch: string, options?: ApplyOptions): T {
+  const isMap = files instanceof Map;
+  if (!isMap && !isPlainObject(files)) {
+    throw new TypeError(`applypatch: files must be a plain object or a Map from path to contents, got ${describe(files)}`);
+  }
+  const entries: Array<[unknown, unknown]> = isMap ? [...(files as Map<unknown, unknown>)] : Object.entries(files);
+  for (const [path, contents] of entries) {
+    if (typeof path !== 'string' || typeof contents !== 'string') {
+      throw new TypeError(`applypatch: files must map string paths to string contents; ${String(path)} maps to ${describe(contents)}`);
+    }
+  }
+  checkString('patch', patch);
+  const mode = modeCode(checkOptions(options));
+  const get = (path: string): string | undefined =>
+    isMap ? (files as Map<string, string>).get(path) : Object.prototype.hasOwnProperty.call(files, path) ? (files as Record<string, string>)[path] : undefined;
+
+  // Only the files the patch reads cross into wasm.
+  const paths: string[] = [];
+  const texts: string[] = [];
+  for (const op of parse(patch).operations) {
+    const contents = op.kind === 'add' ? undefined : get(op.path);
+    if (contents !== undefined && !paths.includes(op.path)) {
+      paths.push(op.path);
+      texts.push(checkString(`files[${JSON.stringify(op.path)}]`, contents));
+    }
+  }
+  const lengths = putInputs(texts);
+  const changes = call(() => wasm().applyFilesChanges(paths, lengths, patch, mode));
+
+  if (isMap) {
+    const out = new Map(files as Map<string, string>);
+    for (let i = 0; i < changes.length; i += 2) {
+      const [path, contents] = [changes[i] as string, changes[i + 1]];
+      if (contents === null) out.delete(path);
+      else out.set(path, contents as string);
+    }
+    return out as T;
+  }
+  const out: Record<string, string> = Object.create(Object.getPrototypeOf(files));
+  for (const [path, contents] of entries) define(out, path as string, contents as string);
+  for (let i = 0; i < changes.length; i += 2) {
+    const [path, contents] = [changes[i] as string, changes[i + 1]];
+    if (contents === null) delete out[path];
+    else define(out, path, contents as string);
+  }
+  return out as T;
+}
+
+/**
+ * What the Codex CLI prints when the patch applies:
+ * `Success. Updated the following files:` then `A path` lines (added files),
+ * `M path` (updated; a move shows its destination), `D path` (deleted), each
+ * ending with a newline. Throws a {@link PatchError} if the patch does not parse.
+ */
+export function summary(patch: string): string {
+  checkString('patch', patch);
+  return call(() => wasm().summary(patch));
+}
