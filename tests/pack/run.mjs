@@ -17,7 +17,7 @@ try {
   const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], root));
   const files = packed[0].files.map((f) => f.path);
   for (const want of ['dist/index.cjs', 'dist/index.mjs', 'dist/browser.mjs', 'dist/index.d.cts', 'dist/index.d.mts',
-    'dist/wasm-node/applypatch_bg.wasm', 'dist/wasm-web/applypatch_bg.wasm', 'README.md', 'LICENSE', 'NOTICE']) {
+    'dist/wasm-node/applypatch_bg.wasm', 'dist/wasm-web/applypatch_bg.wasm', 'README.md', 'LICENSE', 'NOTICE', 'licenses/Apache-2.0.txt']) {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));

@@ -1,0 +1,169 @@
+// parse, applyFiles, summary and the Codex tool, through the built package.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { apply, applyBatch, applyFiles, codexGrammar, codexTool, parse, PatchError, summary } from 'applypatch';
+
+const patch = `*** Begin Patch
+*** Update File: src/app.py
+@@ def main():
+-    print("hi")
++    print("hello")
+*** Add File: notes.txt
++first
++second
+*** Delete File: old.txt
+*** End Patch
+`;
+const files = { 'src/app.py': 'def main():\n    print("hi")\n', 'old.txt': 'bye\n', 'keep.txt': 'k\n' };
+
+test('parse returns the operations', () => {
+  assert.deepEqual(parse(patch), {
+    operations: [
+      { kind: 'update', path: 'src/app.py', diff: '@@ def main():\n-    print("hi")\n+    print("hello")\n', line: 2 },
+      { kind: 'add', path: 'notes.txt', contents: 'first\nsecond\n', line: 6 },
+      { kind: 'delete', path: 'old.txt', line: 9 },
+    ],
+  });
+  assert.deepEqual(parse('*** Begin Patch\n*** Environment ID: box-1\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch').operations[0].moveTo, 'b');
+  assert.equal(parse('*** Begin Patch\n*** Environment ID: box-1\n*** Add File: a\n*** End Patch').environmentId, 'box-1');
+});
+
+test('applyFiles in both modes, on objects and Maps, without touching the argument', () => {
+  const before = JSON.stringify(files);
+  for (const mode of ['strict', 'codex', undefined]) {
+    const out = applyFiles(files, patch, mode ? { mode } : undefined);
+    assert.deepEqual(out, { 'src/app.py': 'def main():\n    print("hello")\n', 'keep.txt': 'k\n', 'notes.txt': 'first\nsecond\n' });
+    assert.equal(Object.getPrototypeOf(out), Object.prototype);
+    const map = new Map(Object.entries(files));
+    const outMap = applyFiles(map, patch, { mode });
+    assert.ok(outMap instanceof Map);
+    assert.deepEqual(Object.fromEntries(outMap), out);
+    assert.equal(map.size, 3);
+    assert.equal(map.get('old.txt'), 'bye\n');
+  }
+  assert.equal(JSON.stringify(files), before);
+});
+
+test('applyFiles is all or nothing', () => {
+  const failing = patch.replace('*** Delete File: old.txt', '*** Delete File: missing.txt');
+  const copy = structuredClone(files);
+  for (const mode of ['strict', 'codex']) {
+    try {
+      applyFiles(files, failing, { mode });
+      assert.fail('should throw');
+    } catch (e) {
+      assert.ok(e instanceof PatchError);
+      assert.equal(e.code, 'file_not_found');
+      assert.equal(e.path, 'missing.txt');
+      assert.equal(e.operation, 2);
+      assert.equal(e.diffLine, 9);
+      assert.equal(e.message, 'Failed to delete file missing.txt');
+    }
+  }
+  assert.deepEqual(files, copy);
+});
+
+test('strict and codex differ where Codex forgives', () => {
+  const drifted = '*** Begin Patch\n*** Update File: a.txt\n@@\n-value = 1\n+value = 2\n*** End Patch\n';
+  const input = { 'a.txt': 'value = 1   \n' };
+  assert.deepEqual(applyFiles(input, drifted, { mode: 'codex' }), { 'a.txt': 'value = 2\n' });
+  try {
+    applyFiles(input, drifted);
+    assert.fail('strict should refuse');
+  } catch (e) {
+    assert.equal(e.code, 'context_not_found');
+    assert.equal(e.path, 'a.txt');
+    assert.match(e.message, /^a\.txt: Section 1 \(patch lines 3-5\)/);
+    assert.match(e.message, /only whitespace differs/);
+  }
+});
+
+test('Codex wording and structured fields on failures', () => {
+  const p = '*** Begin Patch\n*** Update File: a.py\n@@\n def f():\n-    return 1\n+    return 2\n*** End Patch';
+  try {
+    applyFiles({ 'a.py': 'def f():\n    return 3\n' }, p, { mode: 'codex' });
+    assert.fail();
+  } catch (e) {
+    assert.equal(e.code, 'context_not_found');
+    assert.ok(e.message.startsWith('Failed to find expected lines in a.py:\ndef f():\n    return 1'));
+    assert.equal(e.path, 'a.py');
+    assert.equal(e.operation, 0);
+    assert.equal(e.diffLine, 4);
+    assert.equal(e.nearest.line, 1);
+  }
+  try {
+    parse('*** Begin Patch\n*** Frobnicate File: x\n*** End Patch');
+    assert.fail();
+  } catch (e) {
+    assert.equal(e.code, 'invalid_header');
+    assert.equal(e.diffLine, 2);
+    assert.ok(e.message.startsWith("Invalid patch hunk on line 2: '*** Frobnicate File: x' is not a valid hunk header."));
+  }
+  try {
+    parse('{"input": "*** Begin Patch ..."}');
+    assert.fail();
+  } catch (e) {
+    assert.equal(e.code, 'invalid_patch');
+    assert.match(e.message, /The first line of the patch must be '\*\*\* Begin Patch' \(it is '\{"input".*JSON/);
+  }
+  assert.throws(() => applyFiles({}, '*** Begin Patch\n*** End Patch'), (e) => e.code === 'empty_patch' && e.message === 'No files were modified.');
+});
+
+test('Move to the same path keeps the file (a deliberate difference from Codex)', () => {
+  const p = '*** Begin Patch\n*** Update File: a\n*** Move to: a\n@@\n-1\n+2\n*** End Patch';
+  assert.deepEqual(applyFiles({ a: '1\n' }, p, { mode: 'codex' }), { a: '2\n' });
+});
+
+test('paths are keys exactly as written, even odd ones', () => {
+  const p = '*** Begin Patch\n*** Add File: __proto__\n+x\n*** Add File: ../up\n+y\n*** End Patch';
+  const out = applyFiles({}, p);
+  assert.deepEqual(Object.keys(out), ['__proto__', '../up']);
+  assert.equal(Object.getPrototypeOf(out), Object.prototype);
+  assert.equal(out['__proto__'], 'x\n');
+});
+
+test('summary is the text Codex prints', () => {
+  assert.equal(summary(patch), 'Success. Updated the following files:\nA notes.txt\nM src/app.py\nD old.txt\n');
+  assert.throws(() => summary('nope'), PatchError);
+});
+
+test('codexTool deep-equals the tool Codex sends', () => {
+  const want = JSON.parse(readFileSync(new URL('../fixtures/codex-tool/apply_patch_tool.json', import.meta.url), 'utf8'));
+  assert.deepEqual(codexTool(), want);
+  assert.deepEqual(codexTool({ environmentId: false }), want);
+  const env = readFileSync(new URL('../fixtures/codex-tool/apply_patch_with_environment_id.lark', import.meta.url), 'utf8');
+  assert.equal(codexTool({ environmentId: true }).format.definition, env);
+  assert.equal(codexGrammar(), want.format.definition);
+  assert.equal(codexGrammar({ environmentId: true }), env);
+  assert.throws(() => codexTool({ environmentId: 'yes' }), TypeError);
+  assert.notEqual(codexTool(), codexTool(), 'a fresh object each time');
+});
+
+test('Codex mode for apply and applyBatch', () => {
+  assert.equal(apply('a\r\nb', '@@\n-a\n+A', { mode: 'codex' }), 'A\r\nb\r\n');
+  assert.equal(apply('x\nx\n', '@@\n-x\n+y', { mode: 'codex' }), 'y\nx\n');
+  assert.equal(apply('a\nb\n', '@@ a\n+z', { mode: 'codex' }), 'a\nb\nz\n');
+  assert.throws(() => apply('a\n', '', { mode: 'codex' }), (e) => e.code === 'empty_update');
+  // Batches run one after another in Codex mode, against the original in Strict.
+  assert.equal(applyBatch('a\nb\n', ['-a\n+x', '-x\n+y'], { mode: 'codex' }), 'y\nb\n');
+  assert.throws(() => applyBatch('a\nb\n', ['-a\n+x', '-x\n+y']), PatchError);
+  assert.throws(() => applyBatch('a\n', ['-a\n+x', '-zzz\n+y'], { mode: 'codex' }), (e) => e.diff === 1);
+});
+
+test('wrong argument types throw TypeError', () => {
+  for (const f of [
+    () => applyFiles(null, patch),
+    () => applyFiles([], patch),
+    () => applyFiles(new (class X {})(), patch),
+    () => applyFiles({ a: 1 }, patch),
+    () => applyFiles(new Map([[1, 'x']]), patch),
+    () => applyFiles({}, 5),
+    () => applyFiles({}, patch, { mode: 'lenient' }),
+    () => parse(undefined),
+    () => summary({}),
+  ]) {
+    assert.throws(f, TypeError);
+  }
+  assert.throws(() => applyFiles({ 'src/app.py': 'bad \uD800' }, patch), (e) => e.code === 'invalid_string' && /src\/app\.py/.test(e.message));
+});
