@@ -11,7 +11,12 @@ step "build"
 node scripts/build.mjs --if-needed
 step "cargo test"
 cargo test --release --quiet
+step "the engine inside wasm32, under Node (wasm-bindgen-test)"
+# (no --quiet: wasm-pack would pass it on to the test runner, which rejects it)
+wasm-pack test --node --release -- --test wasm 2>&1 | grep -v '^\s*\(Compiling\|Finished\|Running\)\|^\[INFO\]'
 step "JS tests against the built package (ESM and CJS)"
 node --test tests/js/
+step "the shipped .d.ts types, from ESM and CJS consumers"
+node node_modules/typescript/bin/tsc -p tests/types
 step "packed tarball in an empty project"
 node tests/pack/run.mjs

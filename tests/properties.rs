@@ -4,6 +4,7 @@
 //! - the LF/CRLF property of tests/fixtures/strict.json;
 //! - a diff generated from a random edit of a random file applies back to
 //!   exactly the edited file.
+#![cfg(not(target_arch = "wasm32"))]
 
 use applypatch::{apply, apply_batch, Mode};
 use proptest::prelude::*;

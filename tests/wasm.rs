@@ -1,0 +1,57 @@
+//! The engine inside wasm32 (32-bit usize, no std::fs), run under Node by
+//! `wasm-pack test --node` (scripts/test.sh): the strict vectors, a Codex
+//! case with mixed line endings, and a large input.
+#![cfg(target_arch = "wasm32")]
+
+use applypatch::{apply, apply_batch, Mode};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[derive(serde::Deserialize)]
+struct Case {
+    input: String,
+    #[serde(default)]
+    diff: String,
+    #[serde(default)]
+    diffs: Vec<String>,
+    want: String,
+    fails: bool,
+}
+
+#[derive(serde::Deserialize)]
+struct Vectors {
+    apply: Vec<Case>,
+    #[serde(rename = "applyBatch")]
+    apply_batch: Vec<Case>,
+}
+
+#[wasm_bindgen_test]
+fn strict_vectors_in_wasm() {
+    let v: Vectors = serde_json::from_str(include_str!("fixtures/strict.json")).unwrap();
+    for c in &v.apply {
+        let got = apply(&c.input, &c.diff);
+        assert_eq!(got.is_err(), c.fails, "{:?}", c.diff);
+        if let Ok(out) = got {
+            assert_eq!(out, c.want);
+        }
+    }
+    for c in &v.apply_batch {
+        let got = apply_batch(&c.input, &c.diffs);
+        assert_eq!(got.is_err(), c.fails);
+        if let Ok(out) = got {
+            assert_eq!(out, c.want);
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn codex_mixed_endings_in_wasm() {
+    assert_eq!(Mode::Codex.apply("a\r\nb\nc\n", "@@\n b\n+x\n c").unwrap(), "a\r\nb\nx\r\nc\n");
+}
+
+#[wasm_bindgen_test]
+fn large_input_in_wasm() {
+    let input: String = (0..200_000).map(|i| format!("line {i}\n")).collect();
+    let out = apply(&input, "@@\n line 199998\n-line 199999\n+last").unwrap();
+    assert!(out.ends_with("line 199998\nlast\n"));
+    assert_eq!(out.len(), input.len() - "line 199999\n".len() + "last\n".len());
+}
