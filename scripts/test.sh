@@ -15,3 +15,5 @@ step "JS tests against the built package (ESM and CJS)"
 node --test tests/js/
 step "packed tarball in an empty project"
 node tests/pack/run.mjs
+step "playground in headless Chromium"
+node --test tests/browser/
