@@ -32,6 +32,7 @@ const patchEditor = createEditor($('patch'));
 let state = normalize(decodeHash(location.hash) ?? fromExample(defaultExample));
 let last = null; // the last run's result
 let runs = 0;
+let linkable = true; // whether the state fits in the URL
 
 // ---- controls ----------------------------------------------------------------
 
@@ -65,7 +66,6 @@ $('examples').addEventListener('change', () => {
   if (!ex) return;
   load(normalize({ ...fromExample(ex), view: state.view }));
   $('examples').value = '';
-  $('status').textContent = `Loaded: ${ex.title}`;
 });
 
 $('input').addEventListener('input', () => {
@@ -100,7 +100,10 @@ $('remove-file').addEventListener('click', () => {
 });
 
 $('copy').addEventListener('click', () => copy(outputText(), 'Output copied'));
-$('copy-link').addEventListener('click', () => copy(location.href, 'Link copied'));
+$('copy-link').addEventListener('click', () => {
+  if (linkable) copy(location.href, 'Link copied');
+  else $('status').textContent = 'These files are too large to fit in a link';
+});
 
 window.addEventListener('hashchange', () => {
   const s = decodeHash(location.hash);
@@ -184,7 +187,11 @@ function update() {
   showResult(result);
   markPatch(result);
   markInput(result);
-  history.replaceState(null, '', encodeHash(state));
+  // Browsers cap URLs near 2 MB: past a megabyte the link holds no state.
+  const size = state.files.reduce((sum, f) => sum + f.path.length + f.text.length, state.patch.length);
+  const hash = size <= 700_000 ? encodeHash(state) : '';
+  linkable = hash !== '' && hash.length <= 1_000_000;
+  history.replaceState(null, '', linkable ? hash : location.pathname + location.search);
   document.body.dataset.status = result.status;
   document.body.dataset.pending = 'false';
   document.body.dataset.runs = String(runs);

@@ -22,22 +22,39 @@ export function createEditor(textarea) {
   textarea.setAttribute('autocapitalize', 'off');
   textarea.setAttribute('autocomplete', 'off');
 
-  let count = -1;
+  let count = -1; // lines in the text
+  let shown = ''; // which numbers the gutter holds now: "first-last"
+  let lineHeight = 0;
   function refresh() {
     let n = 1;
     for (let i = textarea.value.indexOf('\n'); i !== -1; i = textarea.value.indexOf('\n', i + 1)) n++;
     if (n !== count) {
       count = n;
-      gutter.inner.textContent = Array.from({ length: n }, (_, i) => i + 1).join('\n');
+      shown = '';
       wrap.style.setProperty('--digits', String(String(n).length));
     }
     sync();
   }
+  // The gutter holds only the numbers in view, so a 100,000-line file costs
+  // no more than a short one.
   function sync() {
-    const y = `translateY(${-textarea.scrollTop}px)`;
-    gutter.inner.style.transform = y;
-    marks.inner.style.transform = y;
+    lineHeight ||= parseFloat(getComputedStyle(textarea).lineHeight) || 20;
+    const top = textarea.scrollTop;
+    const first = Math.floor(top / lineHeight);
+    const last = Math.min(count, first + Math.ceil(textarea.clientHeight / lineHeight) + 1);
+    if (shown !== `${first}-${last}`) {
+      shown = `${first}-${last}`;
+      const numbers = [];
+      for (let i = first + 1; i <= last; i++) numbers.push(i);
+      gutter.inner.textContent = numbers.join('\n');
+    }
+    gutter.inner.style.transform = `translateY(${first * lineHeight - top}px)`;
+    marks.inner.style.transform = `translateY(${-top}px)`;
   }
+  new ResizeObserver(() => {
+    lineHeight = 0;
+    sync();
+  }).observe(textarea);
   textarea.addEventListener('input', refresh);
   textarea.addEventListener('scroll', sync);
 
@@ -62,7 +79,7 @@ export function createEditor(textarea) {
     const start = lines.slice(0, i).reduce((sum, l) => sum + l.length + 1, 0);
     textarea.focus({ preventScroll: true });
     textarea.setSelectionRange(start, start + lines[i].length);
-    const lh = parseFloat(getComputedStyle(textarea).lineHeight) || 20;
+    const lh = lineHeight || parseFloat(getComputedStyle(textarea).lineHeight) || 20;
     const top = i * lh;
     if (top < textarea.scrollTop || top + lh > textarea.scrollTop + textarea.clientHeight) {
       textarea.scrollTop = Math.max(0, top - textarea.clientHeight / 3);
