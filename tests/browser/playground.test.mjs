@@ -237,6 +237,7 @@ browserTest('opens with an example loaded and its output shown', async () => {
   await page.screenshot({ path: join(shots, 'opening.tmp.png') });
   if (process.env.PLAYGROUND_SCREENSHOT) {
     await chooseView(page, 'diff');
+    await page.setViewportSize({ width: 1280, height: 520 });
     await page.screenshot({ path: join(root, process.env.PLAYGROUND_SCREENSHOT) });
   }
   await page.close();
@@ -261,6 +262,10 @@ browserTest('Strict: a V4A diff typed into the panes; copy, and a link that repr
   await page.click('#copy');
   await page.waitForFunction(() => document.getElementById('status').textContent === 'Output copied');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), strictOut);
+
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Link copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
 
   const again = await open(new URL(page.url()).hash);
   assert.equal(await again.inputValue('#patch'), ex.patch);
