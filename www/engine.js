@@ -225,7 +225,11 @@ function runBlocks(ap, { files, selected, patch, preset }) {
       if (res.ok === false && failed === null) failed = blocks[i];
     });
     if (r.ok) results.set(path, r.text);
-    else if (failed === null) failed = blocks[indexes[Math.min(r.applied ?? 0, indexes.length - 1)]];
+    else if (failed === null) {
+      // No result says which block failed: the first one not applied did.
+      failed = blocks[indexes[Math.min(r.applied ?? 0, indexes.length - 1)]];
+      failed.ok = false;
+    }
   }
   if (failed) {
     const d = failed.detail ?? {};
