@@ -15,6 +15,10 @@ if (!process.argv.includes('--no-build')) {
 }
 const port = Number(process.env.PORT ?? 8080);
 const server = createServer(serveStatic({ '/dist/': join(root, 'dist'), '/': join(root, 'www') }));
+server.on('error', (e) => {
+  console.error(e.code === 'EADDRINUSE' ? `Port ${port} is in use: choose another with PORT, for example PORT=8081 npm start` : e.message);
+  process.exit(1);
+});
 server.listen(port, '127.0.0.1', () => {
   console.log(`applypatch playground: http://localhost:${server.address().port}/`);
 });

@@ -20,3 +20,5 @@ step "the shipped .d.ts types, from ESM and CJS consumers"
 node node_modules/typescript/bin/tsc -p tests/types
 step "packed tarball in an empty project"
 node tests/pack/run.mjs
+step "playground in headless Chromium"
+node --test tests/browser/

@@ -1,0 +1,256 @@
+// Runs the applypatch package on the page state and describes the outcome for
+// the view: resulting files, error locations, edit-block strategies. No DOM
+// here. The package is passed in, and what it can do is found out by feature
+// detection, so the page keeps working (with a clear message) on a build that
+// lacks an engine.
+
+export const MODE_NAMES = { strict: 'Strict', codex: 'Codex', blocks: 'Edit blocks' };
+
+/** What this build of the package can do. */
+export function detect(ap) {
+  const has = (name) => typeof ap[name] === 'function';
+  // Codex mode: `apply` accepts { mode: 'codex' } (a build without it throws
+  // a TypeError naming the allowed modes).
+  let codexMode = false;
+  if (has('apply')) {
+    try {
+      ap.apply('x\n', ' x\n', { mode: 'codex' });
+      codexMode = true;
+    } catch (e) {
+      codexMode = !(e instanceof TypeError);
+    }
+  }
+  return {
+    strict: has('apply'),
+    files: has('applyFiles'),
+    parse: has('parse'),
+    summary: has('summary'),
+    codex: codexMode && has('applyFiles'),
+    blocks: has('parseBlocks') && has('applyEdits'),
+  };
+}
+
+/** Whether the modes can run in this build (for the mode switch). */
+export function modesAvailable(features) {
+  return { strict: features.strict, codex: features.codex, blocks: features.blocks };
+}
+
+/** 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode, else 'diff' (one V4A diff). */
+export function patchKind(mode, patch) {
+  if (mode === 'blocks') return 'blocks';
+  return /^\s*\*\*\* Begin Patch[ \t]*(\r?\n|$)/.test(patch) ? 'files' : 'diff';
+}
+
+function unavailable(features, mode, kind) {
+  if (mode === 'codex' && !features.codex) {
+    return 'Codex mode is not available in this build of applypatch: it needs applyFiles and apply(…, { mode: "codex" }).';
+  }
+  if (mode === 'blocks' && !features.blocks) {
+    return 'Edit blocks are not available in this build of applypatch: it needs parseBlocks and applyEdits.';
+  }
+  if (kind === 'files' && !features.files) {
+    return 'Patches over several files (*** Begin Patch) are not available in this build of applypatch: it needs applyFiles. A single V4A diff works: it applies to the selected input file.';
+  }
+  return null;
+}
+
+/**
+ * @param ap the package's exports
+ * @param features detect(ap)
+ * @param state { mode, files: [{path, text}], selected, patch, preset }
+ * @returns {{ status: 'ok' | 'error' | 'unavailable', mode, kind, files?, summary?, blocks?, notes?, error?, message?, ms? }}
+ *   files: [{ path, before, after, status: 'modified' | 'unchanged' | 'added' | 'deleted' | 'moved', from? }]
+ *   error: { code, message, diffLine?, patchLines?: [first, last], inputLines?, path?, nearest? }
+ */
+export function run(ap, features, state) {
+  const kind = patchKind(state.mode, state.patch);
+  const base = { mode: state.mode, kind };
+  const why = unavailable(features, state.mode, kind);
+  if (why) return { ...base, status: 'unavailable', message: why };
+  const t0 = performance.now();
+  try {
+    const out = kind === 'diff' ? runDiff(ap, state) : kind === 'files' ? runFiles(ap, features, state) : runBlocks(ap, state);
+    return { ...base, ms: performance.now() - t0, ...out };
+  } catch (e) {
+    return { ...base, status: 'error', error: describeError(e, state, kind) };
+  }
+}
+
+function describeError(e, state, kind) {
+  if (e === null || typeof e !== 'object') return { code: 'error', message: String(e) };
+  const err = {
+    code: typeof e.code === 'string' ? e.code : e.name ?? 'error',
+    message: String(e.message ?? e),
+  };
+  if (Number.isInteger(e.diffLine)) err.diffLine = e.diffLine;
+  if (Array.isArray(e.patchLines)) {
+    err.patchLines = e.patchLines;
+    err.diffLine ??= e.patchLines[0];
+  }
+  if (Array.isArray(e.inputLines)) err.inputLines = e.inputLines;
+  if (e.nearest && Number.isInteger(e.nearest.line)) err.nearest = e.nearest;
+  // Which input file the input lines are in: the error names it for a
+  // multi-file patch; a single diff applies to the selected file.
+  if (typeof e.path === 'string') err.path = e.path;
+  else if (kind === 'diff') err.path = state.files[state.selected]?.path;
+  if (kind === 'diff' && /^\s*(<{5,}|={5,}|>{5,})/m.test(state.patch)) {
+    err.hint = 'This looks like SEARCH/REPLACE edit blocks: choose the Edit blocks mode.';
+  }
+  return err;
+}
+
+function runDiff(ap, { mode, files, selected, patch }) {
+  const file = files[selected];
+  const after = ap.apply(file.text, patch, { mode });
+  return { status: 'ok', files: [{ path: file.path, before: file.text, after, status: after === file.text ? 'unchanged' : 'modified' }] };
+}
+
+function runFiles(ap, features, { mode, files, patch }) {
+  const input = new Map(files.map((f) => [f.path, f.text]));
+  const out = ap.applyFiles(input, patch, { mode });
+  const notes = [];
+  if (input.size < files.length) notes.push('Two input files have the same path: the last one is used.');
+
+  // Moves, from the parsed patch: shown as one entry at the new path.
+  const moves = new Map(); // from -> to
+  if (features.parse) {
+    for (const op of ap.parse(patch).operations) {
+      if (op.kind === 'update' && typeof op.moveTo === 'string' && op.moveTo !== op.path) moves.set(op.path, op.moveTo);
+    }
+  }
+  for (const [from, to] of moves) if (!input.has(from) || out.has(from) || !out.has(to)) moves.delete(from);
+  const moveTargets = new Set(moves.values());
+
+  const list = [];
+  for (const [path, before] of input) {
+    if (moveTargets.has(path)) continue; // replaced by a moved file: listed with the move
+    if (moves.has(path)) {
+      const to = moves.get(path);
+      list.push({ path: to, from: path, before, after: out.get(to), status: 'moved' });
+    } else if (out.has(path)) {
+      const after = out.get(path);
+      list.push({ path, before, after, status: after === before ? 'unchanged' : 'modified' });
+    } else {
+      list.push({ path, before, after: null, status: 'deleted' });
+    }
+  }
+  for (const [path, after] of out) {
+    if (!input.has(path) && !moveTargets.has(path)) list.push({ path, before: null, after, status: 'added' });
+  }
+  let summary = null;
+  if (features.summary) {
+    try {
+      summary = ap.summary(patch);
+    } catch (e) {
+      notes.push(`summary() failed: ${e.message}`);
+    }
+  }
+  return { status: 'ok', files: list, summary, notes };
+}
+
+/** 1-based [first, last] patch lines of each block, from its SEARCH line to its REPLACE line. */
+export function blockRanges(patch) {
+  const lines = patch.split(/\r?\n/);
+  const ranges = [];
+  let start = -1;
+  lines.forEach((line, i) => {
+    if (/^\s*<{5,}\s*SEARCH\s*$/.test(line)) start = i;
+    else if (start >= 0 && /^\s*>{5,}\s*REPLACE\s*$/.test(line)) {
+      ranges.push([start + 1, i + 1]);
+      start = -1;
+    }
+  });
+  return ranges;
+}
+
+function runBlocks(ap, { files, selected, patch, preset }) {
+  const parsed = ap.parseBlocks(patch, { detailed: true });
+  const edits = parsed.edits ?? [];
+  const problems = parsed.problems ?? [];
+  const ranges = blockRanges(patch);
+  const notes = problems.map((p) => `Patch line ${p.line}: ${p.message}`);
+  if (edits.length === 0) {
+    const first = problems[0];
+    return {
+      status: 'error',
+      problems,
+      error: {
+        code: 'no_blocks',
+        message: first
+          ? problems.map((p) => `Patch line ${p.line}: ${p.message}`).join('\n')
+          : 'No SEARCH/REPLACE blocks found. A block is:\n<<<<<<< SEARCH\nlines to find\n=======\nlines to put there\n>>>>>>> REPLACE',
+        ...(first ? { diffLine: first.line } : {}),
+      },
+    };
+  }
+
+  // Each block goes to the file it names, or to the selected file.
+  const texts = new Map(files.map((f) => [f.path, f.text]));
+  const groups = new Map(); // path -> [index]
+  const targetOf = [];
+  edits.forEach((edit, i) => {
+    let path = files[selected].path;
+    if (typeof edit.path === 'string' && edit.path !== '') {
+      if (texts.has(edit.path) || edit.search === '') path = edit.path;
+      else if (files.length === 1) notes.push(`Block ${i + 1} names ${edit.path}; applied to the only input file, ${path}.`);
+      else {
+        throw Object.assign(new Error(`Block ${i + 1} names ${edit.path}, which is not among the input files.`), {
+          code: 'unknown_file',
+          patchLines: ranges[i],
+        });
+      }
+    }
+    targetOf.push(path);
+    if (!groups.has(path)) groups.set(path, []);
+    groups.get(path).push(i);
+  });
+
+  const options = preset === 'safe' ? { preset: 'safe' } : {};
+  const blocks = edits.map((edit, i) => ({ n: i + 1, path: targetOf[i], lines: ranges[i] ?? null, ok: null }));
+  const results = new Map();
+  let failed = null;
+  for (const [path, indexes] of groups) {
+    const source = texts.get(path) ?? '';
+    const r = ap.applyEdits(source, indexes.map((i) => ({ search: edits[i].search, replace: edits[i].replace })), options);
+    indexes.forEach((i, k) => {
+      const res = r.results?.[k];
+      if (!res) return; // not tried: an earlier block of this file failed
+      Object.assign(blocks[i], {
+        ok: res.ok !== false,
+        strategy: res.strategy ?? null,
+        similarity: typeof res.similarity === 'number' ? res.similarity : null,
+        matches: res.matches,
+        detail: res,
+      });
+      if (res.ok === false && failed === null) failed = blocks[i];
+    });
+    if (r.ok) results.set(path, r.text);
+    else if (failed === null) {
+      // No result says which block failed: the first one not applied did.
+      failed = blocks[indexes[Math.min(r.applied ?? 0, indexes.length - 1)]];
+      failed.ok = false;
+    }
+  }
+  if (failed) {
+    const d = failed.detail ?? {};
+    const closest = typeof failed.similarity === 'number' && failed.similarity > 0 ? ` The closest text is ${Math.round(failed.similarity * 100)}% similar.` : '';
+    return {
+      status: 'error',
+      blocks,
+      notes,
+      error: {
+        code: d.code ?? 'no_match',
+        message: d.message ?? `Block ${failed.n}${failed.lines ? ` (patch lines ${failed.lines[0]}-${failed.lines[1]})` : ''} does not match ${failed.path}: its SEARCH text was not found${d.matches > 1 ? ' exactly once' : ''}.${closest}`,
+        ...(failed.lines ? { diffLine: failed.lines[0], patchLines: failed.lines } : {}),
+        path: failed.path,
+        ...(Number.isInteger(d.nearest?.line) ? { nearest: d.nearest } : {}),
+      },
+    };
+  }
+  const list = files.map((f) => {
+    const after = results.has(f.path) ? results.get(f.path) : f.text;
+    return { path: f.path, before: f.text, after, status: after === f.text ? 'unchanged' : 'modified' };
+  });
+  for (const [path, after] of results) if (!texts.has(path)) list.push({ path, before: null, after, status: 'added' });
+  return { status: 'ok', files: list, blocks, notes };
+}
