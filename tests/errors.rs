@@ -42,7 +42,8 @@ fn context_not_found_reports_the_nearest_place_and_the_first_difference() {
     let input = "one\ntwo\nthree\nfour\nfive\n";
     let e = fail(input, "@@\n two\n-thre\n+3\n four");
     assert_eq!(e.kind, ErrorKind::ContextNotFound);
-    assert_eq!(e.diff_line, Some(2));
+    // The diff line to fix: the first that differs at the closest place.
+    assert_eq!(e.diff_line, Some(3));
     let nearest = e.nearest.as_ref().expect("nearest");
     assert_eq!(nearest.line, 2);
     assert_eq!(nearest.text, "two\nthree\nfour");

@@ -178,7 +178,12 @@ fn not_found(idx: &Index, section: &Section, old: &[&str], from: usize, name: &s
     let mut msg = format!("Failed to find expected lines in {name}:\n{}", old.join("\n"));
     let diff_lines: Vec<usize> = section.old().map(|l| l.line).collect();
     let first = diff_lines.first().copied().unwrap_or(section.first_line());
+    let mut at = first;
     let nearest = diagnose::nearest(idx, old, from).map(|c| {
+        // Point at the first line that differs there: the one to fix.
+        if let Some(j) = diagnose::first_difference(idx, old, c) {
+            at = diff_lines.get(j).copied().unwrap_or(first);
+        }
         msg.push_str(&format!(
             "\n\n(The closest place is input line {}, where {} of {} lines are equal:{}",
             c.start + 1,
@@ -193,7 +198,7 @@ fn not_found(idx: &Index, section: &Section, old: &[&str], from: usize, name: &s
         msg.push_str("\n\n(With '*** End of File' these lines must be the last lines of the file.)");
     }
     Error::new(ErrorKind::ContextNotFound, msg)
-        .at_diff_line(first)
+        .at_diff_line(at)
         .at_input_lines(nearest.as_ref().map(|(l, _)| *l))
         .with_nearest(nearest.map(|(_, n)| n))
 }

@@ -103,6 +103,12 @@ fn similar_line(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
     Some(Candidate { start, equal })
 }
 
+/// Index in `block` of the first line that differs from the input at `c`.
+pub fn first_difference(idx: &Index, block: &[&str], c: Candidate) -> Option<usize> {
+    let lines = idx.lines();
+    block.iter().enumerate().position(|(j, want)| c.start + j >= lines.len() || lines.get(c.start + j) != *want)
+}
+
 /// The `Nearest` of an error for a candidate.
 pub fn to_nearest(idx: &Index, block: &[&str], c: Candidate) -> Nearest {
     let lines = idx.lines();

@@ -221,13 +221,19 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
         }
     }
     let mut msg = format!("{name}: its context and removed lines were not found in the input{}.", after(cursor));
+    let diff_lines = old_diff_lines(section);
+    let mut at = first;
     let nearest = diagnose::nearest(idx, old, cursor).map(|c: Candidate| {
+        // Point at the first line that differs there: the one to fix.
+        if let Some(j) = diagnose::first_difference(idx, old, c) {
+            at = diff_lines.get(j).copied().unwrap_or(first);
+        }
         msg.push_str(&format!(
             " The closest place is input line {}, where {} of {} lines are equal:{}",
             c.start + 1,
             c.equal,
             old.len(),
-            diagnose::differences(idx, old, &old_diff_lines(section), c)
+            diagnose::differences(idx, old, &diff_lines, c)
         ));
         msg.push_str("\nStrict mode compares lines byte for byte. Copy the lines exactly as the input has them (re-read the file if it may have changed).");
         (c.start + 1, diagnose::to_nearest(idx, old, c))
@@ -236,7 +242,7 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
         msg.push_str(" No line of it is there, even ignoring whitespace: re-read the file and copy the lines exactly.");
     }
     Error::new(ErrorKind::ContextNotFound, msg)
-        .at_diff_line(first)
+        .at_diff_line(at)
         .at_input_lines(nearest.as_ref().map(|(l, _)| *l))
         .with_nearest(nearest.map(|(_, n)| n))
 }

@@ -89,7 +89,7 @@ test('Codex wording and structured fields on failures', () => {
     assert.ok(e.message.startsWith('Failed to find expected lines in a.py:\ndef f():\n    return 1'));
     assert.equal(e.path, 'a.py');
     assert.equal(e.operation, 0);
-    assert.equal(e.diffLine, 4);
+    assert.equal(e.diffLine, 5, 'the first patch line that differs from the closest place');
     assert.equal(e.nearest.line, 1);
   }
   try {
