@@ -3,17 +3,7 @@
 // repeats) and a V4A diff of `sections` sections spread over it, each with
 // three lines of context around one changed line and one added line.
 // Needs lines >= 10 * sections.
-
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../scripts/rng.mjs';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'];
 

@@ -178,29 +178,17 @@ fn not_found(idx: &Index, section: &Section, old: &[&str], from: usize, name: &s
     let mut msg = format!("Failed to find expected lines in {name}:\n{}", old.join("\n"));
     let diff_lines: Vec<usize> = section.old().map(|l| l.line).collect();
     let first = diff_lines.first().copied().unwrap_or(section.first_line());
-    let mut at = first;
-    let nearest = diagnose::nearest(idx, old, from).map(|c| {
-        // Point at the first line that differs there: the one to fix.
-        if let Some(j) = diagnose::first_difference(idx, old, c) {
-            at = diff_lines.get(j).copied().unwrap_or(first);
-        }
-        msg.push_str(&format!(
-            "\n\n(The closest place is input line {}, where {} of {} lines are equal:{}",
-            c.start + 1,
-            c.equal,
-            old.len(),
-            diagnose::differences(idx, old, &diff_lines, c)
-        ));
-        msg.push(')');
-        (c.start + 1, diagnose::to_nearest(idx, old, c))
-    });
+    let closest = diagnose::closest(idx, old, &diff_lines, from);
+    if let Some(c) = &closest {
+        msg.push_str(&format!("\n\n({})", c.text));
+    }
     if section.eof.is_some() {
         msg.push_str("\n\n(With '*** End of File' these lines must be the last lines of the file.)");
     }
     Error::new(ErrorKind::ContextNotFound, msg)
-        .at_diff_line(at)
-        .at_input_lines(nearest.as_ref().map(|(l, _)| *l))
-        .with_nearest(nearest.map(|(_, n)| n))
+        .at_diff_line(closest.as_ref().map_or(first, |c| c.diff_line))
+        .at_input_lines(closest.as_ref().map(|c| c.nearest.line))
+        .with_nearest(closest.map(|c| c.nearest))
 }
 
 #[cfg(test)]

@@ -103,6 +103,32 @@ fn similar_line(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
     Some(Candidate { start, equal })
 }
 
+/// What a failed block search reports about the closest place.
+pub struct Closest {
+    /// The diff line to fix: the first that differs there.
+    pub diff_line: usize,
+    /// "The closest place is input line L, where E of K lines are equal:"
+    /// and the differing lines.
+    pub text: String,
+    pub nearest: Nearest,
+}
+
+/// The closest place to `block` at or after line `from`, described.
+/// `diff_lines[j]` is the diff line of `block[j]`.
+pub fn closest(idx: &Index, block: &[&str], diff_lines: &[usize], from: usize) -> Option<Closest> {
+    let c = nearest(idx, block, from)?;
+    let first = diff_lines.first().copied().unwrap_or(0);
+    let diff_line = first_difference(idx, block, c).and_then(|j| diff_lines.get(j).copied()).unwrap_or(first);
+    let text = format!(
+        "The closest place is input line {}, where {} of {} lines are equal:{}",
+        c.start + 1,
+        c.equal,
+        block.len(),
+        differences(idx, block, diff_lines, c)
+    );
+    Some(Closest { diff_line, text, nearest: to_nearest(idx, block, c) })
+}
+
 /// Index in `block` of the first line that differs from the input at `c`.
 pub fn first_difference(idx: &Index, block: &[&str], c: Candidate) -> Option<usize> {
     let lines = idx.lines();

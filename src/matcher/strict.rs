@@ -2,7 +2,7 @@
 //! line matches byte for byte and exactly once, in file order, or the diff
 //! fails. Rules: README "Strict mode"; vectors: tests/fixtures/strict.json.
 
-use super::diagnose::{self, Candidate};
+use super::diagnose;
 use super::index::Index;
 use super::{runs, Edit};
 use crate::diff::{show, Anchor, Diff, Section};
@@ -221,30 +221,18 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
         }
     }
     let mut msg = format!("{name}: its context and removed lines were not found in the input{}.", after(cursor));
-    let diff_lines = old_diff_lines(section);
-    let mut at = first;
-    let nearest = diagnose::nearest(idx, old, cursor).map(|c: Candidate| {
-        // Point at the first line that differs there: the one to fix.
-        if let Some(j) = diagnose::first_difference(idx, old, c) {
-            at = diff_lines.get(j).copied().unwrap_or(first);
+    let closest = diagnose::closest(idx, old, &old_diff_lines(section), cursor);
+    match &closest {
+        Some(c) => {
+            msg.push_str(&format!(" {}", c.text));
+            msg.push_str("\nStrict mode compares lines byte for byte. Copy the lines exactly as the input has them (re-read the file if it may have changed).");
         }
-        msg.push_str(&format!(
-            " The closest place is input line {}, where {} of {} lines are equal:{}",
-            c.start + 1,
-            c.equal,
-            old.len(),
-            diagnose::differences(idx, old, &diff_lines, c)
-        ));
-        msg.push_str("\nStrict mode compares lines byte for byte. Copy the lines exactly as the input has them (re-read the file if it may have changed).");
-        (c.start + 1, diagnose::to_nearest(idx, old, c))
-    });
-    if nearest.is_none() {
-        msg.push_str(" No line of it is there, even ignoring whitespace: re-read the file and copy the lines exactly.");
+        None => msg.push_str(" No line of it is there, even ignoring whitespace: re-read the file and copy the lines exactly."),
     }
     Error::new(ErrorKind::ContextNotFound, msg)
-        .at_diff_line(at)
-        .at_input_lines(nearest.as_ref().map(|(l, _)| *l))
-        .with_nearest(nearest.map(|(_, n)| n))
+        .at_diff_line(closest.as_ref().map_or(first, |c| c.diff_line))
+        .at_input_lines(closest.as_ref().map(|c| c.nearest.line))
+        .with_nearest(closest.map(|c| c.nearest))
 }
 
 fn ambiguous(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize) -> Error {

@@ -6,6 +6,7 @@
 // anchors, End of File, moves, adds, deletes, and failing cases.
 //
 // A case is { name, files: { path: contents }, patch }. Deterministic.
+import { rng } from '../../scripts/rng.mjs';
 
 const B = '*** Begin Patch';
 const E = '*** End Patch';
@@ -153,17 +154,6 @@ export function edgeCases() {
   add('ops: update moved file by old path', { 'a.txt': 'x\n' }, p('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-x', '+y', '*** Update File: a.txt', '@@', '-y', '+z'));
   add('ops: paths with spaces and unicode', { 'my file é.txt': 'x\n' }, p('*** Update File: my file é.txt', '@@', '-x', '+y', '*** Add File: dir name/ü.md', '+ok'));
   return c;
-}
-
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const VOCAB = [
