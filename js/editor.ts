@@ -77,9 +77,11 @@ export function describeFailure(operation: unknown, error: PatchError, written =
   const type = typeof op.type === 'string' ? op.type : 'apply_patch';
   const path = typeof op.path === 'string' && op.path !== '' ? ` ${op.path}` : '';
   const where = [error.code, error.diffLine !== undefined ? `diff line ${error.diffLine}` : undefined].filter(Boolean).join(', ');
-  const outcome = written
-    ? 'Some changes could not be undone: see below.'
-    : 'Nothing was written: every file is as it was. Fix the operation and send it again.';
+  const advice =
+    error.code === 'write_failed' || error.code === 'read_failed'
+      ? 'The operation itself may be right: the file system failed (see below).'
+      : 'Fix the operation and send it again.';
+  const outcome = written ? 'Some changes could not be undone: see below.' : `Nothing was written: every file is as it was. ${advice}`;
   return `${type}${path} failed (${where}). ${outcome}\n${error.message}`;
 }
 
