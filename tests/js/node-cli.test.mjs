@@ -219,15 +219,16 @@ test('--format blocks with the real edit-block engine', { skip: !hasBlocks && 'S
   assert.match(r.stdout, /^Applied 1 edit block to a\.py \(exact\)\.\n$/);
   assert.equal(read(root, 'a.py'), 'def f():\n    return 2\n');
   assert.equal(modeOf(root, 'a.py'), '640');
-  // A block that does not match (the file has changed): exit 1, nothing written.
+  // A block whose SEARCH text is nowhere in the file: exit 1, nothing written.
   const before = snapshot(root);
-  r = cli(['--format', 'blocks', '--file', 'a.py', '--json'], { cwd: root, input: blocksText });
+  const absent = '<<<<<<< SEARCH\nclass Nowhere:\n    pass\n=======\nclass Somewhere:\n    pass\n>>>>>>> REPLACE\n';
+  r = cli(['--format', 'blocks', '--file', 'a.py', '--json'], { cwd: root, input: blocksText.replace('return 2', 'return 3').replace('return 1', 'return 2') + absent });
   assert.equal(r.code, 1);
   const out = JSON.parse(r.stdout);
   assert.equal(out.ok, false);
   assert.equal(out.error.code, 'no_match');
-  assert.equal(out.error.block, 1);
-  assert.match(r.stderr, /Block 1 of 1 did not match a\.py/);
+  assert.equal(out.error.block, 2);
+  assert.match(r.stderr, /Block 2 of 2 did not match a\.py\. Blocks 1-1 matched but were not written either/);
   // Paths stay inside the directory.
   r = cli(['--format', 'blocks', '--file', '../a.py'], { cwd: root, input: blocksText });
   assert.equal(r.code, 1);
