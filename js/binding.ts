@@ -16,6 +16,17 @@ export interface Binding {
   /** Files put with {@link putInputs}; returns `[path, contents | null, …]`. */
   applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
   summary(patch: string): string;
+  createFile(diff: string): string;
+  /** One Responses API operation (`kind` 0 create, 1 update, 2 delete) over files put with {@link putInputs}. */
+  applyOperationChanges(
+    paths: string[],
+    lengths: Uint32Array | number[],
+    kind: number,
+    path: string,
+    diff: string,
+    moveTo: string | undefined,
+    mode: number,
+  ): Array<string | null>;
   codexDescription(): string;
   codexGrammar(environmentId: boolean): string;
 }

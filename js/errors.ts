@@ -21,6 +21,13 @@ export const errorCodes = Object.freeze([
   'empty_update',
   'empty_patch',
   'file_not_found',
+  'invalid_operation',
+  'path_outside_root',
+  'invalid_path',
+  'binary_file',
+  'not_a_file',
+  'read_failed',
+  'write_failed',
 ] as const);
 
 export type ErrorCode = (typeof errorCodes)[number];

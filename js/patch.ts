@@ -53,13 +53,15 @@ function define(target: Record<string, string>, key: string, value: string): voi
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/**
- * Applies a patch to a map of files and returns a new map of the same kind
- * (plain object or Map); the argument is never changed. Operations apply in
- * order, each seeing the ones before. If any fails, it throws a
- * {@link PatchError} and nothing is returned: all or nothing.
- */
-export function applyFiles<T extends Files>(files: T, patch: string, options?: ApplyOptions): T {
+/** A checked file map: how to read it, and how to build a new one from changes. */
+export interface FileMap<T extends Files> {
+  get(path: string): string | undefined;
+  /** A new map of the same kind: the old one with `[path, contents | null, …]` applied. */
+  with(changes: Array<string | null>): T;
+}
+
+/** Checks a file map argument (TypeError when it is not one). */
+export function fileMap<T extends Files>(files: T): FileMap<T> {
   const isMap = files instanceof Map;
   if (!isMap && !isPlainObject(files)) {
     throw new TypeError(`applypatch: files must be a plain object or a Map from path to contents, got ${describe(files)}`);
@@ -70,41 +72,58 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: A
       throw new TypeError(`applypatch: files must map string paths to string contents; ${String(path)} maps to ${describe(contents)}`);
     }
   }
-  checkString('patch', patch);
-  const mode = modeCode(checkOptions(options));
   const get = (path: string): string | undefined =>
     isMap ? (files as Map<string, string>).get(path) : Object.prototype.hasOwnProperty.call(files, path) ? (files as Record<string, string>)[path] : undefined;
-
-  // Only the files the patch reads cross into wasm.
-  const paths: string[] = [];
-  const texts: string[] = [];
-  for (const op of parse(patch).operations) {
-    const contents = op.kind === 'add' ? undefined : get(op.path);
-    if (contents !== undefined && !paths.includes(op.path)) {
-      paths.push(op.path);
-      texts.push(checkString(`files[${JSON.stringify(op.path)}]`, contents));
+  const withChanges = (changes: Array<string | null>): T => {
+    if (isMap) {
+      const out = new Map(files as Map<string, string>);
+      for (let i = 0; i < changes.length; i += 2) {
+        const [path, contents] = [changes[i] as string, changes[i + 1]];
+        if (contents === null) out.delete(path);
+        else out.set(path, contents as string);
+      }
+      return out as T;
     }
-  }
-  const lengths = putInputs(texts);
-  const changes = call(() => wasm().applyFilesChanges(paths, lengths, patch, mode));
-
-  if (isMap) {
-    const out = new Map(files as Map<string, string>);
+    const out: Record<string, string> = Object.create(Object.getPrototypeOf(files));
+    for (const [path, contents] of entries) define(out, path as string, contents as string);
     for (let i = 0; i < changes.length; i += 2) {
       const [path, contents] = [changes[i] as string, changes[i + 1]];
-      if (contents === null) out.delete(path);
-      else out.set(path, contents as string);
+      if (contents === null) delete out[path];
+      else define(out, path, contents as string);
     }
     return out as T;
+  };
+  return { get, with: withChanges };
+}
+
+/** Puts the contents of `paths` that the map has into the wasm input buffer. */
+export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths: string[]; lengths: number[] } {
+  const present: string[] = [];
+  const texts: string[] = [];
+  for (const path of paths) {
+    const contents = map.get(path);
+    if (contents !== undefined && !present.includes(path)) {
+      present.push(path);
+      texts.push(checkString(`files[${JSON.stringify(path)}]`, contents));
+    }
   }
-  const out: Record<string, string> = Object.create(Object.getPrototypeOf(files));
-  for (const [path, contents] of entries) define(out, path as string, contents as string);
-  for (let i = 0; i < changes.length; i += 2) {
-    const [path, contents] = [changes[i] as string, changes[i + 1]];
-    if (contents === null) delete out[path];
-    else define(out, path, contents as string);
-  }
-  return out as T;
+  return { paths: present, lengths: putInputs(texts) };
+}
+
+/**
+ * Applies a patch to a map of files and returns a new map of the same kind
+ * (plain object or Map); the argument is never changed. Operations apply in
+ * order, each seeing the ones before. If any fails, it throws a
+ * {@link PatchError} and nothing is returned: all or nothing.
+ */
+export function applyFiles<T extends Files>(files: T, patch: string, options?: ApplyOptions): T {
+  const map = fileMap(files);
+  checkString('patch', patch);
+  const mode = modeCode(checkOptions(options));
+  // Only the files the patch reads cross into wasm.
+  const read = parse(patch).operations.filter((op) => op.kind !== 'add').map((op) => op.path);
+  const put = putFiles(map, read);
+  return map.with(call(() => wasm().applyFilesChanges(put.paths, put.lengths, patch, mode)));
 }
 
 /**

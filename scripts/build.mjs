@@ -6,6 +6,8 @@
 //   dist/index.cjs    require('applypatch') in Node
 //   dist/index.mjs    import in Node (re-exports index.cjs: one PatchError class)
 //   dist/browser.mjs  import in browsers and bundlers (top-level await on init)
+//   dist/node.cjs, node.mjs  applypatch/node: the directory editor (node:fs)
+//   dist/cli.cjs      the applypatch command (package.json "bin")
 //
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
@@ -85,6 +87,48 @@ export * from './esm/index.js';
 );
 writeFileSync(join(dist, 'index.d.cts'), "export * from './cjs/index.js';\n");
 writeFileSync(join(dist, 'index.d.mts'), "export * from './esm/index.js';\n");
+
+// applypatch/node: the Node-only parts (node:fs), never reached from browser.mjs.
+writeFileSync(
+  join(dist, 'node.cjs'),
+  `'use strict';
+// require('applypatch/node'): the main entry first, which loads the wasm.
+require('./index.cjs');
+module.exports = require('./cjs/node/index.js');
+`,
+);
+const nodeNames = Object.keys(createRequire(import.meta.url)(join(dist, 'node.cjs'))).filter((k) => k !== '__esModule');
+writeFileSync(
+  join(dist, 'node.mjs'),
+  `// import from 'applypatch/node' (re-exports node.cjs: one module instance with the main entry).
+import api from './node.cjs';
+export const { ${nodeNames.join(', ')} } = api;
+`,
+);
+writeFileSync(join(dist, 'node.d.cts'), "export * from './cjs/node/index.js';\n");
+writeFileSync(join(dist, 'node.d.mts'), "export * from './esm/node/index.js';\n");
+
+// The command line (package.json "bin": npx applypatch).
+writeFileSync(
+  join(dist, 'cli.cjs'),
+  `#!/usr/bin/env node
+'use strict';
+require('./node.cjs');
+const { main, readStdin } = require('./cjs/node/cli.js');
+const write = (stream) => (text) => stream.write(text);
+main(process.argv.slice(2), {
+  stdout: write(process.stdout),
+  stderr: write(process.stderr),
+  stdin: readStdin,
+  cwd: process.cwd(),
+  version: require('../package.json').version,
+}).then(
+  (code) => { process.exitCode = code; },
+  (e) => { process.stderr.write('applypatch: internal error: ' + (e && e.stack || e) + '\\n'); process.exitCode = 70; },
+);
+`,
+  { mode: 0o755 },
+);
 
 mkdirSync(dist, { recursive: true });
 writeFileSync(stamp, new Date().toISOString() + '\n');

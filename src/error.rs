@@ -64,6 +64,28 @@ error_kinds! {
     EmptyPatch => "empty_patch",
     /// An update, delete or move of a path the file map does not have.
     FileNotFound => "file_not_found",
+    /// A Responses API operation that is not a `create_file`, `update_file` or
+    /// `delete_file` with a non-empty `path` (and a `diff` for create and
+    /// update, a non-empty `move_to` when there is one).
+    InvalidOperation => "invalid_operation",
+    /// A path that leaves the directory being patched (Node helpers): an
+    /// absolute path, a `..` escape, or a symlink that leads outside.
+    PathOutsideRoot => "path_outside_root",
+    /// A path the directory helpers cannot use: empty, with a NUL character,
+    /// naming the root itself, or a second spelling of a file the patch
+    /// already names another way.
+    InvalidPath => "invalid_path",
+    /// A file that is not UTF-8 text (a NUL byte or invalid UTF-8): it is
+    /// never read as text, so it cannot be updated or moved.
+    BinaryFile => "binary_file",
+    /// A path that names a directory or another non-regular file where a
+    /// file is expected.
+    NotAFile => "not_a_file",
+    /// A file could not be read (an I/O error other than "not found").
+    ReadFailed => "read_failed",
+    /// A write, rename or delete failed; every change already made was
+    /// undone.
+    WriteFailed => "write_failed",
 }
 
 impl fmt::Display for ErrorKind {

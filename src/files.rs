@@ -67,8 +67,106 @@ pub fn apply_patch<'f>(text: &str, mode: Mode, get: impl Fn(&str) -> Option<&'f 
         .collect::<Result<_>>()?;
     let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
     for (k, (op, body)) in patch.operations.iter().zip(&bodies).enumerate() {
-        apply_operation(&mut files, op, body.as_ref(), mode).map_err(|e| locate(e, op, k, mode))?;
+        let step = Step {
+            kind: op.kind,
+            path: &op.path,
+            move_to: op.move_to.as_deref(),
+            contents: op.contents.as_deref(),
+            body: body.as_ref(),
+            line: Some(op.line),
+        };
+        apply_step(&mut files, &step, mode).map_err(|e| locate(e, op, k, mode))?;
     }
+    Ok(files.changes)
+}
+
+/// One operation of the Responses API `apply_patch` tool: the `operation` of
+/// an `apply_patch_call`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileOperation<'a> {
+    /// `create_file`: `diff` is a create diff (every line `+`, see [`create_file`]).
+    Create { path: &'a str, diff: &'a str },
+    /// `update_file`: `diff` is a V4A update diff; `move_to` renames the file.
+    Update { path: &'a str, diff: &'a str, move_to: Option<&'a str> },
+    /// `delete_file`.
+    Delete { path: &'a str },
+}
+
+impl FileOperation<'_> {
+    pub fn path(&self) -> &str {
+        match self {
+            FileOperation::Create { path, .. } | FileOperation::Update { path, .. } | FileOperation::Delete { path } => path,
+        }
+    }
+}
+
+/// The contents of the file a create diff describes. The rule is the one of a
+/// patch's `*** Add File:` body: every line is `+` and the text, and becomes
+/// that text followed by `\n` (so the file always ends with a newline unless
+/// it is empty). The diff may use LF or CRLF breaks; a final break ends its
+/// last line. A line without `+` is an error, nothing is guessed.
+///
+/// The Agents SDK's `applyDiff('', diff, 'create')` differs: it leaves the
+/// last line without a newline unless a bare `+` line ends the diff.
+pub fn create_file(diff: &str) -> Result<String> {
+    let mut contents = String::with_capacity(diff.len());
+    for (i, line) in diff::diff_lines(diff).enumerate() {
+        if !patch::push_added_line(&mut contents, line) {
+            let n = i + 1;
+            let hint = if line.is_empty() {
+                " An empty line of the file is a bare '+'."
+            } else if line.starts_with("***") {
+                " A create diff is only the file's lines: no '*** Add File:' header or '*** End Patch' marker."
+            } else {
+                ""
+            };
+            return Err(Error::new(
+                ErrorKind::InvalidLine,
+                format!(
+                    "Create diff line {n} does not start with '+': {}. Every line of a create_file diff is '+' followed by the line's text.{hint}",
+                    diff::show(line)
+                ),
+            )
+            .at_diff_line(n));
+        }
+    }
+    Ok(contents)
+}
+
+/// Applies one Responses API operation to files looked up with `get`, as the
+/// matching operation of a patch would, and returns the final state of every
+/// path it touched. Errors name the path; `diff_line` counts lines of the
+/// operation's `diff`.
+pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+    let path = op.path();
+    let located = |mut e: Error| {
+        if mode == Mode::Strict && e.path.is_none() && !matches!(e.kind, ErrorKind::FileNotFound) {
+            e.message = format!("{path}: {}", e.message);
+        }
+        e.path = Some(path.to_string());
+        e
+    };
+    if path.is_empty() {
+        return Err(Error::new(ErrorKind::InvalidOperation, "The operation's path is empty: name the file, relative to the project root."));
+    }
+    let contents;
+    let parsed;
+    let step = match *op {
+        FileOperation::Create { diff, .. } => {
+            contents = create_file(diff).map_err(located)?;
+            Step { kind: OperationKind::Add, path, move_to: None, contents: Some(&contents), body: None, line: None }
+        }
+        FileOperation::Update { diff, move_to, .. } => {
+            if move_to == Some("") {
+                return Err(located(Error::new(ErrorKind::InvalidOperation, "The update's move_to is empty: give the new path, or leave move_to out.")));
+            }
+            parsed = diff::parse(diff, mode.dialect(), 1).map_err(located)?;
+            Step { kind: OperationKind::Update, path, move_to, contents: None, body: Some(&parsed), line: None }
+        }
+        FileOperation::Delete { .. } => Step { kind: OperationKind::Delete, path, move_to: None, contents: None, body: None, line: None },
+    };
+    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+    apply_step(&mut files, &step, mode).map_err(located)?;
     Ok(files.changes)
 }
 
@@ -128,34 +226,45 @@ fn read_body<'p>(patch: &Patch, op: &'p Operation, mode: Mode) -> Result<Option<
     }
 }
 
-fn apply_operation<'f, F: Fn(&str) -> Option<&'f str>>(
-    files: &mut Overlay<'f, F>,
-    op: &Operation,
-    body: Option<&Diff>,
-    mode: Mode,
-) -> Result<()> {
-    let path = op.path.as_str();
+/// One file operation, from a patch or from a Responses API operation.
+struct Step<'a> {
+    kind: OperationKind,
+    path: &'a str,
+    move_to: Option<&'a str>,
+    /// Add: the new file's contents.
+    contents: Option<&'a str>,
+    /// Update: the parsed body (none for a patch's empty body).
+    body: Option<&'a Diff<'a>>,
+    /// The header's line in the patch, when there is a patch.
+    line: Option<usize>,
+}
+
+fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op: &Step, mode: Mode) -> Result<()> {
+    let path = op.path;
+    let at_line = |mut e: Error| {
+        e.diff_line = op.line;
+        e
+    };
     match op.kind {
-        OperationKind::Add => files.set(path, Some(op.contents.clone().unwrap_or_default())),
+        OperationKind::Add => files.set(path, Some(op.contents.unwrap_or_default().to_string())),
         OperationKind::Delete => {
             if files.get(path).is_none() {
-                return Err(Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}")).at_diff_line(op.line));
+                return Err(at_line(Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}"))));
             }
             files.set(path, None);
         }
         OperationKind::Update => {
             let Some(current) = files.get(path) else {
-                return Err(Error::new(
+                return Err(at_line(Error::new(
                     ErrorKind::FileNotFound,
                     format!("Failed to read file to update {path}: No such file or directory (os error 2)"),
-                )
-                .at_diff_line(op.line));
+                )));
             };
-            let new = match body {
+            let new = match op.body {
                 Some(diff) => mode.apply_parsed(current, diff, Some(path))?,
                 None => current.to_string(),
             };
-            match op.move_to.as_deref() {
+            match op.move_to {
                 Some(dest) if dest != path => {
                     files.set(dest, Some(new));
                     files.set(path, None);
@@ -212,6 +321,66 @@ mod tests {
         assert_eq!(apply_files(&files(&[("a", "1\n"), ("b", "old\n")]), patch, Mode::Codex).unwrap(), files(&[("b", "2\n")]));
         let same = "*** Begin Patch\n*** Update File: a\n*** Move to: a\n@@\n-1\n+2\n*** End Patch";
         assert_eq!(apply_files(&files(&[("a", "1\n")]), same, Mode::Codex).unwrap(), files(&[("a", "2\n")]));
+    }
+
+    #[test]
+    fn create_diffs_follow_the_add_file_rule() {
+        assert_eq!(create_file("+a\n+b").unwrap(), "a\nb\n");
+        assert_eq!(create_file("+a\n+b\n").unwrap(), "a\nb\n");
+        assert_eq!(create_file("+a\r\n+\r\n+b\r\n").unwrap(), "a\n\nb\n");
+        assert_eq!(create_file("+a\n+\n").unwrap(), "a\n\n");
+        assert_eq!(create_file("").unwrap(), "");
+        assert_eq!(create_file("+").unwrap(), "\n");
+        assert_eq!(create_file("+x\ry").unwrap(), "x\ry\n");
+        // The same text as an *** Add File: body gives the same contents.
+        for diff in ["+a\n+b", "+a\r\n+\r\n+b\r\n", "+  indented\n+\ttab\n+"] {
+            let patch = format!("*** Begin Patch\n*** Add File: f\n{}\n*** End Patch", diff.trim_end_matches('\n'));
+            let via_patch = apply_files(&files(&[]), &patch, Mode::Strict).unwrap();
+            assert_eq!(via_patch.get("f"), Some(&create_file(diff).unwrap()), "{diff:?}");
+        }
+    }
+
+    #[test]
+    fn create_diff_lines_without_plus_are_errors() {
+        for (diff, line) in [("+a\nb", 2), ("+a\n\n", 2), ("a", 1), ("+a\n*** End Patch", 2), ("+a\n\n+b", 2)] {
+            let e = create_file(diff).unwrap_err();
+            assert_eq!((e.kind, e.diff_line), (ErrorKind::InvalidLine, Some(line)), "{diff:?}");
+            assert!(e.message.starts_with(&format!("Create diff line {line} does not start with '+'")), "{}", e.message);
+        }
+        assert!(create_file("+a\n\n").unwrap_err().message.contains("bare '+'"));
+        assert!(create_file("*** Add File: x\n+a").unwrap_err().message.contains("no '*** Add File:' header"));
+    }
+
+    #[test]
+    fn responses_api_operations() {
+        let base = files(&[("a.txt", "one\ntwo\n"), ("b.txt", "bee\n")]);
+        let run = |op: FileOperation, mode| apply_file_operation(&op, mode, |p| base.get(p).map(String::as_str));
+        let create = run(FileOperation::Create { path: "n/new.txt", diff: "+hi\n+there" }, Mode::Strict).unwrap();
+        assert_eq!(create, [FileChange { path: "n/new.txt".into(), contents: Some("hi\nthere\n".into()) }]);
+        let update = run(FileOperation::Update { path: "a.txt", diff: "@@\n one\n-two\n+2", move_to: None }, Mode::Strict).unwrap();
+        assert_eq!(update, [FileChange { path: "a.txt".into(), contents: Some("one\n2\n".into()) }]);
+        let moved = run(FileOperation::Update { path: "a.txt", diff: "@@\n-one\n+1", move_to: Some("b.txt") }, Mode::Codex).unwrap();
+        assert_eq!(
+            moved,
+            [FileChange { path: "b.txt".into(), contents: Some("1\ntwo\n".into()) }, FileChange { path: "a.txt".into(), contents: None }]
+        );
+        let deleted = run(FileOperation::Delete { path: "b.txt" }, Mode::Strict).unwrap();
+        assert_eq!(deleted, [FileChange { path: "b.txt".into(), contents: None }]);
+
+        let e = run(FileOperation::Update { path: "a.txt", diff: "@@\n-three\n+3", move_to: None }, Mode::Strict).unwrap_err();
+        assert_eq!((e.kind, e.path.as_deref(), e.diff_line), (ErrorKind::ContextNotFound, Some("a.txt"), Some(2)));
+        assert!(e.message.starts_with("a.txt: "), "{}", e.message);
+        let e = run(FileOperation::Delete { path: "gone" }, Mode::Strict).unwrap_err();
+        assert_eq!((e.kind, e.path.as_deref(), e.diff_line), (ErrorKind::FileNotFound, Some("gone"), None));
+        let e = run(FileOperation::Update { path: "gone", diff: "@@\n-x\n+y", move_to: None }, Mode::Codex).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::FileNotFound);
+        let e = run(FileOperation::Create { path: "c", diff: "+a\nb" }, Mode::Strict).unwrap_err();
+        assert_eq!((e.kind, e.path.as_deref(), e.diff_line), (ErrorKind::InvalidLine, Some("c"), Some(2)));
+        assert!(e.message.starts_with("c: Create diff line 2"), "{}", e.message);
+        let e = run(FileOperation::Update { path: "a.txt", diff: "@@\n-one\n+1", move_to: Some("") }, Mode::Strict).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidOperation);
+        let e = run(FileOperation::Delete { path: "" }, Mode::Strict).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidOperation);
     }
 
     #[test]

@@ -160,6 +160,21 @@ fn header(t: &str) -> Option<(OperationKind, &str)> {
     }
 }
 
+/// The rule for the lines of a new file, shared by `*** Add File:` bodies and
+/// the Responses API's create diffs (`files::create_file`): a line `+text`
+/// (its line break already removed) adds `text` and a `\n`, as Codex writes
+/// it. Returns false, adding nothing, for a line that does not start with `+`.
+pub(crate) fn push_added_line(contents: &mut String, line: &str) -> bool {
+    match line.strip_prefix('+') {
+        Some(text) => {
+            contents.push_str(text);
+            contents.push('\n');
+            true
+        }
+        None => false,
+    }
+}
+
 fn strip_cr(line: &str) -> &str {
     line.strip_suffix('\r').unwrap_or(line)
 }
@@ -217,10 +232,7 @@ impl<'a> Parser<'a> {
             match kind {
                 OperationKind::Add => {
                     let mut contents = String::new();
-                    while self.i < last {
-                        let Some(text) = self.line(self.i).strip_prefix('+') else { break };
-                        contents.push_str(text);
-                        contents.push('\n');
+                    while self.i < last && push_added_line(&mut contents, self.line(self.i)) {
                         self.i += 1;
                     }
                     op.contents = Some(contents);

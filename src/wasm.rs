@@ -210,21 +210,66 @@ pub fn parse_patch(patch: &str) -> Result<JsValue, JsValue> {
 pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u8) -> Result<Array, JsValue> {
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
     with_input(total, |all| {
-        let mut files = std::collections::HashMap::new();
-        let mut pos = 0;
-        for (path, len) in paths.iter().zip(&lengths) {
-            let end = pos + *len as usize;
-            let contents = all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?;
-            files.insert(path.as_str(), contents);
-            pos = end;
-        }
+        let files = split_inputs(all, &paths, &lengths)?;
         let changes = crate::files::apply_patch(patch, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
-        let out = Array::new();
-        for c in changes {
-            out.push(&JsValue::from_str(&c.path));
-            out.push(&c.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
-        }
-        Ok(out)
+        Ok(changes_to_js(changes))
+    })
+}
+
+/// The files the wrapper put one after another in the input buffer.
+fn split_inputs<'a>(all: &'a str, paths: &'a [String], lengths: &[u32]) -> Result<std::collections::HashMap<&'a str, &'a str>, JsValue> {
+    let mut files = std::collections::HashMap::new();
+    let mut pos = 0;
+    for (path, len) in paths.iter().zip(lengths) {
+        let end = pos + *len as usize;
+        let contents = all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?;
+        files.insert(path.as_str(), contents);
+        pos = end;
+    }
+    Ok(files)
+}
+
+/// The final state of each touched path, as `[path, contents | null, …]`.
+fn changes_to_js(changes: Vec<crate::files::FileChange>) -> Array {
+    let out = Array::new();
+    for c in changes {
+        out.push(&JsValue::from_str(&c.path));
+        out.push(&c.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+    }
+    out
+}
+
+/// The contents of a Responses API create diff.
+#[wasm_bindgen(js_name = createFile)]
+pub fn create_file(diff: &str) -> Result<String, JsValue> {
+    crate::files::create_file(diff).map_err(|e| to_js_error(&e))
+}
+
+/// Applies one Responses API operation (`kind`: 0 create, 1 update, 2
+/// delete) to the files `paths`, put in the input buffer as for
+/// `applyFilesChanges`. Returns `[path, contents | null, …]`.
+#[wasm_bindgen(js_name = applyOperationChanges)]
+#[allow(clippy::too_many_arguments)]
+pub fn apply_operation_changes(
+    paths: Vec<String>,
+    lengths: Vec<u32>,
+    kind: u8,
+    path: &str,
+    diff: &str,
+    move_to: Option<String>,
+    mode_code: u8,
+) -> Result<Array, JsValue> {
+    use crate::files::FileOperation;
+    let op = match kind {
+        0 => FileOperation::Create { path, diff },
+        1 => FileOperation::Update { path, diff, move_to: move_to.as_deref() },
+        _ => FileOperation::Delete { path },
+    };
+    let total: usize = lengths.iter().map(|&l| l as usize).sum();
+    with_input(total, |all| {
+        let files = split_inputs(all, &paths, &lengths)?;
+        let changes = crate::files::apply_file_operation(&op, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        Ok(changes_to_js(changes))
     })
 }
 

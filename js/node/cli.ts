@@ -1,0 +1,312 @@
+/// <reference types="node" />
+// The `applypatch` command: applies a patch to a directory, safely.
+import * as nodeFs from 'node:fs';
+import * as nodePath from 'node:path';
+import * as api from '../index.js';
+import { PatchError, type ErrorCode } from '../errors.js';
+import { summary } from '../patch.js';
+import { applyPatchToDirectory, withFs } from './apply.js';
+import { binaryError, commit, readTarget, realRoot, resolveTarget, type Fs } from './directory.js';
+import { unifiedDiff } from './unified.js';
+
+export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
+
+Applies a patch to the files of a directory: all of it, or nothing.
+
+The patch is the Codex apply_patch format ('*** Begin Patch' ... '*** End
+Patch', with '*** Add File:', '*** Delete File:', '*** Update File:' and
+'*** Move to:'), read from PATCH_FILE, or from standard input when PATCH_FILE
+is '-' or missing. On success it prints what Codex prints:
+  Success. Updated the following files:
+  A added.txt
+  M changed.txt
+  D deleted.txt
+
+Options:
+  --mode strict|codex  how update hunks match (default: strict)
+                         strict: context and removed lines match byte for
+                           byte and exactly once, or the patch fails
+                         codex: what the Codex CLI does (first match,
+                           whitespace and Unicode-punctuation fallbacks)
+  --cwd DIR            the directory to patch (default: the current one)
+  --dry-run            check the patch and print a unified diff of what it
+                       would change; write nothing
+  --json               print the result as JSON on standard output:
+                         {"ok":true,"applied":true,"changes":[{"path","status"}],
+                          "summary":"...","diff":"..." (with --dry-run)}
+                         {"ok":false,"error":{"code","message","path",
+                          "hunk","line",...}}
+  --format patch|blocks
+                       the input: a patch (default), or search/replace edit
+                       blocks (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE)
+  --file PATH          with --format blocks: the file the blocks edit
+  --preset safe|compatible
+                       with --format blocks: how blocks match (default: safe)
+  -h, --help           print this help
+  --version            print the version
+
+Safety: every path stays inside the directory (absolute paths, '..' escapes
+and symlinks that lead outside are refused). The whole patch is computed in
+memory first; then each file is written to a temporary file next to it and
+renamed into place, and if any write fails, the files already changed are
+restored. File modes are kept. Files that are not UTF-8 text are never
+updated (they may be deleted or replaced whole).
+
+Exit status:
+  0  the patch applied (with --dry-run: it would apply)
+  1  the patch did not apply; nothing was written. The error names the file,
+     the hunk (the patch's file operation, counted from 1) and the line.
+  2  usage error (unknown option, unreadable patch file, no such --cwd)
+`;
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Reads all of standard input; null when it is a terminal. */
+  stdin: () => Promise<Buffer | null>;
+  cwd: string;
+  version?: string;
+  /** @internal Replaces node:fs functions (tests inject failures). */
+  fs?: Partial<Fs>;
+  /** @internal The edit-block engine; the package's own (parseBlocks, applyEdits) when it has one. */
+  engine?: Record<string, unknown>;
+}
+
+class UsageError extends Error {}
+
+interface Args {
+  mode: 'strict' | 'codex';
+  cwd?: string;
+  dryRun: boolean;
+  json: boolean;
+  format: 'patch' | 'blocks';
+  file?: string;
+  preset: string;
+  input?: string;
+  help: boolean;
+  version: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { mode: 'strict', dryRun: false, json: false, format: 'patch', preset: 'safe', help: false, version: false };
+  const positional: string[] = [];
+  const takes = new Set(['--mode', '--cwd', '--format', '--file', '--preset']);
+  const choices: Record<string, string[]> = { '--mode': ['strict', 'codex'], '--format': ['patch', 'blocks'], '--preset': ['safe', 'compatible'] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '-' || !arg.startsWith('-')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (takes.has(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+      const allowed = choices[name];
+      if (allowed !== undefined && !allowed.includes(value)) throw new UsageError(`${name} must be ${allowed.join(' or ')}, got '${value}'`);
+      if (name === '--mode') args.mode = value as Args['mode'];
+      else if (name === '--cwd') args.cwd = value;
+      else if (name === '--format') args.format = value as Args['format'];
+      else if (name === '--file') args.file = value;
+      else args.preset = value;
+      continue;
+    }
+    if (eq > 0) throw new UsageError(`${name} takes no value`);
+    if (arg === '--dry-run') args.dryRun = true;
+    else if (arg === '--json') args.json = true;
+    else if (arg === '-h' || arg === '--help') args.help = true;
+    else if (arg === '--version') args.version = true;
+    else throw new UsageError(`unknown option ${arg}`);
+  }
+  if (positional.length > 1) throw new UsageError(`one patch file at most, got ${positional.length}: ${positional.join(' ')}`);
+  if (positional.length === 1 && positional[0] !== '-') args.input = positional[0];
+  if (args.format === 'blocks' && args.file === undefined) throw new UsageError('--format blocks needs --file PATH (the file the blocks edit)');
+  if (args.format === 'patch' && args.file !== undefined) throw new UsageError('--file is for --format blocks; a patch names its own files');
+  return args;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+async function readInput(args: Args, io: Io): Promise<string> {
+  let bytes: Buffer | null;
+  let name: string;
+  if (args.input !== undefined) {
+    name = args.input;
+    try {
+      bytes = nodeFs.readFileSync(nodePath.resolve(io.cwd, args.input));
+    } catch (e) {
+      throw new UsageError(`cannot read ${args.input}: ${(e as Error).message}`);
+    }
+  } else {
+    name = 'standard input';
+    bytes = await io.stdin();
+    if (bytes === null) throw new UsageError(`no ${args.format === 'blocks' ? 'edit blocks' : 'patch'}: give a file, or pipe it on standard input`);
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new UsageError(`${name} is not UTF-8 text`);
+  }
+}
+
+/** The error as JSON, with the hunk (1-based operation) added. */
+function errorJson(e: PatchError): Record<string, unknown> {
+  const out: Record<string, unknown> = { code: e.code, message: e.message };
+  for (const key of ['path', 'operation', 'diffLine', 'inputLines', 'nearest', 'diff', 'conflict'] as const) {
+    if (e[key] !== undefined) out[key] = e[key];
+  }
+  if (e.operation !== undefined) out.hunk = e.operation + 1;
+  if (e.diffLine !== undefined) out.line = e.diffLine;
+  return out;
+}
+
+/** `error[code] in path (hunk N, patch line L): nothing was written.` then the message. */
+function errorText(e: PatchError, lineOf: string): string {
+  const where = [e.operation !== undefined ? `hunk ${e.operation + 1}` : undefined, e.diffLine !== undefined ? `${lineOf} line ${e.diffLine}` : undefined]
+    .filter(Boolean)
+    .join(', ');
+  const at = [e.path !== undefined ? ` in ${e.path}` : '', where ? ` (${where})` : ''].join('');
+  const nothing = e.code === 'write_failed' ? '' : ' Nothing was written.';
+  return `applypatch: error[${e.code}]${at}.${nothing}\n${e.message}\n`;
+}
+
+/** Runs the command; returns the exit status. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  let args: Args;
+  const json = argv.includes('--json');
+  const usage = (message: string): number => {
+    if (json) io.stdout(JSON.stringify({ ok: false, error: { code: 'usage', message } }) + '\n');
+    io.stderr(`applypatch: ${message}\nRun 'applypatch --help' for usage.\n`);
+    return 2;
+  };
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) return usage(e.message);
+    throw e;
+  }
+  if (args.help) {
+    io.stdout(HELP);
+    return 0;
+  }
+  if (args.version) {
+    io.stdout(`${io.version ?? 'unknown'}\n`);
+    return 0;
+  }
+  const cwd = nodePath.resolve(io.cwd, args.cwd ?? '.');
+  if (!nodeFs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) return usage(`--cwd ${args.cwd ?? cwd}: no such directory`);
+  let input: string;
+  try {
+    input = await readInput(args, io);
+  } catch (e) {
+    if (e instanceof UsageError) return usage(e.message);
+    throw e;
+  }
+  if (args.format === 'blocks') return blocks(args, io, cwd, input);
+  try {
+    const result = applyPatchToDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
+    const text = summary(input);
+    if (args.json) {
+      io.stdout(JSON.stringify({ ok: true, applied: result.applied, changes: result.changes, summary: text, ...(args.dryRun ? { diff: result.diff } : {}) }) + '\n');
+    } else if (args.dryRun) {
+      io.stdout(result.diff ?? '');
+      io.stderr(`applypatch: dry run: the patch applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`);
+    } else {
+      io.stdout(text);
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof PatchError)) throw e;
+    if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
+    io.stderr(errorText(e, 'patch'));
+    return 1;
+  }
+}
+
+interface BlockEdit {
+  search: string;
+  replace: string;
+}
+interface BlockResult {
+  ok: boolean;
+  [key: string]: unknown;
+}
+
+/** `--format blocks`: edit blocks on one file, through the edit-block engine when this build has it. */
+function blocks(args: Args, io: Io, cwd: string, input: string): number {
+  const engine = io.engine ?? (api as unknown as Record<string, unknown>);
+  const parseBlocks = engine.parseBlocks as ((text: string, options?: object) => unknown) | undefined;
+  const applyEdits = engine.applyEdits as ((source: string, edits: BlockEdit[], options?: object) => { ok: boolean; text: string; results: BlockResult[]; applied: unknown }) | undefined;
+  const fail = (code: ErrorCode | 'no_blocks' | 'no_match', message: string, extra: Record<string, unknown> = {}): number => {
+    if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path: args.file, ...extra } }) + '\n');
+    io.stderr(`applypatch: error[${code}] in ${args.file}.${code === 'write_failed' ? '' : ' Nothing was written.'}\n${message}\n`);
+    return 1;
+  };
+  if (typeof parseBlocks !== 'function' || typeof applyEdits !== 'function') {
+    const message = '--format blocks needs the edit-block engine (parseBlocks and applyEdits), which this build of applypatch does not have';
+    if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code: 'usage', message } }) + '\n');
+    io.stderr(`applypatch: ${message}\n`);
+    return 2;
+  }
+  const fs = withFs(io.fs);
+  try {
+    const target = resolveTarget(realRoot(cwd, fs), args.file!, fs);
+    readTarget(target, fs);
+    if (target.kind === 'file' && target.text === undefined) throw binaryError(args.file!);
+    const source = target.text ?? '';
+
+    const detailed = parseBlocks(input, { detailed: true }) as { edits?: BlockEdit[]; problems?: Array<{ line: number; message: string }> } | BlockEdit[];
+    const edits: BlockEdit[] = Array.isArray(detailed) ? detailed : (detailed.edits ?? []);
+    const problems = Array.isArray(detailed) ? [] : (detailed.problems ?? []);
+    if (problems.length > 0 || edits.length === 0) {
+      const list = problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n');
+      const message = edits.length === 0 ? 'No complete SEARCH/REPLACE block was found in the input.' : 'Some blocks in the input are malformed.';
+      return fail('no_blocks', `${message}${list ? `\n${list}` : ''}`, { problems });
+    }
+    const result = applyEdits(source, edits, { preset: args.preset });
+    const results = (result.results ?? []).map(({ text: _text, ...rest }) => rest);
+    if (!result.ok) {
+      const index = results.findIndex((r) => !r.ok);
+      const failed = results[index] ?? {};
+      const detail = typeof failed.message === 'string' ? failed.message : describeBlockFailure(failed);
+      const before = index > 0 ? ` Blocks 1-${index} matched but were not written either: the edit is all or nothing.` : '';
+      return fail('no_match', `Block ${index + 1} of ${edits.length} did not match ${args.file}.${before}\n${detail}`, { block: index + 1, results });
+    }
+    const changed = result.text !== source;
+    if (changed && !args.dryRun) commit([{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
+    const diff = unifiedDiff(target.kind === 'file' ? args.file! : null, args.file!, source, result.text);
+    if (args.json) {
+      io.stdout(JSON.stringify({ ok: true, applied: changed && !args.dryRun, path: args.file, blocks: edits.length, results, ...(args.dryRun ? { diff } : {}) }) + '\n');
+    } else if (args.dryRun) {
+      io.stdout(diff);
+      io.stderr(`applypatch: dry run: ${edits.length} block${edits.length === 1 ? '' : 's'} would apply to ${args.file}; nothing was written.\n`);
+    } else {
+      const strategies = results.map((r) => r.strategy).filter((s) => typeof s === 'string');
+      io.stdout(`Applied ${edits.length} edit block${edits.length === 1 ? '' : 's'} to ${args.file}${strategies.length ? ` (${strategies.join(', ')})` : ''}${changed ? '' : '; the file was already like this'}.\n`);
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof PatchError)) throw e;
+    return fail(e.code, e.message);
+  }
+}
+
+function describeBlockFailure(r: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof r.similarity === 'number') parts.push(`best similarity ${r.similarity.toFixed(2)}`);
+  if (typeof r.matches === 'number') parts.push(`${r.matches} matching place(s)`);
+  return parts.length ? `The SEARCH text was not found (${parts.join(', ')}).` : 'The SEARCH text was not found.';
+}
+
+/** Standard input as a buffer, or null when it is a terminal. */
+export async function readStdin(): Promise<Buffer | null> {
+  if (process.stdin.isTTY) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

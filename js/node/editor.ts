@@ -1,0 +1,52 @@
+/// <reference types="node" />
+// The Agents SDK editor over a directory.
+import * as nodeFs from 'node:fs';
+import { checkOptions, modeCode, type Mode } from '../args.js';
+import { describeSuccess, run, type ApplyPatchResult, type Editor } from '../editor.js';
+import { checkOperation, type CheckedOperation } from '../operation.js';
+import { applyOperationToDirectory, checkRoot, withFs } from './apply.js';
+import { leftChanges, type Fs } from './directory.js';
+
+export interface EditorOptions {
+  /** The directory the model's paths are relative to; nothing outside it is read or written. */
+  root: string;
+  /** `'strict'` (default) or `'codex'`, as for `apply`. */
+  mode?: Mode;
+  /** @internal Replaces node:fs functions (tests inject failures). */
+  fs?: Partial<Fs>;
+}
+
+/**
+ * An Agents SDK editor (for `applyPatchTool({ editor })`) over the files
+ * under `root`. Each operation is checked and computed in memory, then
+ * written all or nothing (temporary files renamed into place; a failed write
+ * undoes what was done). Paths are relative to the root: absolute paths,
+ * `..` escapes and symlinks leading outside are refused, and so are files
+ * that are not UTF-8 text. File modes are kept. Results carry the text for
+ * the model: what changed, or `status: 'failed'` with the error, where it is,
+ * and that nothing was written.
+ */
+export function createEditor(options: EditorOptions): Editor {
+  const opts = checkOptions(options) as unknown as EditorOptions;
+  const root = checkRoot(opts.root);
+  const mode: Mode = modeCode(opts as unknown as Record<string, unknown>) === 1 ? 'codex' : 'strict';
+  if (!nodeFs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new Error(`applypatch: root ${root} is not a directory`);
+  }
+  const fs = withFs(opts.fs);
+  const apply = (operation: unknown, expected: CheckedOperation['type']): Promise<ApplyPatchResult> =>
+    run(
+      operation,
+      () => {
+        const op = checkOperation(operation, expected);
+        const plan = applyOperationToDirectory(root, op, mode, fs);
+        return describeSuccess(op, (p) => plan.before.has(p), plan.after.get(op.path));
+      },
+      leftChanges,
+    );
+  return {
+    createFile: (operation) => apply(operation, 'create_file'),
+    updateFile: (operation) => apply(operation, 'update_file'),
+    deleteFile: (operation) => apply(operation, 'delete_file'),
+  };
+}

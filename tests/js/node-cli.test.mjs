@@ -1,0 +1,300 @@
+// The applypatch command (dist/cli.cjs, the package's "bin"), run as a
+// process on real temporary directories.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import * as applypatch from 'applypatch';
+import { makeTree, modeOf, patchOf, read, snapshot } from './fs-helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const bin = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..', 'dist', 'cli.cjs');
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+function cli(args, { cwd, input } = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, input: input ?? '', encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const patch = patchOf(
+  '*** Update File: src/app.py',
+  '@@ def main():',
+  '-    print("hi")',
+  '+    print("hello")',
+  '*** Add File: notes/todo.txt',
+  '+write tests',
+  '*** Delete File: old.txt',
+);
+const files = { 'src/app.py': 'def main():\n    print("hi")\n', 'old.txt': 'bye\n', 'tool.sh': { contents: 'echo 1\n', mode: 0o755 } };
+
+test('package.json declares the bin and ships it', () => {
+  assert.deepEqual(pkg.bin, { applypatch: 'dist/cli.cjs' });
+  assert.match(readFileSync(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+});
+
+test('applies a patch from a file and prints the Codex summary', (t) => {
+  const { root } = makeTree(t, files);
+  writeFileSync(join(root, 'change.patch'), patch);
+  const r = cli(['change.patch'], { cwd: root });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'Success. Updated the following files:\nA notes/todo.txt\nM src/app.py\nD old.txt\n');
+  assert.equal(read(root, 'src/app.py'), 'def main():\n    print("hello")\n');
+  assert.equal(read(root, 'notes/todo.txt'), 'write tests\n');
+  assert.ok(!existsSync(join(root, 'old.txt')));
+});
+
+test('reads standard input (no argument, or -), and --cwd', (t) => {
+  const { base, root } = makeTree(t, files);
+  let r = cli(['--cwd', root, '-'], { cwd: base, input: patch });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(read(root, 'notes/todo.txt'), 'write tests\n');
+  r = cli([`--cwd=${root}`], { cwd: base, input: patchOf('*** Update File: tool.sh', '@@', '-echo 1', '+echo 2') });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(read(root, 'tool.sh'), 'echo 2\n');
+  assert.equal(modeOf(root, 'tool.sh'), '755');
+});
+
+test('--dry-run prints a unified diff and writes nothing', (t) => {
+  const { root } = makeTree(t, files);
+  const before = snapshot(root);
+  const r = cli(['--dry-run'], { cwd: root, input: patch });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(snapshot(root), before);
+  assert.equal(
+    r.stdout,
+    [
+      '--- a/src/app.py',
+      '+++ b/src/app.py',
+      '@@ -1,2 +1,2 @@',
+      ' def main():',
+      '-    print("hi")',
+      '+    print("hello")',
+      '--- /dev/null',
+      '+++ b/notes/todo.txt',
+      '@@ -0,0 +1 @@',
+      '+write tests',
+      '--- a/old.txt',
+      '+++ /dev/null',
+      '@@ -1 +0,0 @@',
+      '-bye',
+      '',
+    ].join('\n'),
+  );
+  assert.match(r.stderr, /dry run: the patch applies \(3 files would change\); nothing was written/);
+});
+
+test('--json: the result and the error as JSON', (t) => {
+  const { root } = makeTree(t, files);
+  let r = cli(['--json', '--dry-run'], { cwd: root, input: patch });
+  assert.equal(r.code, 0);
+  let out = JSON.parse(r.stdout);
+  assert.equal(out.ok, true);
+  assert.equal(out.applied, false);
+  assert.match(out.diff, /^--- a\/src\/app\.py\n/);
+  r = cli(['--json'], { cwd: root, input: patch });
+  assert.equal(r.code, 0);
+  out = JSON.parse(r.stdout);
+  assert.deepEqual(out, {
+    ok: true,
+    applied: true,
+    changes: [
+      { path: 'src/app.py', status: 'modified' },
+      { path: 'notes/todo.txt', status: 'added' },
+      { path: 'old.txt', status: 'deleted' },
+    ],
+    summary: 'Success. Updated the following files:\nA notes/todo.txt\nM src/app.py\nD old.txt\n',
+  });
+  // Applying it again fails: the change is already there.
+  const before = snapshot(root);
+  r = cli(['--json'], { cwd: root, input: patch });
+  assert.equal(r.code, 1);
+  out = JSON.parse(r.stdout);
+  assert.equal(out.ok, false);
+  assert.equal(out.error.code, 'context_not_found');
+  assert.equal(out.error.path, 'src/app.py');
+  assert.equal(out.error.hunk, 1);
+  assert.equal(out.error.line, 4);
+  assert.match(out.error.message, /looks already applied/);
+  assert.deepEqual(snapshot(root), before);
+  r = cli(['--json', '--mode', 'fuzzy'], { cwd: root, input: patch });
+  assert.equal(r.code, 2);
+  assert.deepEqual(JSON.parse(r.stdout), { ok: false, error: { code: 'usage', message: "--mode must be strict or codex, got 'fuzzy'" } });
+});
+
+test('a patch that does not apply: exit 1, the file, hunk and line named, nothing written', (t) => {
+  const { root } = makeTree(t, { ...files, 'b.txt': 'b1\nb2\n' });
+  const failing = patchOf('*** Update File: src/app.py', '@@ def main():', '-    print("hi")', '+    print("hello")', '*** Update File: b.txt', '@@', ' b1', '-b3', '+b4');
+  const before = snapshot(root);
+  for (const mode of ['strict', 'codex']) {
+    const r = cli(['--mode', mode], { cwd: root, input: failing });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^applypatch: error\[context_not_found\] in b\.txt \(hunk 2, patch line 8\)\. Nothing was written\.\n/);
+    assert.deepEqual(snapshot(root), before);
+  }
+  let r = cli([], { cwd: root, input: patchOf('*** Add File: ../outside.txt', '+x') });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /error\[path_outside_root\] in \.\.\/outside\.txt\. Nothing was written\.\n.*leaves the root directory/);
+  r = cli([], { cwd: root, input: 'not a patch' });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /error\[invalid_patch\] \(patch line 1\)\. Nothing was written\.\nInvalid patch: The first line of the patch must be '\*\*\* Begin Patch'/);
+});
+
+test('a write that fails midway: exit 1, everything undone', (t) => {
+  const { root } = makeTree(t, { 'a.txt': 'a\n', 'blocker': 'a file\n' });
+  const before = snapshot(root);
+  const r = cli([], { cwd: root, input: patchOf('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: blocker/x.txt', '+x') });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^applypatch: error\[write_failed\] in blocker\/x\.txt\.\nCould not write blocker\/x\.txt: .*Nothing was written: every file is as it was/);
+  assert.deepEqual(snapshot(root), before);
+});
+
+test('usage errors exit 2', (t) => {
+  const { root } = makeTree(t, files);
+  const cases = [
+    [['--bogus'], /unknown option --bogus/],
+    [['--mode'], /--mode needs a value/],
+    [['--mode', 'fuzzy'], /--mode must be strict or codex/],
+    [['a.patch', 'b.patch'], /one patch file at most/],
+    [['missing.patch'], /cannot read missing\.patch/],
+    [['--cwd', 'nowhere'], /--cwd nowhere: no such directory/],
+    [['--format', 'blocks'], /--format blocks needs --file PATH/],
+    [['--file', 'a.txt'], /--file is for --format blocks/],
+    [['--dry-run=yes'], /--dry-run takes no value/],
+  ];
+  for (const [args, message] of cases) {
+    const r = cli(args, { cwd: root, input: patch });
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, message);
+    assert.match(r.stderr, /Run 'applypatch --help' for usage\./);
+  }
+  writeFileSync(join(root, 'latin1.patch'), Buffer.from('*** Begin Patch\n*** Add File: x\n+caf\xe9\n*** End Patch\n', 'latin1'));
+  const r = cli(['latin1.patch'], { cwd: root });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /latin1\.patch is not UTF-8 text/);
+  assert.ok(!existsSync(join(root, 'x')));
+});
+
+test('--help explains everything; --version', () => {
+  const r = cli(['--help']);
+  assert.equal(r.code, 0);
+  for (const word of ['--mode strict|codex', '--cwd DIR', '--dry-run', '--json', '--format patch|blocks', '--file PATH', 'Exit status', '0  the patch applied', '1  the patch did not apply', '2  usage error', 'symlinks']) {
+    assert.ok(r.stdout.includes(word), word);
+  }
+  assert.equal(cli(['--version']).stdout, `${pkg.version}\n`);
+});
+
+// ---- --format blocks ----
+
+const hasBlocks = typeof applypatch.parseBlocks === 'function' && typeof applypatch.applyEdits === 'function';
+const blocksText = '<<<<<<< SEARCH\ndef f():\n    return 1\n=======\ndef f():\n    return 2\n>>>>>>> REPLACE\n';
+
+test('--format blocks without the edit-block engine: exit 2, said plainly', { skip: hasBlocks && 'this build has the edit-block engine' }, (t) => {
+  const { root } = makeTree(t, { 'a.py': 'def f():\n    return 1\n' });
+  const r = cli(['--format', 'blocks', '--file', 'a.py'], { cwd: root, input: blocksText });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--format blocks needs the edit-block engine \(parseBlocks and applyEdits\), which this build of applypatch does not have/);
+  assert.equal(read(root, 'a.py'), 'def f():\n    return 1\n');
+});
+
+if (!hasBlocks) {
+  console.warn(
+    '\n*** SKIPPED: --format blocks with the real edit-block engine. This build has no parseBlocks/applyEdits (issue 4 is on another branch).\n' +
+      '*** After merging it, this test must RUN and pass: node --test tests/js/node-cli.test.mjs\n',
+  );
+}
+
+test('--format blocks with the real edit-block engine', { skip: !hasBlocks && 'SKIPPED LOUDLY: no parseBlocks/applyEdits in this build (see the warning above)' }, (t) => {
+  const { root } = makeTree(t, { 'a.py': { contents: 'def f():\n    return 1\n', mode: 0o640 }, 'b.py': 'x = 1\n' });
+  // Dry run: a diff, nothing written.
+  let r = cli(['--format', 'blocks', '--file', 'a.py', '--dry-run'], { cwd: root, input: blocksText });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n');
+  assert.equal(read(root, 'a.py'), 'def f():\n    return 1\n');
+  // Applied, mode kept.
+  r = cli(['--format', 'blocks', '--file', 'a.py'], { cwd: root, input: blocksText });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Applied 1 edit block to a\.py \(exact\)\.\n$/);
+  assert.equal(read(root, 'a.py'), 'def f():\n    return 2\n');
+  assert.equal(modeOf(root, 'a.py'), '640');
+  // A block whose SEARCH text is nowhere in the file: exit 1, nothing written.
+  const before = snapshot(root);
+  const absent = '<<<<<<< SEARCH\nclass Nowhere:\n    pass\n=======\nclass Somewhere:\n    pass\n>>>>>>> REPLACE\n';
+  r = cli(['--format', 'blocks', '--file', 'a.py', '--json'], { cwd: root, input: blocksText.replace('return 2', 'return 3').replace('return 1', 'return 2') + absent });
+  assert.equal(r.code, 1);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.ok, false);
+  assert.equal(out.error.code, 'no_match');
+  assert.equal(out.error.block, 2);
+  assert.match(r.stderr, /Block 2 of 2 did not match a\.py\. Blocks 1-1 matched but were not written either/);
+  // Paths stay inside the directory.
+  r = cli(['--format', 'blocks', '--file', '../a.py'], { cwd: root, input: blocksText });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /error\[path_outside_root\]/);
+  // No block in the input.
+  r = cli(['--format', 'blocks', '--file', 'b.py'], { cwd: root, input: 'no blocks here\n' });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /error\[no_blocks\]/);
+  assert.deepEqual(snapshot(root), before);
+});
+
+test('--format blocks plumbing, with a small exact-match engine standing in (not the real engine)', async (t) => {
+  require('applypatch/node');
+  const { main } = require('../../dist/cjs/node/cli.js');
+  // Only what the CLI needs from the documented API: parseBlocks(text) -> [{ search, replace }],
+  // applyEdits(source, edits, options) -> { ok, text, results, applied }, stopping at the first failure.
+  const engine = {
+    parseBlocks: (text) =>
+      [...text.matchAll(/<<<<<<< SEARCH\n([\s\S]*?)=======\n([\s\S]*?)>>>>>>> REPLACE/g)].map((m) => ({ search: m[1], replace: m[2] })),
+    applyEdits: (source, edits) => {
+      const results = [];
+      let text = source;
+      for (const e of edits) {
+        const at = text.indexOf(e.search);
+        if (at < 0) {
+          results.push({ ok: false, text, strategy: null, similarity: 0, start: -1, end: -1 });
+          return { ok: false, text: source, results, applied: results.length - 1 };
+        }
+        text = text.slice(0, at) + e.replace + text.slice(at + e.search.length);
+        results.push({ ok: true, text, strategy: 'exact', similarity: 1, start: at, end: at + e.replace.length });
+      }
+      return { ok: true, text, results, applied: results.length };
+    },
+  };
+  const { root } = makeTree(t, { 'a.py': { contents: 'def f():\n    return 1\n', mode: 0o600 }, 'img.bin': Buffer.from([0, 1, 2]) });
+  const run = async (args, input) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), stdin: async () => Buffer.from(input), cwd: root, engine });
+    return { code, stdout, stderr };
+  };
+  let r = await run(['--format', 'blocks', '--file', 'a.py', '--json'], blocksText);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    ok: true,
+    applied: true,
+    path: 'a.py',
+    blocks: 1,
+    results: [{ ok: true, strategy: 'exact', similarity: 1, start: 0, end: 22 }], // each result without its text
+  });
+  assert.equal(read(root, 'a.py'), 'def f():\n    return 2\n');
+  assert.equal(modeOf(root, 'a.py'), '600');
+  const two = blocksText.replaceAll('return 1', 'return 2').replaceAll('return 2\n>>>', 'return 3\n>>>') + blocksText.replace('return 1', 'return 9');
+  const before = snapshot(root);
+  r = await run(['--format', 'blocks', '--file', 'a.py'], two);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^applypatch: error\[no_match\] in a\.py\. Nothing was written\.\nBlock 2 of 2 did not match a\.py\. Blocks 1-1 matched but were not written either/);
+  assert.deepEqual(snapshot(root), before);
+  r = await run(['--format', 'blocks', '--file', 'img.bin'], blocksText);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /error\[binary_file\]/);
+  r = await run(['--format', 'blocks', '--file', 'new/file.py'], '<<<<<<< SEARCH\n=======\nprint(1)\n>>>>>>> REPLACE\n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(read(root, 'new/file.py'), 'print(1)\n');
+  mkdirSync(join(root, 'd'));
+  r = await run(['--format', 'blocks', '--file', 'd'], blocksText);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /error\[not_a_file\]/);
+});

@@ -1,0 +1,18 @@
+// Type check (not run): the editors are what the Agents SDK's applyPatchTool
+// takes, through the package's published types (import).
+import { applyPatchTool, type ApplyPatchResult as SdkResult, type Editor as SdkEditor } from '@openai/agents-core';
+import { applyOperation, createFile, createMemoryEditor, type ApplyPatchOperation } from 'applypatch';
+import { applyPatchToDirectory, createEditor, type DirectoryResult } from 'applypatch/node';
+
+const memory = createMemoryEditor({ 'a.txt': 'a\n' }, { mode: 'codex' });
+const disk = createEditor({ root: '.', mode: 'strict' });
+const editors: SdkEditor[] = [memory, disk];
+applyPatchTool({ editor: memory });
+applyPatchTool({ editor: disk });
+const files: Record<string, string> = memory.files;
+const result: Promise<SdkResult | void> = disk.updateFile({ type: 'update_file', path: 'a.txt', diff: '', moveTo: 'b.txt' });
+const op: ApplyPatchOperation = { type: 'update_file', path: 'a', diff: '', move_to: 'b' };
+const map: Map<string, string> = applyOperation(new Map([['a', 'x\n']]), op);
+const text: string = createFile('+x');
+const dir: DirectoryResult = applyPatchToDirectory('.', '', { dryRun: true });
+export { editors, files, result, map, text, dir };
