@@ -131,7 +131,8 @@ test('a patch that does not apply: exit 1, the file, hunk and line named, nothin
     const r = cli(['--mode', mode], { cwd: root, input: failing });
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^applypatch: error\[context_not_found\] in b\.txt \(hunk 2, patch line 8\)\. Nothing was written\.\n/);
+    // Patch line 9 ('-b3') is the first line that differs from the file.
+    assert.match(r.stderr, /^applypatch: error\[context_not_found\] in b\.txt \(hunk 2, patch line 9\)\. Nothing was written\.\n/);
     assert.deepEqual(snapshot(root), before);
   }
   let r = cli([], { cwd: root, input: patchOf('*** Add File: ../outside.txt', '+x') });
