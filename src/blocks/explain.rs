@@ -65,40 +65,47 @@ pub(crate) fn ambiguous(strategy: Strategy, found: &Found, similarity: f64, opti
     }
 }
 
-/// Aligns SEARCH lines with file lines on their stripped text and lists the
-/// differences. `base` is the file line index of `file[0]`.
-fn differences(search: &[&str], file: &[&str], base: usize) -> Vec<Difference> {
+/// Aligns SEARCH lines with file lines on their stripped text (an LCS by
+/// dynamic programming; by position above [`MAX_ALIGN`] lines): the matched
+/// pairs (SEARCH index, file index), in order.
+fn align(search: &[&str], file: &[&str]) -> Vec<(usize, usize)> {
     let (n, m) = (search.len(), file.len());
     let eq = |i: usize, j: usize| py_strip(search.get(i).copied().unwrap_or("")) == py_strip(file.get(j).copied().unwrap_or(""));
-    // Matched pairs (search index, file index), in order.
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    if n <= MAX_ALIGN && m <= MAX_ALIGN {
-        let w = m + 1;
-        let mut dp = vec![0u32; (n + 1) * w];
-        let at = |dp: &[u32], i: usize, j: usize| dp.get(i * w + j).copied().unwrap_or(0);
-        for i in (0..n).rev() {
-            for j in (0..m).rev() {
-                let v = if eq(i, j) { at(&dp, i + 1, j + 1) + 1 } else { at(&dp, i + 1, j).max(at(&dp, i, j + 1)) };
-                if let Some(slot) = dp.get_mut(i * w + j) {
-                    *slot = v;
-                }
-            }
-        }
-        let (mut i, mut j) = (0, 0);
-        while i < n && j < m {
-            if eq(i, j) && at(&dp, i, j) == at(&dp, i + 1, j + 1) + 1 {
-                pairs.push((i, j));
-                i += 1;
-                j += 1;
-            } else if at(&dp, i + 1, j) >= at(&dp, i, j + 1) {
-                i += 1;
-            } else {
-                j += 1;
-            }
-        }
-    } else {
+    if n > MAX_ALIGN || m > MAX_ALIGN {
         pairs.extend((0..n.min(m)).filter(|&k| eq(k, k)).map(|k| (k, k)));
+        return pairs;
     }
+    let w = m + 1;
+    let mut dp = vec![0u32; (n + 1) * w];
+    let at = |dp: &[u32], i: usize, j: usize| dp.get(i * w + j).copied().unwrap_or(0);
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            let v = if eq(i, j) { at(&dp, i + 1, j + 1) + 1 } else { at(&dp, i + 1, j).max(at(&dp, i, j + 1)) };
+            if let Some(slot) = dp.get_mut(i * w + j) {
+                *slot = v;
+            }
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        if eq(i, j) && at(&dp, i, j) == at(&dp, i + 1, j + 1) + 1 {
+            pairs.push((i, j));
+            i += 1;
+            j += 1;
+        } else if at(&dp, i + 1, j) >= at(&dp, i, j + 1) {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    pairs
+}
+
+/// The differences between the SEARCH lines and the file lines `file`
+/// (whose first line is file line index `base`), given their alignment.
+fn differences(search: &[&str], file: &[&str], base: usize, pairs: &[(usize, usize)]) -> Vec<Difference> {
+    let (n, m) = (search.len(), file.len());
     let mut out = Vec::new();
     let line = |v: &[&str], k: usize| v.get(k).map(|s| s.to_string());
     let push_gap = |out: &mut Vec<Difference>, s: std::ops::Range<usize>, f: std::ops::Range<usize>| {
@@ -121,7 +128,7 @@ fn differences(search: &[&str], file: &[&str], base: usize) -> Vec<Difference> {
         }
     };
     let (mut ps, mut pf) = (0, 0);
-    for &(i, j) in &pairs {
+    for &(i, j) in pairs {
         push_gap(&mut out, ps..i, pf..j);
         if search.get(i) != file.get(j) {
             out.push(Difference {
@@ -158,16 +165,36 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
     let n = search.len();
     let pattern = Pattern::new(search.iter().map(|l| py_strip(l)));
     let classes: Vec<u32> = src.lines().map(|l| pattern.class(py_strip(l))).collect();
-    let (first, count, lcs) = if classes.len() < n {
-        (0, classes.len(), pattern.lcs(classes.iter().copied(), &mut Vec::new()))
+    // The best window of the SEARCH text's line count, ignoring whitespace...
+    let (first, lcs) = if classes.len() < n {
+        (0, pattern.lcs(classes.iter().copied(), &mut Vec::new()))
     } else {
         let scan = pattern.scan(&classes, n + 1);
-        (scan.best_index, n, scan.best_lcs)
+        (scan.best_index, scan.best_lcs)
     };
-    let similarity = ratio(lcs, n.max(count));
-    let file: Vec<&str> = (first..first + count).map(|i| src.line(i)).collect();
-    let lines = range(first, (first + count).saturating_sub(1));
-    let nearest = (lcs > 0).then(|| Nearest { lines, similarity, text: file.join("\n"), differences: differences(search, &file, first) });
+    // ...widened by a few lines and trimmed to what aligns with the SEARCH
+    // text, so that missing or extra lines do not shift the place reported.
+    let pad = (n / 4).max(2);
+    let lo = first.saturating_sub(pad);
+    let hi = (first + n + pad).min(src.len());
+    let region: Vec<&str> = (lo..hi).map(|i| src.line(i)).collect();
+    let pairs = align(search, &region);
+    let nearest = match (pairs.first(), pairs.last()) {
+        (Some(&(i0, j0)), Some(&(il, jl))) if lcs > 0 => {
+            let a = j0.saturating_sub(i0);
+            let b = (jl + (n - 1 - il)).min(region.len().saturating_sub(1)).max(jl);
+            let file = region.get(a..=b).unwrap_or(&[]);
+            let pairs: Vec<(usize, usize)> = pairs.iter().map(|&(i, j)| (i, j - a)).collect();
+            Some(Nearest {
+                lines: range(lo + a, lo + b),
+                similarity: ratio(pairs.len(), n.max(file.len())),
+                text: file.join("\n"),
+                differences: differences(search, file, lo + a, &pairs),
+            })
+        }
+        _ => None,
+    };
+    let found_lines = nearest.as_ref().map_or(0, |_| pairs.len());
 
     let already_applied = (!py_strip(replace).is_empty() && search.join("\n") != replace)
         .then(|| memchr::memmem::find(src.text.as_bytes(), replace.as_bytes()))
@@ -185,7 +212,7 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
         Some(near) => {
             let _ = write!(
                 message,
-                " The closest place is {}, where {lcs} of the {n} SEARCH lines are found in order, ignoring whitespace around lines (fuzzy similarity {:.2}; {} needed).",
+                " The closest place is {}, where {found_lines} of the {n} SEARCH lines are found in order, ignoring whitespace around lines (fuzzy similarity {:.2}; {} needed).",
                 lines_text(near.lines),
                 fuzzy_best.max(0.0),
                 options.threshold
@@ -216,7 +243,7 @@ mod tests {
     fn differences_align_lines() {
         let search = ["a", "  b", "c", "x", "d"];
         let file = ["a", "b", "c", "d", "e"];
-        let d = differences(&search, &file, 10);
+        let d = differences(&search, &file, 10, &align(&search, &file));
         let kinds: Vec<_> = d.iter().map(|d| (d.kind, d.search_line, d.file_line)).collect();
         assert_eq!(
             kinds,
@@ -226,7 +253,8 @@ mod tests {
                 (DifferenceKind::NotInSearch, None, Some(15)),
             ]
         );
-        let d = differences(&["a", "X", "c"], &["a", "Y", "c"], 0);
+        let (s, f) = (["a", "X", "c"], ["a", "Y", "c"]);
+        let d = differences(&s, &f, 0, &align(&s, &f));
         assert_eq!((d[0].kind, d[0].search.as_deref(), d[0].file.as_deref()), (DifferenceKind::Changed, Some("X"), Some("Y")));
     }
 }
