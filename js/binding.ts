@@ -12,6 +12,11 @@ export interface Binding {
   applyChanges(inputLen: number, diff: string, mode: number): FlatChanges;
   applyBatchChanges(inputLen: number, diffs: string[], mode: number): FlatChanges;
   errorCodes(): string[];
+  /** Edit blocks (js/blocks.ts): the source is read from the input buffer. */
+  blocksApplyEdit(inputLen: number, search: string, replace: string, anchorSlack: number, threshold: number, anchorThreshold: number, flags: number): unknown;
+  blocksApplyEdits(inputLen: number, edits: string[], anchorSlack: number, threshold: number, anchorThreshold: number, flags: number): unknown[];
+  blocksParse(text: string, detailed: boolean): unknown;
+  blocksSimilarity(a: string, b: string): number;
 }
 
 let current: Binding | undefined;
