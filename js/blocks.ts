@@ -125,10 +125,12 @@ export interface EditsResult {
   applied: number;
 }
 
-/** What the binding returns for one edit; `text` is built here. */
-interface RawResult extends Omit<EditResult, 'text'> {
-  replacement: string;
-}
+/** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?]`. */
+type RawResult = [number, number, number, number, number, string, FailureFields | undefined];
+
+type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied'>;
+
+const STRATEGIES: Array<Strategy | null> = [null, 'empty-search', 'exact', 'trailing-ws', 'indent', 'anchor', 'fuzzy'];
 
 const PRESETS: Record<Preset, Required<Omit<EditOptions, 'preset'>>> = {
   compatible: { anchorSlack: 2, threshold: 0.85, unique: false, anchorThreshold: 0, newlines: false, relativeIndent: false, explain: false },
@@ -178,9 +180,12 @@ function checkEdit(name: string, edit: unknown): EditBlock {
 }
 
 function finish(source: string, raw: RawResult): EditResult {
-  const { replacement, ...rest } = raw;
-  const text = raw.ok ? source.slice(0, raw.start) + replacement + source.slice(raw.end) : source;
-  return { ...rest, text };
+  const [code, similarity, start, end, matches, replacement, failure] = raw;
+  const strategy = STRATEGIES[code] ?? null;
+  const ok = strategy !== null;
+  const text = ok ? source.slice(0, start) + replacement + source.slice(end) : source;
+  const result: EditResult = { ok, text, strategy, similarity, start, end, matches };
+  return failure === undefined ? result : { ...result, ...failure };
 }
 
 /**

@@ -43,8 +43,15 @@ fn percent(x: f64) -> String {
 }
 
 /// The failure of an edit whose winning strategy matched several places.
-pub(crate) fn ambiguous(strategy: Strategy, found: &Found, similarity: f64, options: &Options) -> Outcome {
-    let mut candidates: Vec<LineRange> = found.candidates.iter().map(|h| range(h.first, h.last)).collect();
+pub(crate) fn ambiguous(src: &Src, strategy: Strategy, found: &Found, similarity: f64, options: &Options) -> Outcome {
+    let mut candidates: Vec<LineRange> = found
+        .candidates
+        .iter()
+        .map(|h| {
+            let (first, last) = src.lines_of(h.start, h.end);
+            range(first, last)
+        })
+        .collect();
     candidates.sort_by_key(|r| (r.start, r.end));
     let mut places = candidates.iter().map(|r| lines_text(*r)).collect::<Vec<_>>().join(", ");
     if found.count > candidates.len() {

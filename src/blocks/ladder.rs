@@ -21,36 +21,67 @@ use super::{py_strip, Options};
 pub(crate) const MAX_CANDIDATES: usize = 20;
 
 /// The text split on `\n` as apply-edit-block splits it: `N` newlines make
-/// `N + 1` lines (the last one empty when the text ends with a newline).
+/// `N + 1` lines (the last one empty when the text ends with a newline). The
+/// line table is built on first use: an exact match never needs it.
 pub(crate) struct Src<'a> {
     pub text: &'a str,
-    starts: Vec<usize>,
+    table: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> Src<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
-        let mut starts = Vec::with_capacity(text.len() / 32 + 2);
-        starts.push(0);
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|p| p + 1));
-        Src { text, starts }
+        Src { text, table: std::cell::OnceCell::new() }
+    }
+
+    /// Where each line starts.
+    fn starts(&self) -> &[usize] {
+        self.table.get_or_init(|| {
+            let text = self.text;
+            let mut starts = Vec::with_capacity(text.len() / 32 + 2);
+            starts.push(0);
+            // Eight bytes at a time (SWAR): one memchr call per line costs
+            // more than the search itself when lines are short.
+            let bytes = text.as_bytes();
+            let mut chunks = bytes.chunks_exact(8);
+            let mut base = 0;
+            for chunk in &mut chunks {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(chunk);
+                let x = u64::from_le_bytes(w) ^ 0x0a0a_0a0a_0a0a_0a0a;
+                // The high bit of each byte of `x` that is zero, exactly.
+                const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+                let mut zeros = !(((x & LOW).wrapping_add(LOW)) | x | LOW);
+                while zeros != 0 {
+                    starts.push(base + zeros.trailing_zeros() as usize / 8 + 1);
+                    zeros &= zeros - 1;
+                }
+                base += 8;
+            }
+            for (k, &b) in chunks.remainder().iter().enumerate() {
+                if b == b'\n' {
+                    starts.push(base + k + 1);
+                }
+            }
+            starts
+        })
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.starts.len()
+        self.starts().len()
     }
 
     pub(crate) fn start(&self, i: usize) -> usize {
-        self.starts.get(i).copied().unwrap_or(self.text.len())
+        self.starts().get(i).copied().unwrap_or(self.text.len())
     }
 
     /// End of line `i`'s text (its `\n` excluded).
     pub(crate) fn end(&self, i: usize) -> usize {
-        self.starts.get(i + 1).map_or(self.text.len(), |s| s - 1)
+        self.starts().get(i + 1).map_or(self.text.len(), |s| s - 1)
     }
 
     /// End of line `i` including its `\n`, if it has one.
     pub(crate) fn end_with_newline(&self, i: usize) -> usize {
-        self.starts.get(i + 1).copied().unwrap_or(self.text.len())
+        self.starts().get(i + 1).copied().unwrap_or(self.text.len())
     }
 
     pub(crate) fn line(&self, i: usize) -> &'a str {
@@ -61,17 +92,21 @@ impl<'a> Src<'a> {
         (0..self.len()).map(move |i| self.line(i))
     }
 
+    /// The 0-based, inclusive lines bytes `start..end` are on.
+    pub(crate) fn lines_of(&self, start: usize, end: usize) -> (usize, usize) {
+        (self.line_of(start), self.line_of(end.saturating_sub(1).max(start)))
+    }
+
     /// The 0-based line that byte `offset` is on.
     pub(crate) fn line_of(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        self.starts().partition_point(|&s| s <= offset).saturating_sub(1)
     }
 }
 
-/// One place a rung matched: lines `first..=last`, bytes `start..end`.
+/// One place a rung matched: bytes `start..end` (its lines:
+/// [`Src::lines_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Hit {
-    pub first: usize,
-    pub last: usize,
     pub start: usize,
     pub end: usize,
 }
@@ -119,7 +154,7 @@ impl<'s, 'a> Ctx<'s, 'a> {
     /// line is matched by `last` (so its newline may be taken).
     fn hit(&self, first: usize, last: usize, whole: bool) -> Hit {
         let end = if self.consume && whole { self.src.end_with_newline(last) } else { self.src.end(last) };
-        Hit { first, last, start: self.src.start(first), end }
+        Hit { start: self.src.start(first), end }
     }
 
     fn file_style(&self) -> Option<Style> {
@@ -204,7 +239,7 @@ pub(crate) fn exact(src: &Src, search: &str) -> Option<Found> {
         count += 1;
         if hits.len() < MAX_CANDIDATES {
             let end = start + needle.len();
-            hits.push(Hit { first: src.line_of(start), last: src.line_of(end.saturating_sub(1).max(start)), start, end });
+            hits.push(Hit { start, end });
         }
     };
     let pi = prefix_function(needle);
@@ -219,10 +254,22 @@ pub(crate) fn exact(src: &Src, search: &str) -> Option<Found> {
 
 /// Every window of `ctx.search.len()` lines whose lines equal the SEARCH
 /// lines after `norm`.
+///
+/// A window can only start at a line equal to the first SEARCH line: those
+/// are found with one cheap comparison per line and verified directly. When
+/// they are so many that verifying could cost more than linear time, the
+/// lines are mapped to ids and Knuth–Morris–Pratt finds the windows instead.
 fn windows(ctx: &Ctx, norm: fn(&str) -> &str) -> Vec<usize> {
     let n = ctx.search.len();
     if n == 0 || ctx.src.len() < n {
         return Vec::new();
+    }
+    let search: Vec<&str> = ctx.search.iter().map(|l| norm(l)).collect();
+    let first = search.first().copied().unwrap_or("");
+    let last_start = ctx.src.len() - n;
+    let starts: Vec<usize> = (0..=last_start).filter(|&i| norm(ctx.src.line(i)) == first).collect();
+    if starts.len().saturating_mul(n) <= 4 * ctx.src.len() + 64 {
+        return starts.into_iter().filter(|&i| search.iter().enumerate().all(|(k, s)| norm(ctx.src.line(i + k)) == *s)).collect();
     }
     let mut map = LineMap::default();
     let needle: Vec<u32> = ctx
@@ -240,11 +287,12 @@ fn windows(ctx: &Ctx, norm: fn(&str) -> &str) -> Vec<usize> {
 }
 
 fn strip_trailing(line: &str) -> &str {
-    line.trim_end_matches([' ', '\t'])
+    let n = line.bytes().rev().take_while(|&b| b == b' ' || b == b'\t').count();
+    line.get(..line.len() - n).unwrap_or(line)
 }
 
 fn strip_leading(line: &str) -> &str {
-    line.trim_start_matches([' ', '\t'])
+    line.get(indent::leading_ws(line).len()..).unwrap_or(line)
 }
 
 /// Rung 2: lines equal after removing trailing spaces and tabs.
@@ -443,7 +491,7 @@ mod tests {
         let f = exact(&src, "aa").unwrap();
         assert_eq!((f.count, f.winner.start), (3, 0));
         let f = exact(&src, "a\nb").unwrap();
-        assert_eq!((f.count, f.winner.first, f.winner.last), (1, 0, 1));
+        assert_eq!((f.count, src.lines_of(f.winner.start, f.winner.end)), (1, (0, 1)));
         assert!(exact(&src, "c").is_none());
     }
 

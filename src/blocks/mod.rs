@@ -27,9 +27,12 @@
 //!
 //! let source = "def f():\n    return 1\n";
 //! let edit = Edit::new("def f():\n  return 1", "def f():\n  return 2");
+//! // apply-edit-block shifts the replacement by the first lines' difference (0 here)...
 //! let r = apply_edit(source, &edit, &Options::default());
+//! assert_eq!((r.strategy, r.text.as_str()), (Some(Strategy::Indent), "def f():\n  return 2\n"));
+//! // ...the safe preset keeps the nesting, in the file's indentation.
+//! let r = apply_edit(source, &edit, &Options::SAFE);
 //! assert_eq!(r.text, "def f():\n    return 2\n");
-//! assert_eq!(r.strategy, Some(Strategy::Indent));
 //!
 //! // The safe preset refuses an edit that matches two places.
 //! let r = apply_edit("x = 1\nx = 1\n", &Edit::new("x = 1", "x = 2"), &Options::SAFE);
@@ -350,7 +353,18 @@ pub(crate) fn py_is_space(c: char) -> bool {
 
 /// Python's `str.strip()`.
 pub(crate) fn py_strip(s: &str) -> &str {
-    s.trim_matches(py_is_space)
+    // ASCII whitespace byte by byte first (the common case), then any other
+    // Unicode whitespace at either end.
+    let ascii = |b: &u8| matches!(b, b'\t'..=b'\r' | 0x1c..=0x20);
+    let bytes = s.as_bytes();
+    let lead = bytes.iter().take_while(|b| ascii(b)).count();
+    let trail = bytes.get(lead..).unwrap_or(&[]).iter().rev().take_while(|b| ascii(b)).count();
+    let t = s.get(lead..s.len() - trail).unwrap_or("");
+    if t.as_bytes().first().is_some_and(|&b| b >= 0x80) || t.as_bytes().last().is_some_and(|&b| b >= 0x80) {
+        t.trim_matches(py_is_space)
+    } else {
+        t
+    }
 }
 
 /// The text the ladder matches against. Compatible: the source itself. With
@@ -438,7 +452,7 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
             _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or("")),
         };
         if options.unique && found.count > 1 {
-            return explain::ambiguous(strategy, &found, similarity, options);
+            return explain::ambiguous(&src, strategy, &found, similarity, options);
         }
         let text = match &found.reindent {
             Reindent::None => replace.clone(),

@@ -26,24 +26,40 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A small, fast hasher for line strings (FxHash's multiply-rotate over 8-byte
-/// words). Lines come from files and models, not from an adversary that needs
-/// DoS resistance inside one call; std's SipHash costs several times more here.
+/// words). Lines longer than 24 bytes are hashed from their length and their
+/// first, middle and last 8 bytes only: the maps hold the few SEARCH lines and
+/// are probed with every line of the file, most of which match nothing, so a
+/// constant-time hash is what counts (equality is still checked in full by
+/// the map). Lines come from files and models, not from an adversary that
+/// needs DoS resistance inside one call; std's SipHash costs far more here.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct LineHasher(u64);
 
 const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    if let Some(src) = bytes.get(at..at + 8) {
+        w.copy_from_slice(src);
+    }
+    u64::from_le_bytes(w)
+}
+
 impl Hasher for LineHasher {
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let mut h = mix(self.0, bytes.len() as u64);
+        if bytes.len() > 24 {
+            let len = bytes.len();
+            h = mix(mix(mix(h, word(bytes, 0)), word(bytes, len / 2 - 4)), word(bytes, len - 8));
+        } else {
+            let mut chunks = bytes.chunks_exact(8);
+            for c in &mut chunks {
+                h = mix(h, word(c, 0));
+            }
+            for &b in chunks.remainder() {
+                h = mix(h, u64::from(b));
+            }
         }
         self.0 = h;
     }
@@ -67,6 +83,10 @@ pub(crate) type LineMap<'a> = HashMap<&'a str, u32, BuildHasherDefault<LineHashe
 pub(crate) struct Pattern<'a> {
     /// Class id of each distinct pattern line.
     classes: LineMap<'a>,
+    /// Bit `l` is set when some pattern line is `l` bytes long (lengths of
+    /// 4096 and more share the last bit): most text lines are ruled out
+    /// without hashing.
+    lengths: [u64; 64],
     /// Class id of each pattern line, in order.
     ids: Vec<u32>,
     /// For each class, its bit mask over the pattern positions (`words` words).
@@ -80,7 +100,12 @@ impl<'a> Pattern<'a> {
     pub(crate) fn new<I: IntoIterator<Item = &'a str>>(lines: I) -> Self {
         let mut classes = LineMap::default();
         let mut ids = Vec::new();
+        let mut lengths = [0u64; 64];
         for line in lines {
+            let bit = line.len().min(4095);
+            if let Some(w) = lengths.get_mut(bit / 64) {
+                *w |= 1u64 << (bit % 64);
+            }
             let next = u32::try_from(classes.len()).unwrap_or(NONE - 1);
             let id = *classes.entry(line).or_insert(next);
             ids.push(id);
@@ -97,7 +122,7 @@ impl<'a> Pattern<'a> {
                 *c += 1;
             }
         }
-        Pattern { classes, ids, masks, counts, words }
+        Pattern { classes, lengths, ids, masks, counts, words }
     }
 
     /// Number of lines in the pattern.
@@ -107,6 +132,10 @@ impl<'a> Pattern<'a> {
 
     /// The class of a text line: its pattern class, or [`NONE`].
     pub(crate) fn class(&self, line: &str) -> u32 {
+        let bit = line.len().min(4095);
+        if self.lengths.get(bit / 64).is_some_and(|w| w & (1u64 << (bit % 64)) == 0) {
+            return NONE;
+        }
         self.classes.get(line).copied().unwrap_or(NONE)
     }
 
