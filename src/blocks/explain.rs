@@ -38,8 +38,23 @@ fn how(strategy: Strategy, options: &Options) -> String {
     }
 }
 
+/// `x * 100` rounded, or `None` when that is not a sensible number.
+fn hundredths(x: f64) -> Option<i64> {
+    let c = (x * 100.0).round();
+    (c.abs() < 1e15).then_some(c as i64)
+}
+
 fn percent(x: f64) -> String {
-    format!("{}%", (x * 100.0).round())
+    hundredths(x).map_or_else(|| "NaN%".to_string(), |c| format!("{c}%"))
+}
+
+/// `x` with two decimals. Written out by hand: core's float formatting would
+/// add some 20 KB to the wasm for these messages alone.
+fn decimal2(x: f64) -> String {
+    match hundredths(x) {
+        Some(c) => format!("{}{}.{:02}", if c < 0 { "-" } else { "" }, c.unsigned_abs() / 100, c.unsigned_abs() % 100),
+        None => "NaN".to_string(),
+    }
 }
 
 /// The failure of an edit whose winning strategy matched several places.
@@ -219,10 +234,10 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
         Some(near) => {
             let _ = write!(
                 message,
-                " The closest place is {}, where {found_lines} of the {n} SEARCH lines are found in order, ignoring whitespace around lines (fuzzy similarity {:.2}; {} needed).",
+                " The closest place is {}, where {found_lines} of the {n} SEARCH lines are found in order, ignoring whitespace around lines (fuzzy similarity {}; {} needed).",
                 lines_text(near.lines),
-                fuzzy_best.max(0.0),
-                options.threshold
+                decimal2(fuzzy_best.max(0.0)),
+                decimal2(options.threshold)
             );
             if !near.differences.is_empty() {
                 message.push_str(" Differences:");
@@ -245,6 +260,12 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_in_messages() {
+        assert_eq!([0.0, 0.5, 0.855, 1.0, -0.25, 2.0 / 3.0].map(decimal2), ["0.00", "0.50", "0.86", "1.00", "-0.25", "0.67"]);
+        assert_eq!((decimal2(f64::NAN), percent(0.85), percent(f64::INFINITY)), ("NaN".to_string(), "85%".to_string(), "NaN%".to_string()));
+    }
 
     #[test]
     fn differences_align_lines() {

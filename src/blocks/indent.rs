@@ -125,10 +125,11 @@ pub(crate) enum Fit {
 pub(crate) fn fit<I: IntoIterator<Item = (usize, usize)>>(pairs: I) -> Fit {
     let mut pairs = pairs.into_iter();
     let Some((bs, bf)) = pairs.next() else { return Fit::Free };
-    let mut reference: Option<(i128, i128)> = None;
+    let mut reference: Option<(i64, i64)> = None;
+    let signed = |x: usize| i64::try_from(x).unwrap_or(i64::MAX);
     for (s, f) in pairs {
-        let ds = s as i128 - bs as i128;
-        let df = f as i128 - bf as i128;
+        let ds = signed(s).saturating_sub(signed(bs));
+        let df = signed(f).saturating_sub(signed(bf));
         if ds == 0 && df == 0 {
             continue;
         }
@@ -140,7 +141,7 @@ pub(crate) fn fit<I: IntoIterator<Item = (usize, usize)>>(pairs: I) -> Fit {
                 reference = Some((ds, df));
             }
             Some((rs, rf)) => {
-                if ds * rf != df * rs {
+                if ds.checked_mul(rf) != df.checked_mul(rs) || ds.checked_mul(rf).is_none() {
                     return Fit::Inconsistent;
                 }
             }
@@ -171,9 +172,10 @@ impl Relative {
     /// SEARCH base, scaled and put on the file base in the file's style.
     /// Blank lines are kept as they are.
     pub(crate) fn apply(&self, replace: &str) -> String {
-        let sb = cols(&self.search_base) as i128;
-        let fb = cols(&self.file_base) as i128;
-        let (num, den) = (self.file.max(1) as i128, self.search.max(1) as i128);
+        let signed = |x: usize| i64::try_from(x).unwrap_or(i64::MAX);
+        let sb = signed(cols(&self.search_base));
+        let fb = signed(cols(&self.file_base));
+        let (num, den) = (signed(self.file.max(1)), signed(self.search.max(1)));
         let lines: Vec<String> = replace
             .split('\n')
             .map(|line| {
@@ -182,8 +184,8 @@ impl Relative {
                 }
                 let ws = leading_ws(line);
                 let rest = line.get(ws.len()..).unwrap_or("");
-                let delta = cols(ws) as i128 - sb;
-                let target = (fb + (delta * num).div_euclid(den)).max(0);
+                let delta = signed(cols(ws)).saturating_sub(sb);
+                let target = fb.saturating_add(delta.saturating_mul(num).div_euclid(den)).max(0);
                 let mut out = self.indentation(fb, target);
                 out.push_str(rest);
                 out
@@ -193,8 +195,8 @@ impl Relative {
     }
 
     /// Indentation of `target` columns, built on the file base (`fb` columns).
-    fn indentation(&self, fb: i128, target: i128) -> String {
-        let fill = |out: &mut String, from: i128, to: i128| {
+    fn indentation(&self, fb: i64, target: i64) -> String {
+        let fill = |out: &mut String, from: i64, to: i64| {
             let extra = usize::try_from(to - from).unwrap_or(0);
             if self.tabs {
                 out.push_str(&"\t".repeat(extra / 4));
@@ -210,7 +212,7 @@ impl Relative {
         }
         // Deeper-left than the base: keep as much of the base as fits.
         let mut out = String::new();
-        let mut at = 0i128;
+        let mut at = 0i64;
         for c in self.file_base.chars() {
             let next = if c == '\t' { (at / 4 + 1) * 4 } else { at + 1 };
             if next > target {

@@ -445,49 +445,54 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
     }
 
     let src = Src::new(&view.text);
-    let success = |strategy: Strategy, found: Found| -> Outcome {
-        let hit = found.winner;
-        let similarity = match strategy {
-            Strategy::EmptySearch | Strategy::Exact => 1.0,
-            _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or("")),
-        };
-        if options.unique && found.count > 1 {
-            return explain::ambiguous(&src, strategy, &found, similarity, options);
-        }
-        let text = match &found.reindent {
-            Reindent::None => replace.clone(),
-            Reindent::Shift(delta) => indent::shift(&replace, *delta),
-            Reindent::Relative(r) => r.apply(&replace),
-        };
-        let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
-        Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None }
+    let (strategy, found) = match climb(&src, &search, &replace, options) {
+        Ok(rung) => rung,
+        Err(failure) => return failure,
     };
-
-    if let Some(found) = ladder::exact(&src, &search) {
-        return success(Strategy::Exact, found);
+    let hit = found.winner;
+    let similarity = match strategy {
+        Strategy::EmptySearch | Strategy::Exact => 1.0,
+        _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or("")),
+    };
+    if options.unique && found.count > 1 {
+        return explain::ambiguous(&src, strategy, &found, similarity, options);
     }
+    let text = match &found.reindent {
+        Reindent::None => replace,
+        Reindent::Shift(delta) => indent::shift(&replace, *delta),
+        Reindent::Relative(r) => r.apply(&replace),
+    };
+    let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
+    Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None }
+}
 
+/// The ladder after `empty-search`: the first rung that matches, or the
+/// failure (with apply-edit-block's similarity: the best fuzzy score).
+fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Result<(Strategy, Found), Outcome> {
+    if let Some(found) = ladder::exact(src, search) {
+        return Ok((Strategy::Exact, found));
+    }
     let consume = options.newlines && search.ends_with('\n');
     let mut lines: Vec<&str> = search.split('\n').collect();
     if consume {
         lines.pop();
     }
-    let ctx = ladder::Ctx::new(&src, &lines, consume, options, &replace);
+    let ctx = ladder::Ctx::new(src, &lines, consume, options, replace);
     if let Some(found) = ladder::trailing_ws(&ctx) {
-        return success(Strategy::TrailingWs, found);
+        return Ok((Strategy::TrailingWs, found));
     }
     if let Some(found) = ladder::indent(&ctx) {
-        return success(Strategy::Indent, found);
+        return Ok((Strategy::Indent, found));
     }
     if let Some(found) = ladder::anchor(&ctx) {
-        return success(Strategy::Anchor, found);
+        return Ok((Strategy::Anchor, found));
     }
     let fuzzy = ladder::fuzzy(&ctx);
     if let Some(found) = fuzzy.found {
-        return success(Strategy::Fuzzy, found);
+        return Ok((Strategy::Fuzzy, found));
     }
-    let failure = options.explain.then(|| explain::not_found(&src, &lines, &replace, options, fuzzy.best));
-    Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure }
+    let failure = options.explain.then(|| explain::not_found(src, &lines, replace, options, fuzzy.best));
+    Err(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure })
 }
 
 #[cfg(test)]
