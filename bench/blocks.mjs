@@ -111,7 +111,8 @@ for (const [i, c] of all.entries()) {
   const a = time(() => applyEdit(c.source, edit), reps);
   const s = time(() => applyEdit(c.source, edit, { preset: 'safe' }), reps);
   const b = t ? t.ms : NaN;
-  const ratio = t ? `${Math.round(b / a).toLocaleString('en')}x`.padStart(10) : '         -';
+  const r = b / a;
+  const ratio = t ? `${r < 10 ? r.toFixed(1) : Math.round(r).toLocaleString('en')}x`.padStart(10) : '         -';
   console.log(`${String(c.lines).padStart(8)}  ${c.name.padEnd(22)}  ${String(c.want ?? 'failure').padEnd(11)}  ${fmt(a)}  ${fmt(s)}  ${t ? fmt(b) : '        -'}         ${ratio}`);
 }
 if (!py) console.log('\n(apply-edit-block not timed: its oracle script ../shared/oracles/apply-edit-block.sh is not here)');

@@ -207,3 +207,29 @@ test('odd option values behave like apply-edit-block', () => {
   assert.equal(applyEdit('a\nb\nc\n', { search: 'x\ny\nz', replace: 'R' }, { threshold: 0 }).strategy, 'fuzzy');
   assert.equal(applyEdit('a\nb\nc\n', { search: 'a\nb\nz', replace: 'R' }, { threshold: NaN }).ok, false);
 });
+
+test('the README examples say what the package does', () => {
+  const message = 'src/app.py\n<<<<<<< SEARCH\ndef greet():\n  print("Hi")\n=======\ndef greet():\n  print("Hello")\n>>>>>>> REPLACE';
+  const file = 'class App:\n    def greet():\n        print("Hi")\n';
+  const safe = applyEdits(file, parseBlocks(message), { preset: 'safe' });
+  assert.equal(safe.results[0].strategy, 'indent');
+  assert.equal(safe.text, 'class App:\n    def greet():\n        print("Hello")\n');
+  assert.equal(applyEdits(file, parseBlocks(message)).text, 'class App:\n    def greet():\n      print("Hello")\n');
+
+  const amb = applyEdit('x = 1\ny = 2\nx = 1\n', { search: 'x = 1', replace: 'x = 3' }, { preset: 'safe' });
+  assert.deepEqual(amb.candidates, [{ startLine: 1, endLine: 1 }, { startLine: 3, endLine: 3 }]);
+  assert.match(amb.message, /^Edit not applied: its SEARCH text matches 2 places in the file \(exactly\): line 1, line 3\. /);
+
+  const source = 'def f():\n    total = 1\n    for x in xs:\n        total += x\n    return total\n';
+  const edit = { search: 'def f():\n    total = 0\n    for x in items:\n        total += x\n    return total', replace: '…' };
+  const miss = applyEdit(source, edit, { preset: 'safe' });
+  assert.equal(miss.similarity, 0.6);
+  assert.deepEqual([miss.nearest.startLine, miss.nearest.endLine, miss.nearest.similarity], [1, 5, 0.6]);
+  assert.deepEqual(miss.nearest.differences.map((d) => [d.kind, d.searchLine, d.fileLine]), [['changed', 2, 2], ['changed', 3, 3]]);
+  assert.equal(
+    miss.message,
+    'Edit not applied: its SEARCH text (5 lines) is not in the file. Nothing was changed. The closest place is lines 1-5, where 3 of the 5 SEARCH lines are found in order, ignoring whitespace around lines (fuzzy similarity 0.60; 0.85 needed). Differences:\n- SEARCH line 2 "    total = 0" is "    total = 1" in the file (line 2)\n- SEARCH line 3 "    for x in items:" is "    for x in xs:" in the file (line 3)\nCopy the SEARCH lines exactly from the file (read lines 1-5 again if unsure) and send the edit again.',
+  );
+  const compat = applyEdit(source, edit);
+  assert.deepEqual([compat.strategy, compat.text], ['anchor', '…\n']);
+});
