@@ -446,8 +446,8 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
 
     let src = Src::new(&view.text);
     let (strategy, found) = match climb(&src, &search, &replace, options) {
-        Ok(rung) => rung,
-        Err(failure) => return failure,
+        Climb::Matched(strategy, found) => (strategy, found),
+        Climb::Failed(outcome) => return outcome,
     };
     let hit = found.winner;
     let similarity = match strategy {
@@ -466,11 +466,17 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
     Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None }
 }
 
-/// The ladder after `empty-search`: the first rung that matches, or the
-/// failure (with apply-edit-block's similarity: the best fuzzy score).
-fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Result<(Strategy, Found), Outcome> {
+/// Where the ladder stopped.
+enum Climb {
+    Matched(Strategy, Found),
+    /// No rung matched (the similarity is apply-edit-block's: the best fuzzy score).
+    Failed(Outcome),
+}
+
+/// The ladder after `empty-search`: the first rung that matches, or the failure.
+fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
     if let Some(found) = ladder::exact(src, search) {
-        return Ok((Strategy::Exact, found));
+        return Climb::Matched(Strategy::Exact, found);
     }
     let consume = options.newlines && search.ends_with('\n');
     let mut lines: Vec<&str> = search.split('\n').collect();
@@ -479,20 +485,20 @@ fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Result<(S
     }
     let ctx = ladder::Ctx::new(src, &lines, consume, options, replace);
     if let Some(found) = ladder::trailing_ws(&ctx) {
-        return Ok((Strategy::TrailingWs, found));
+        return Climb::Matched(Strategy::TrailingWs, found);
     }
     if let Some(found) = ladder::indent(&ctx) {
-        return Ok((Strategy::Indent, found));
+        return Climb::Matched(Strategy::Indent, found);
     }
     if let Some(found) = ladder::anchor(&ctx) {
-        return Ok((Strategy::Anchor, found));
+        return Climb::Matched(Strategy::Anchor, found);
     }
     let fuzzy = ladder::fuzzy(&ctx);
     if let Some(found) = fuzzy.found {
-        return Ok((Strategy::Fuzzy, found));
+        return Climb::Matched(Strategy::Fuzzy, found);
     }
     let failure = options.explain.then(|| explain::not_found(src, &lines, replace, options, fuzzy.best));
-    Err(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure })
+    Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure })
 }
 
 #[cfg(test)]
