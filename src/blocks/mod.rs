@@ -12,7 +12,7 @@
 //! | `trailing-ws` | whole lines equal but for trailing spaces and tabs |
 //! | `indent` | whole lines equal but for leading spaces and tabs; the replacement is re-indented |
 //! | `anchor` | the first and last non-blank SEARCH lines, `anchor_slack` lines apart at most from where the SEARCH text puts them |
-//! | `fuzzy` | the window of as many lines whose line-LCS [`similarity`] is highest, if at least `threshold` |
+//! | `fuzzy` | the window of as many lines whose line-LCS [`similarity()`] is highest, if at least `threshold` |
 //!
 //! With [`Options::COMPATIBLE`] (the default) every result — `ok`, text,
 //! strategy, similarity, offsets — is apply-edit-block 0.1.0's, quirks

@@ -4,12 +4,12 @@
 //! strategy, made cheap without changing a single reported score.
 //!
 //! - Lines are mapped to small class ids: one per distinct line of the
-//!   *pattern* (the SEARCH text); every other line gets [`NONE`] and can never
+//!   *pattern* (the SEARCH text); every other line gets `NONE` and can never
 //!   be part of a common subsequence, so it costs nothing.
 //! - The LCS length is computed bit-parallel (Hyyrö's formulation of the
 //!   Allison–Dix algorithm): one pass over the text, `⌈m/64⌉` word operations
 //!   per text line that occurs in the pattern.
-//! - [`Pattern::scan`] slides a window of the pattern's length over the text
+//! - `Pattern::scan` slides a window of the pattern's length over the text
 //!   and computes the exact LCS only where an upper bound says it can still
 //!   matter: the bound is the smaller of the multiset intersection of the two
 //!   windows' lines (kept up to date in O(1) per step) and the last exact value
