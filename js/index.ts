@@ -13,3 +13,4 @@ export { createMemoryEditor, type Editor, type MemoryEditor, type ApplyPatchResu
 export { codexTool, codexGrammar, type CodexTool, type CodexToolOptions } from './tool.js';
 export { PatchError, errorCodes, type ErrorCode, type Nearest, type Conflict, type PatchErrorFields } from './errors.js';
 export type { Mode } from './args.js';
+export { parseBlocks, applyEdit, applyEdits, similarity, type Strategy, type Preset, type EditBlock, type ParsedEditBlock, type BlockProblem, type ParsedBlocks, type ParseBlocksOptions, type EditOptions, type LineRange, type LineDifference, type NearestBlock, type EditResult, type EditsResult } from './blocks.js';

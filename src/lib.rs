@@ -5,6 +5,9 @@
 //!
 //! - V4A update diffs (the `diff` of the Responses API `apply_patch` tool):
 //!   [`apply`], [`apply_batch`], or [`Mode::apply`] for another mode.
+//! - Search/replace edit blocks (`<<<<<<< SEARCH` … `>>>>>>> REPLACE`):
+//!   [`blocks::apply_edit`], [`blocks::apply_edits`], [`blocks::parse_blocks`]
+//!   — apply-edit-block's ladder by default, or a safe preset.
 //!
 //! The engine is plain Rust with no JS types; `src/wasm.rs` binds it for the
 //! npm package. It never panics: bad input gets an [`Error`].
@@ -22,6 +25,7 @@
     deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::unreachable, clippy::todo)
 )]
 
+pub mod blocks;
 pub mod diff;
 pub mod error;
 pub mod files;

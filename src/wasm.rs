@@ -18,7 +18,7 @@ use js_sys::Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{text, Changes, Error, ErrorKind, Mode};
+use crate::{blocks, text, Changes, Error, ErrorKind, Mode};
 
 /// The error as JS sees it (the fields of `PatchError`).
 #[derive(Serialize)]
@@ -286,4 +286,243 @@ pub fn codex_description() -> String {
 #[wasm_bindgen(js_name = codexGrammar)]
 pub fn codex_grammar(environment_id: bool) -> String {
     crate::tool::grammar(environment_id).to_string()
+}
+
+
+// ---- edit blocks ----
+// Search/replace edit blocks (js/blocks.ts). The source crosses like the diff
+// input (putInput, then its length); results come back as plain objects with
+// the replacement text and its range in UTF-16 code units, and the wrapper
+// builds the new text from slices of the source.
+
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsLineRange {
+    start_line: usize,
+    end_line: usize,
+}
+
+impl From<blocks::LineRange> for JsLineRange {
+    fn from(r: blocks::LineRange) -> Self {
+        JsLineRange { start_line: r.start, end_line: r.end }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsDifference<'a> {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsNearestBlock<'a> {
+    start_line: usize,
+    end_line: usize,
+    similarity: f64,
+    text: &'a str,
+    differences: Vec<JsDifference<'a>>,
+}
+
+/// The failure report of an edit, as the wrapper receives it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsFailure<'a> {
+    reason: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    candidates: Option<Vec<JsLineRange>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nearest: Option<JsNearestBlock<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    already_applied: Option<JsLineRange>,
+}
+
+fn serialize<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
+}
+
+/// The options from the wrapper's plain values. `flags`: 1 unique, 2 newlines,
+/// 4 relative indent, 8 explain.
+fn block_options(anchor_slack: f64, threshold: f64, anchor_threshold: f64, flags: u32) -> blocks::Options {
+    // apply-edit-block compares |gap| <= slack: a fraction rounds down, NaN
+    // and negative numbers never match, Infinity always may.
+    let anchor_slack = if anchor_slack.is_nan() { -1 } else { anchor_slack.floor().clamp(-1.0, i64::MAX as f64) as i64 };
+    blocks::Options {
+        anchor_slack,
+        threshold,
+        unique: flags & 1 != 0,
+        anchor_threshold,
+        newlines: flags & 2 != 0,
+        relative_indent: flags & 4 != 0,
+        explain: flags & 8 != 0,
+    }
+}
+
+/// An outcome for `source` as a flat array (building a JS object field by
+/// field through serde costs ~10 µs a call, more than a small edit): `[strategy
+/// (0 for none, 1.. in ladder order), similarity, start, end, matches,
+/// replacement, failure (an object, or undefined)]`, offsets in UTF-16 code
+/// units of `source`.
+fn to_js_outcome(source: &str, o: &blocks::Outcome) -> Result<JsValue, JsValue> {
+    let (start, end) = match &o.splice {
+        Some(s) => {
+            let mut offsets = [s.start, s.end];
+            text::utf16_offsets(source, &mut offsets);
+            let [start, end] = offsets;
+            (start as f64, end as f64)
+        }
+        None => (-1.0, -1.0),
+    };
+    let strategy = match o.strategy {
+        None => 0,
+        Some(blocks::Strategy::EmptySearch) => 1,
+        Some(blocks::Strategy::Exact) => 2,
+        Some(blocks::Strategy::TrailingWs) => 3,
+        Some(blocks::Strategy::Indent) => 4,
+        Some(blocks::Strategy::Anchor) => 5,
+        Some(blocks::Strategy::Fuzzy) => 6,
+    };
+    let failure = match &o.failure {
+        None => JsValue::UNDEFINED,
+        Some(f) => serialize(&JsFailure {
+            reason: f.reason.as_str(),
+            message: &f.message,
+            candidates: (f.reason == blocks::Reason::Ambiguous).then(|| f.candidates.iter().map(|&r| r.into()).collect()),
+            nearest: f.nearest.as_ref().map(|n| JsNearestBlock {
+                start_line: n.lines.start,
+                end_line: n.lines.end,
+                similarity: n.similarity,
+                text: &n.text,
+                differences: n
+                    .differences
+                    .iter()
+                    .map(|d| JsDifference {
+                        kind: d.kind.as_str(),
+                        search_line: d.search_line,
+                        search: d.search.as_deref(),
+                        file_line: d.file_line,
+                        file: d.file.as_deref(),
+                    })
+                    .collect(),
+            }),
+            already_applied: f.already_applied.map(Into::into),
+        })?,
+    };
+    let out = Array::new_with_length(7);
+    out.set(0, JsValue::from(strategy));
+    out.set(1, JsValue::from(o.similarity));
+    out.set(2, JsValue::from(start));
+    out.set(3, JsValue::from(end));
+    out.set(4, JsValue::from(o.matches as f64));
+    out.set(5, JsValue::from_str(o.splice.as_ref().map_or("", |s| s.text.as_str())));
+    out.set(6, failure);
+    Ok(out.into())
+}
+
+/// Applies one edit to the input buffer's first `input_len` bytes.
+#[wasm_bindgen(js_name = blocksApplyEdit)]
+pub fn blocks_apply_edit(
+    input_len: usize,
+    search: String,
+    replace: String,
+    anchor_slack: f64,
+    threshold: f64,
+    anchor_threshold: f64,
+    flags: u32,
+) -> Result<JsValue, JsValue> {
+    let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
+    let edit = blocks::Edit { search, replace };
+    with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options)))
+}
+
+/// Applies edits (`[search, replace, search, replace, …]`) in order to the
+/// input buffer, stopping at the first failure: one outcome per edit tried,
+/// each with offsets into the text at its step.
+#[wasm_bindgen(js_name = blocksApplyEdits)]
+pub fn blocks_apply_edits(
+    input_len: usize,
+    edits: Vec<String>,
+    anchor_slack: f64,
+    threshold: f64,
+    anchor_threshold: f64,
+    flags: u32,
+) -> Result<Array, JsValue> {
+    let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
+    with_input(input_len, |source| {
+        let out = Array::new();
+        let mut current: Option<String> = None;
+        let mut pairs = edits.chunks_exact(2);
+        for pair in &mut pairs {
+            let [search, replace] = pair else { break };
+            let edit = blocks::Edit { search: search.clone(), replace: replace.clone() };
+            let text = current.as_deref().unwrap_or(source);
+            let outcome = blocks::find(text, &edit, &options);
+            out.push(&to_js_outcome(text, &outcome)?);
+            match &outcome.splice {
+                Some(s) => current = Some(text::apply_splices(text, std::slice::from_ref(s))),
+                None => break,
+            }
+        }
+        Ok(out)
+    })
+}
+
+#[derive(Serialize)]
+struct JsBlock<'a> {
+    search: &'a str,
+    replace: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsParsedEdit<'a> {
+    search: &'a str,
+    replace: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    line: usize,
+}
+
+#[derive(Serialize)]
+struct JsProblem<'a> {
+    line: usize,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsParsed<'a> {
+    edits: Vec<JsParsedEdit<'a>>,
+    problems: Vec<JsProblem<'a>>,
+}
+
+/// parseBlocks: apply-edit-block's plain list, or `{ edits, problems }`.
+#[wasm_bindgen(js_name = blocksParse)]
+pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
+    if !detailed {
+        let edits = blocks::parse_blocks(text);
+        let list: Vec<JsBlock> = edits.iter().map(|e| JsBlock { search: &e.search, replace: &e.replace }).collect();
+        return serialize(&list);
+    }
+    let p = blocks::parse_blocks_detailed(text);
+    serialize(&JsParsed {
+        edits: p.edits.iter().map(|e| JsParsedEdit { search: &e.search, replace: &e.replace, path: e.path.as_deref(), line: e.line }).collect(),
+        problems: p.problems.iter().map(|p| JsProblem { line: p.line, message: &p.message }).collect(),
+    })
+}
+
+/// apply-edit-block's line similarity of two texts.
+#[wasm_bindgen(js_name = blocksSimilarity)]
+pub fn blocks_similarity(a: &str, b: &str) -> f64 {
+    blocks::similarity(a, b)
 }

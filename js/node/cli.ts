@@ -2,7 +2,7 @@
 // The `applypatch` command: applies a patch to a directory, safely.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import * as api from '../index.js';
+import { applyEdits, parseBlocks, type EditResult, type Preset } from '../blocks.js';
 import { PatchError, type ErrorCode } from '../errors.js';
 import { summary } from '../patch.js';
 import { applyPatchToDirectory, withFs } from './apply.js';
@@ -68,8 +68,6 @@ export interface Io {
   version?: string;
   /** @internal Replaces node:fs functions (tests inject failures). */
   fs?: Partial<Fs>;
-  /** @internal The edit-block engine; the package's own (parseBlocks, applyEdits) when it has one. */
-  engine?: Record<string, unknown>;
 }
 
 class UsageError extends Error {}
@@ -81,7 +79,7 @@ interface Args {
   json: boolean;
   format: 'patch' | 'blocks';
   file?: string;
-  preset: string;
+  preset: Preset;
   input?: string;
   help: boolean;
   version: boolean;
@@ -113,7 +111,7 @@ function parseArgs(argv: string[]): Args {
       else if (name === '--cwd') args.cwd = value;
       else if (name === '--format') args.format = value as Args['format'];
       else if (name === '--file') args.file = value;
-      else args.preset = value;
+      else args.preset = value as Preset; // checked against choices above
       continue;
     }
     if (eq > 0) throw new UsageError(`${name} takes no value`);
@@ -228,31 +226,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-interface BlockEdit {
-  search: string;
-  replace: string;
-}
-interface BlockResult {
-  ok: boolean;
-  [key: string]: unknown;
-}
-
-/** `--format blocks`: edit blocks on one file, through the edit-block engine when this build has it. */
+/** `--format blocks`: search/replace edit blocks on one file, all or nothing. */
 function blocks(args: Args, io: Io, cwd: string, input: string): number {
-  const engine = io.engine ?? (api as unknown as Record<string, unknown>);
-  const parseBlocks = engine.parseBlocks as ((text: string, options?: object) => unknown) | undefined;
-  const applyEdits = engine.applyEdits as ((source: string, edits: BlockEdit[], options?: object) => { ok: boolean; text: string; results: BlockResult[]; applied: unknown }) | undefined;
   const fail = (code: ErrorCode | 'no_blocks' | 'no_match', message: string, extra: Record<string, unknown> = {}): number => {
     if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path: args.file, ...extra } }) + '\n');
     io.stderr(`applypatch: error[${code}] in ${args.file}.${code === 'write_failed' ? '' : ' Nothing was written.'}\n${message}\n`);
     return 1;
   };
-  if (typeof parseBlocks !== 'function' || typeof applyEdits !== 'function') {
-    const message = '--format blocks needs the edit-block engine (parseBlocks and applyEdits), which this build of applypatch does not have';
-    if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code: 'usage', message } }) + '\n');
-    io.stderr(`applypatch: ${message}\n`);
-    return 2;
-  }
   const fs = withFs(io.fs);
   try {
     const target = resolveTarget(realRoot(cwd, fs), args.file!, fs);
@@ -260,20 +240,18 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
     if (target.kind === 'file' && target.text === undefined) throw binaryError(args.file!);
     const source = target.text ?? '';
 
-    const detailed = parseBlocks(input, { detailed: true }) as { edits?: BlockEdit[]; problems?: Array<{ line: number; message: string }> } | BlockEdit[];
-    const edits: BlockEdit[] = Array.isArray(detailed) ? detailed : (detailed.edits ?? []);
-    const problems = Array.isArray(detailed) ? [] : (detailed.problems ?? []);
+    const { edits, problems } = parseBlocks(input, { detailed: true });
     if (problems.length > 0 || edits.length === 0) {
       const list = problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n');
       const message = edits.length === 0 ? 'No complete SEARCH/REPLACE block was found in the input.' : 'Some blocks in the input are malformed.';
       return fail('no_blocks', `${message}${list ? `\n${list}` : ''}`, { problems });
     }
     const result = applyEdits(source, edits, { preset: args.preset });
-    const results = (result.results ?? []).map(({ text: _text, ...rest }) => rest);
+    const results = result.results.map(({ text: _text, ...rest }) => rest);
     if (!result.ok) {
       const index = results.findIndex((r) => !r.ok);
-      const failed = results[index] ?? {};
-      const detail = typeof failed.message === 'string' ? failed.message : describeBlockFailure(failed);
+      const failed = results[index];
+      const detail = failed?.message ?? describeBlockFailure(failed);
       const before = index > 0 ? ` Blocks 1-${index} matched but were not written either: the edit is all or nothing.` : '';
       return fail('no_match', `Block ${index + 1} of ${edits.length} did not match ${args.file}.${before}\n${detail}`, { block: index + 1, results });
     }
@@ -296,10 +274,10 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
   }
 }
 
-function describeBlockFailure(r: Record<string, unknown>): string {
+function describeBlockFailure(r: Omit<EditResult, 'text'> | undefined): string {
   const parts: string[] = [];
-  if (typeof r.similarity === 'number') parts.push(`best similarity ${r.similarity.toFixed(2)}`);
-  if (typeof r.matches === 'number') parts.push(`${r.matches} matching place(s)`);
+  if (r !== undefined) parts.push(`best similarity ${r.similarity.toFixed(2)}`);
+  if (r !== undefined) parts.push(`${r.matches} matching place(s)`);
   return parts.length ? `The SEARCH text was not found (${parts.join(', ')}).` : 'The SEARCH text was not found.';
 }
 

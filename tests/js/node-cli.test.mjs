@@ -189,25 +189,9 @@ test('--help explains everything; --version', () => {
 
 // ---- --format blocks ----
 
-const hasBlocks = typeof applypatch.parseBlocks === 'function' && typeof applypatch.applyEdits === 'function';
 const blocksText = '<<<<<<< SEARCH\ndef f():\n    return 1\n=======\ndef f():\n    return 2\n>>>>>>> REPLACE\n';
 
-test('--format blocks without the edit-block engine: exit 2, said plainly', { skip: hasBlocks && 'this build has the edit-block engine' }, (t) => {
-  const { root } = makeTree(t, { 'a.py': 'def f():\n    return 1\n' });
-  const r = cli(['--format', 'blocks', '--file', 'a.py'], { cwd: root, input: blocksText });
-  assert.equal(r.code, 2);
-  assert.match(r.stderr, /--format blocks needs the edit-block engine \(parseBlocks and applyEdits\), which this build of applypatch does not have/);
-  assert.equal(read(root, 'a.py'), 'def f():\n    return 1\n');
-});
-
-if (!hasBlocks) {
-  console.warn(
-    '\n*** SKIPPED: --format blocks with the real edit-block engine. This build has no parseBlocks/applyEdits (issue 4 is on another branch).\n' +
-      '*** After merging it, this test must RUN and pass: node --test tests/js/node-cli.test.mjs\n',
-  );
-}
-
-test('--format blocks with the real edit-block engine', { skip: !hasBlocks && 'SKIPPED LOUDLY: no parseBlocks/applyEdits in this build (see the warning above)' }, (t) => {
+test('--format blocks: dry run, applied with its mode kept, a block that does not match, escapes', (t) => {
   const { root } = makeTree(t, { 'a.py': { contents: 'def f():\n    return 1\n', mode: 0o640 }, 'b.py': 'x = 1\n' });
   // Dry run: a diff, nothing written.
   let r = cli(['--format', 'blocks', '--file', 'a.py', '--dry-run'], { cwd: root, input: blocksText });
@@ -241,45 +225,24 @@ test('--format blocks with the real edit-block engine', { skip: !hasBlocks && 'S
   assert.deepEqual(snapshot(root), before);
 });
 
-test('--format blocks plumbing, with a small exact-match engine standing in (not the real engine)', async (t) => {
+test('--format blocks through main(): JSON results, binary files, new files, directories', async (t) => {
   require('applypatch/node');
   const { main } = require('../../dist/cjs/node/cli.js');
-  // Only what the CLI needs from the documented API: parseBlocks(text) -> [{ search, replace }],
-  // applyEdits(source, edits, options) -> { ok, text, results, applied }, stopping at the first failure.
-  const engine = {
-    parseBlocks: (text) =>
-      [...text.matchAll(/<<<<<<< SEARCH\n([\s\S]*?)=======\n([\s\S]*?)>>>>>>> REPLACE/g)].map((m) => ({ search: m[1], replace: m[2] })),
-    applyEdits: (source, edits) => {
-      const results = [];
-      let text = source;
-      for (const e of edits) {
-        const at = text.indexOf(e.search);
-        if (at < 0) {
-          results.push({ ok: false, text, strategy: null, similarity: 0, start: -1, end: -1 });
-          return { ok: false, text: source, results, applied: results.length - 1 };
-        }
-        text = text.slice(0, at) + e.replace + text.slice(at + e.search.length);
-        results.push({ ok: true, text, strategy: 'exact', similarity: 1, start: at, end: at + e.replace.length });
-      }
-      return { ok: true, text, results, applied: results.length };
-    },
-  };
   const { root } = makeTree(t, { 'a.py': { contents: 'def f():\n    return 1\n', mode: 0o600 }, 'img.bin': Buffer.from([0, 1, 2]) });
   const run = async (args, input) => {
     let stdout = '';
     let stderr = '';
-    const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), stdin: async () => Buffer.from(input), cwd: root, engine });
+    const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), stdin: async () => Buffer.from(input), cwd: root });
     return { code, stdout, stderr };
   };
   let r = await run(['--format', 'blocks', '--file', 'a.py', '--json'], blocksText);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), {
-    ok: true,
-    applied: true,
-    path: 'a.py',
-    blocks: 1,
-    results: [{ ok: true, strategy: 'exact', similarity: 1, start: 0, end: 22 }], // each result without its text
-  });
+  const json = JSON.parse(r.stdout);
+  assert.deepEqual({ ...json, results: undefined }, { ok: true, applied: true, path: 'a.py', blocks: 1, results: undefined });
+  // Each result as applyEdits gives it, without its text.
+  assert.equal(json.results.length, 1);
+  assert.deepEqual({ ok: json.results[0].ok, strategy: json.results[0].strategy, similarity: json.results[0].similarity, start: json.results[0].start }, { ok: true, strategy: 'exact', similarity: 1, start: 0 });
+  assert.equal(json.results[0].text, undefined);
   assert.equal(read(root, 'a.py'), 'def f():\n    return 2\n');
   assert.equal(modeOf(root, 'a.py'), '600');
   const two = blocksText.replaceAll('return 1', 'return 2').replaceAll('return 2\n>>>', 'return 3\n>>>') + blocksText.replace('return 1', 'return 9');
@@ -293,7 +256,8 @@ test('--format blocks plumbing, with a small exact-match engine standing in (not
   assert.match(r.stderr, /error\[binary_file\]/);
   r = await run(['--format', 'blocks', '--file', 'new/file.py'], '<<<<<<< SEARCH\n=======\nprint(1)\n>>>>>>> REPLACE\n');
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(read(root, 'new/file.py'), 'print(1)\n');
+  // Block bodies carry no final newline (apply-edit-block's rule): the new file is exactly the REPLACE text.
+  assert.equal(read(root, 'new/file.py'), 'print(1)');
   mkdirSync(join(root, 'd'));
   r = await run(['--format', 'blocks', '--file', 'd'], blocksText);
   assert.equal(r.code, 1);

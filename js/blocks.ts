@@ -1,0 +1,254 @@
+// Search/replace edit blocks: parseBlocks, applyEdit, applyEdits, similarity.
+// A failed match is data (`ok: false`), never an exception; only arguments of
+// the wrong type throw (TypeError), and strings with a lone surrogate are
+// refused with a PatchError like everywhere else in the package.
+import { checkOptions, checkString } from './args.js';
+import { putInput, wasm } from './binding.js';
+
+/** The ladder's rungs, in the order they are tried. */
+export type Strategy = 'empty-search' | 'exact' | 'trailing-ws' | 'indent' | 'anchor' | 'fuzzy';
+
+/** `'compatible'`: apply-edit-block 0.1.0's behaviour. `'safe'`: every improvement on. */
+export type Preset = 'compatible' | 'safe';
+
+/** One search/replace edit. */
+export interface EditBlock {
+  search: string;
+  replace: string;
+}
+
+/** An edit from `parseBlocks(text, { detailed: true })`. */
+export interface ParsedEditBlock extends EditBlock {
+  /** The file named on the line before the block (a fence line in between is skipped), or the previous block's. */
+  path?: string;
+  /** 1-based line of the block's start marker in the text. */
+  line: number;
+}
+
+/** Something that looked like an edit block but is not one (for example a block that is never closed). */
+export interface BlockProblem {
+  /** 1-based line in the text. */
+  line: number;
+  /** What is wrong and how to write it, for the model. */
+  message: string;
+}
+
+export interface ParsedBlocks {
+  edits: ParsedEditBlock[];
+  problems: BlockProblem[];
+}
+
+export interface ParseBlocksOptions {
+  /** `true`: `{ edits, problems }` with paths, fences understood and unclosed blocks reported. */
+  detailed?: boolean;
+}
+
+export interface EditOptions {
+  /** `'compatible'` (default) or `'safe'`; the options below override the preset's. */
+  preset?: Preset;
+  /** `anchor`: how far the gap between the anchor lines may differ from the SEARCH text's (2). */
+  anchorSlack?: number;
+  /** `fuzzy`: the lowest line similarity accepted (0.85). */
+  threshold?: number;
+  /** Fail, listing the candidates, when the winning strategy matches several places (safe: on). */
+  unique?: boolean;
+  /** `anchor`: the lowest similarity of the lines between the anchors (compatible 0: not checked; safe 0.5). */
+  anchorThreshold?: number;
+  /** Match CRLF files as LF, write the file's newline, keep a BOM first, take the newline a SEARCH text ends with (safe: on). */
+  newlines?: boolean;
+  /** `indent`/`anchor`: require the file's nesting to match the SEARCH text's and re-indent relatively, tabs staying tabs (safe: on). */
+  relativeIndent?: boolean;
+  /** On failure, report the closest place, how similar it is and which lines differ (safe: on). */
+  explain?: boolean;
+}
+
+/** 1-based, inclusive lines of the file. */
+export interface LineRange {
+  startLine: number;
+  endLine: number;
+}
+
+/** A difference between a SEARCH line and the file at the closest place. */
+export interface LineDifference {
+  kind: 'whitespace' | 'changed' | 'not-in-file' | 'not-in-search';
+  /** 1-based line in the SEARCH text, and its text. */
+  searchLine?: number;
+  search?: string;
+  /** 1-based line in the file, and its text. */
+  fileLine?: number;
+  file?: string;
+}
+
+/** The place in the file closest to the SEARCH text. */
+export interface NearestBlock extends LineRange {
+  /** Share of the SEARCH lines found there in order, whitespace around lines ignored. */
+  similarity: number;
+  /** The file's lines there. */
+  text: string;
+  /** The lines that differ (at most 50). */
+  differences: LineDifference[];
+}
+
+export interface EditResult {
+  ok: boolean;
+  /** The new text; on failure the source unchanged. */
+  text: string;
+  /** The strategy that matched; `null` on failure. */
+  strategy: Strategy | null;
+  /** apply-edit-block's similarity: 1 for exact and empty-search, the line similarity of the replaced text otherwise; on failure the best fuzzy score. */
+  similarity: number;
+  /** Replaced range of the source, in UTF-16 code units; -1 on failure. */
+  start: number;
+  end: number;
+  /** How many places the winning strategy matched (0 on a plain failure). */
+  matches: number;
+  /** On failure with `explain` or `unique`: why. */
+  reason?: 'not-found' | 'ambiguous';
+  /** On failure with `explain` or `unique`: what failed and what to change, for the model. */
+  message?: string;
+  /** `ambiguous`: the places matched (at most 20). */
+  candidates?: LineRange[];
+  /** `not-found` with `explain`: the closest place (absent when no SEARCH line is in the file). */
+  nearest?: NearestBlock;
+  /** `not-found` with `explain`: where the REPLACE text already is (the edit was probably applied). */
+  alreadyApplied?: LineRange;
+}
+
+export interface EditsResult {
+  /** Whether every edit applied. */
+  ok: boolean;
+  /** The text after the last edit that applied. */
+  text: string;
+  /** One result per edit tried (the failing one last); offsets refer to the text at that step. */
+  results: EditResult[];
+  /** How many edits applied. */
+  applied: number;
+}
+
+/** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?]`. */
+type RawResult = [number, number, number, number, number, string, FailureFields | undefined];
+
+type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied'>;
+
+const STRATEGIES: Array<Strategy | null> = [null, 'empty-search', 'exact', 'trailing-ws', 'indent', 'anchor', 'fuzzy'];
+
+const PRESETS: Record<Preset, Required<Omit<EditOptions, 'preset'>>> = {
+  compatible: { anchorSlack: 2, threshold: 0.85, unique: false, anchorThreshold: 0, newlines: false, relativeIndent: false, explain: false },
+  safe: { anchorSlack: 2, threshold: 0.85, unique: true, anchorThreshold: 0.5, newlines: true, relativeIndent: true, explain: true },
+};
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/** The binding's option arguments: anchorSlack, threshold, anchorThreshold, flags. */
+function resolve(options: unknown): [number, number, number, number] {
+  const o = checkOptions(options);
+  const preset = o.preset ?? 'compatible';
+  if (preset !== 'compatible' && preset !== 'safe') {
+    throw new TypeError(`applypatch: options.preset must be 'compatible' or 'safe', got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`);
+  }
+  const base = PRESETS[preset];
+  const num = (name: 'anchorSlack' | 'threshold' | 'anchorThreshold'): number => {
+    const v = o[name];
+    if (v === undefined) return base[name];
+    if (typeof v !== 'number') throw new TypeError(`applypatch: options.${name} must be a number, got ${kind(v)}`);
+    return v;
+  };
+  const flag = (name: 'unique' | 'newlines' | 'relativeIndent' | 'explain', bit: number): number => {
+    const v = o[name];
+    if (v === undefined) return base[name] ? bit : 0;
+    if (typeof v !== 'boolean') throw new TypeError(`applypatch: options.${name} must be a boolean, got ${kind(v)}`);
+    return v ? bit : 0;
+  };
+  const flags = flag('unique', 1) | flag('newlines', 2) | flag('relativeIndent', 4) | flag('explain', 8);
+  return [num('anchorSlack'), num('threshold'), num('anchorThreshold'), flags];
+}
+
+function checkEdit(name: string, edit: unknown): EditBlock {
+  if (edit === null || typeof edit !== 'object' || Array.isArray(edit)) {
+    throw new TypeError(`applypatch: ${name} must be an object { search, replace }, got ${kind(edit)}`);
+  }
+  const { search, replace } = edit as Record<string, unknown>;
+  if (typeof search !== 'string') throw new TypeError(`applypatch: ${name}.search must be a string, got ${kind(search)}`);
+  // apply-edit-block treats a missing replace as '' (a deletion); a deletion
+  // must be asked for.
+  if (typeof replace !== 'string') throw new TypeError(`applypatch: ${name}.replace must be a string, got ${kind(replace)}`);
+  return { search: checkString(`${name}.search`, search), replace: checkString(`${name}.replace`, replace) };
+}
+
+function finish(source: string, raw: RawResult): EditResult {
+  const [code, similarity, start, end, matches, replacement, failure] = raw;
+  const strategy = STRATEGIES[code] ?? null;
+  const ok = strategy !== null;
+  const text = ok ? source.slice(0, start) + replacement + source.slice(end) : source;
+  const result: EditResult = { ok, text, strategy, similarity, start, end, matches };
+  return failure === undefined ? result : { ...result, ...failure };
+}
+
+/**
+ * Parses SEARCH/REPLACE blocks (`<<<<<<< SEARCH`, the lines to find,
+ * `=======`, the new lines, `>>>>>>> REPLACE`) out of a model's message.
+ * Without options: apply-edit-block's parser, quirks included (a plain array;
+ * unclosed blocks are dropped). With `{ detailed: true }`: strict markers,
+ * file names, and problems for blocks that are not closed.
+ */
+export function parseBlocks(text: string, options: ParseBlocksOptions & { detailed: true }): ParsedBlocks;
+export function parseBlocks(text: string, options?: ParseBlocksOptions & { detailed?: false }): EditBlock[];
+export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlock[] | ParsedBlocks;
+export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlock[] | ParsedBlocks {
+  checkString('text', text);
+  const detailed = checkOptions(options).detailed ?? false;
+  if (typeof detailed !== 'boolean') throw new TypeError(`applypatch: options.detailed must be a boolean, got ${kind(detailed)}`);
+  return wasm().blocksParse(text, detailed) as EditBlock[] | ParsedBlocks;
+}
+
+/**
+ * Applies one search/replace edit to `source` with the first strategy of the
+ * ladder that matches. A failed match returns `ok: false` with the source
+ * unchanged; it never throws.
+ */
+export function applyEdit(source: string, edit: EditBlock, options?: EditOptions): EditResult {
+  checkString('source', source);
+  const { search, replace } = checkEdit('edit', edit);
+  const args = resolve(options);
+  const len = putInput(source);
+  return finish(source, wasm().blocksApplyEdit(len, search, replace, ...args) as RawResult);
+}
+
+/**
+ * Applies edits in order, each to the previous one's output, and stops at
+ * the first failure (`text` is then the text after the last edit that applied).
+ */
+export function applyEdits(source: string, edits: readonly EditBlock[], options?: EditOptions): EditsResult {
+  checkString('source', source);
+  if (!Array.isArray(edits)) throw new TypeError(`applypatch: edits must be an array of { search, replace }, got ${kind(edits)}`);
+  const flat: string[] = [];
+  edits.forEach((e, i) => {
+    const { search, replace } = checkEdit(`edits[${i}]`, e);
+    flat.push(search, replace);
+  });
+  const args = resolve(options);
+  const len = putInput(source);
+  const raws = wasm().blocksApplyEdits(len, flat, ...args) as RawResult[];
+  let text = source;
+  const results = raws.map((raw) => {
+    const r = finish(text, raw);
+    text = r.text;
+    return r;
+  });
+  const applied = results.filter((r) => r.ok).length;
+  return { ok: applied === edits.length, text, results, applied };
+}
+
+/**
+ * apply-edit-block's similarity: the longest common subsequence of the two
+ * texts' lines (split on `\n`, compared exactly) over the longer line count.
+ */
+export function similarity(a: string, b: string): number {
+  checkString('a', a);
+  checkString('b', b);
+  return wasm().blocksSimilarity(a, b);
+}

@@ -1,0 +1,552 @@
+//! Search/replace edit blocks (the `<<<<<<< SEARCH` / `=======` /
+//! `>>>>>>> REPLACE` edits of aider, Cline and Roo), applied with the ladder
+//! of the apply-edit-block package, and a `safe` preset that refuses the
+//! guesses that corrupt files.
+//!
+//! An edit is tried with each strategy in turn; the first that matches wins:
+//!
+//! | strategy | matches |
+//! | --- | --- |
+//! | `empty-search` | an empty SEARCH text: the replacement is put first |
+//! | `exact` | the SEARCH text as a substring |
+//! | `trailing-ws` | whole lines equal but for trailing spaces and tabs |
+//! | `indent` | whole lines equal but for leading spaces and tabs; the replacement is re-indented |
+//! | `anchor` | the first and last non-blank SEARCH lines, `anchor_slack` lines apart at most from where the SEARCH text puts them |
+//! | `fuzzy` | the window of as many lines whose line-LCS [`similarity()`] is highest, if at least `threshold` |
+//!
+//! With [`Options::COMPATIBLE`] (the default) every result — `ok`, text,
+//! strategy, similarity, offsets — is apply-edit-block 0.1.0's, quirks
+//! included. [`Options::SAFE`] turns on every improvement: see [`Options`].
+//!
+//! **Offsets are byte offsets** into the text the edit was applied to (the
+//! npm package turns them into UTF-16 code units; apply-edit-block's are code
+//! points). Line numbers in failure reports are 1-based.
+//!
+//! ```
+//! use applypatch::blocks::{apply_edit, Edit, Options, Strategy};
+//!
+//! let source = "def f():\n    return 1\n";
+//! let edit = Edit::new("def f():\n  return 1", "def f():\n  return 2");
+//! // apply-edit-block shifts the replacement by the first lines' difference (0 here)...
+//! let r = apply_edit(source, &edit, &Options::default());
+//! assert_eq!((r.strategy, r.text.as_str()), (Some(Strategy::Indent), "def f():\n  return 2\n"));
+//! // ...the safe preset keeps the nesting, in the file's indentation.
+//! let r = apply_edit(source, &edit, &Options::SAFE);
+//! assert_eq!(r.text, "def f():\n    return 2\n");
+//!
+//! // The safe preset refuses an edit that matches two places.
+//! let r = apply_edit("x = 1\nx = 1\n", &Edit::new("x = 1", "x = 2"), &Options::SAFE);
+//! assert!(!r.ok);
+//! assert_eq!(r.matches, 2);
+//! ```
+
+mod explain;
+mod indent;
+mod ladder;
+pub mod parse;
+pub mod similarity;
+
+use std::borrow::Cow;
+
+pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
+pub use similarity::similarity;
+
+use crate::text::Splice;
+use ladder::{Found, Reindent, Src};
+
+/// One search/replace edit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Edit {
+    pub search: String,
+    pub replace: String,
+}
+
+impl Edit {
+    pub fn new(search: impl Into<String>, replace: impl Into<String>) -> Self {
+        Edit { search: search.into(), replace: replace.into() }
+    }
+}
+
+/// The strategy (rung of the ladder) that matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    EmptySearch,
+    Exact,
+    TrailingWs,
+    Indent,
+    Anchor,
+    Fuzzy,
+}
+
+impl Strategy {
+    /// The name apply-edit-block uses: `"empty-search"`, `"exact"`,
+    /// `"trailing-ws"`, `"indent"`, `"anchor"`, `"fuzzy"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::EmptySearch => "empty-search",
+            Strategy::Exact => "exact",
+            Strategy::TrailingWs => "trailing-ws",
+            Strategy::Indent => "indent",
+            Strategy::Anchor => "anchor",
+            Strategy::Fuzzy => "fuzzy",
+        }
+    }
+}
+
+/// How edits are matched. Start from [`Options::COMPATIBLE`] (the default)
+/// or [`Options::SAFE`] and change single fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// `anchor`: how many lines the gap between the two anchors may differ
+    /// from the SEARCH text's (2). Negative: the anchor strategy never matches.
+    pub anchor_slack: i64,
+    /// `fuzzy`: the lowest similarity accepted (0.85).
+    pub threshold: f64,
+    /// Fail, listing the candidates, when the winning strategy matches more
+    /// than one place (`matches > 1`). Compatible: off (the first place wins).
+    pub unique: bool,
+    /// `anchor`: the lowest similarity of the lines between the anchors
+    /// (stripped, line LCS over the longer side), so that a made-up body
+    /// cannot replace whatever lies between two common lines. `0` checks
+    /// nothing (compatible); safe: 0.5.
+    pub anchor_threshold: f64,
+    /// Newline-aware matching: a CRLF file is matched as if it had LF line
+    /// breaks (so is the SEARCH text), the replacement is written with the
+    /// file's newline (the first line break in the file), a byte order mark
+    /// stays first and out of the match, and a SEARCH text that ends with a
+    /// newline matches whole lines including their newline (instead of
+    /// leaving one behind, which adds a blank line). Compatible: off.
+    pub newlines: bool,
+    /// `indent` (and `anchor`): the file lines must be nested like the SEARCH
+    /// lines (relative indentation, scaled between indentation widths, so a
+    /// 2-space or a tabs-as-spaces copy matches), and the replacement keeps
+    /// its own nesting, written in the file's indentation (tabs stay tabs).
+    /// Compatible: off (a uniform shift in spaces, nesting not checked).
+    pub relative_indent: bool,
+    /// On failure, a [`Failure`] saying where the closest place is (line
+    /// range), how similar it is and which lines differ, or that the REPLACE
+    /// text is already there. Compatible: off.
+    pub explain: bool,
+}
+
+impl Options {
+    /// apply-edit-block's behaviour (the default).
+    pub const COMPATIBLE: Options = Options {
+        anchor_slack: 2,
+        threshold: 0.85,
+        unique: false,
+        anchor_threshold: 0.0,
+        newlines: false,
+        relative_indent: false,
+        explain: false,
+    };
+
+    /// Every improvement on: `unique`, `anchor_threshold` 0.5, `newlines`,
+    /// `relative_indent`, `explain`; slack and threshold as compatible.
+    pub const SAFE: Options = Options {
+        anchor_slack: 2,
+        threshold: 0.85,
+        unique: true,
+        anchor_threshold: 0.5,
+        newlines: true,
+        relative_indent: true,
+        explain: true,
+    };
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::COMPATIBLE
+    }
+}
+
+/// Why an edit was not applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// No strategy matched.
+    NotFound,
+    /// With `unique`: the winning strategy matched several places.
+    Ambiguous,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::NotFound => "not-found",
+            Reason::Ambiguous => "ambiguous",
+        }
+    }
+}
+
+/// 1-based, inclusive range of lines of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// How a SEARCH line and the file differ at the closest place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DifferenceKind {
+    /// The lines differ only in whitespace.
+    Whitespace,
+    /// The SEARCH line is a different line in the file.
+    Changed,
+    /// The SEARCH line has no counterpart in the file there.
+    NotInFile,
+    /// The file has a line there that the SEARCH text does not.
+    NotInSearch,
+}
+
+impl DifferenceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DifferenceKind::Whitespace => "whitespace",
+            DifferenceKind::Changed => "changed",
+            DifferenceKind::NotInFile => "not-in-file",
+            DifferenceKind::NotInSearch => "not-in-search",
+        }
+    }
+}
+
+/// One difference between the SEARCH text and the closest place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    pub kind: DifferenceKind,
+    /// 1-based line in the SEARCH text, and its text.
+    pub search_line: Option<usize>,
+    pub search: Option<String>,
+    /// 1-based line in the file, and its text.
+    pub file_line: Option<usize>,
+    pub file: Option<String>,
+}
+
+/// The place in the file that came closest to the SEARCH text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Nearest {
+    pub lines: LineRange,
+    /// Share of the SEARCH lines found there in order, ignoring whitespace
+    /// around each line (line LCS over the longer side).
+    pub similarity: f64,
+    /// The file's lines there, joined with `\n`.
+    pub text: String,
+    /// The differing lines, in order (at most 50).
+    pub differences: Vec<Difference>,
+}
+
+/// What is known about a failed edit (with `explain`, or `unique` for
+/// ambiguity).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub reason: Reason,
+    /// For the model: what failed, where, and what to change.
+    pub message: String,
+    /// `Ambiguous`: the places matched (at most 20; `matches` counts all).
+    pub candidates: Vec<LineRange>,
+    /// `NotFound` with `explain`: the closest place.
+    pub nearest: Option<Nearest>,
+    /// `NotFound` with `explain`: where the REPLACE text already is, when it
+    /// is in the file as it stands (the edit was probably applied already).
+    pub already_applied: Option<LineRange>,
+}
+
+/// What [`find`] decided for one edit, without the new text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The strategy that matched; `None` on failure.
+    pub strategy: Option<Strategy>,
+    /// apply-edit-block's similarity: 1 for `empty-search` and `exact`, the
+    /// line similarity of the SEARCH text and the replaced text otherwise; on
+    /// failure the best fuzzy window's score (0 when there is none).
+    pub similarity: f64,
+    /// How many places the winning strategy matched (for `fuzzy`, windows
+    /// that overlap a better one are the same place); 0 on a plain failure.
+    pub matches: usize,
+    /// On success: bytes `start..end` of the source are replaced by `text`
+    /// (the REPLACE text, re-indented and with the file's newline as the
+    /// options say).
+    pub splice: Option<Splice>,
+    pub failure: Option<Failure>,
+}
+
+impl Outcome {
+    pub fn ok(&self) -> bool {
+        self.splice.is_some()
+    }
+}
+
+/// The result of [`apply_edit`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditResult {
+    pub ok: bool,
+    /// The new text; on failure the source unchanged.
+    pub text: String,
+    pub strategy: Option<Strategy>,
+    pub similarity: f64,
+    /// Bytes of the source replaced (`None` on failure).
+    pub range: Option<std::ops::Range<usize>>,
+    /// What was written there.
+    pub replacement: String,
+    pub matches: usize,
+    pub failure: Option<Failure>,
+}
+
+impl EditResult {
+    fn new(source: &str, outcome: Outcome) -> Self {
+        let Outcome { strategy, similarity, matches, splice, failure } = outcome;
+        match splice {
+            Some(s) => {
+                let text = crate::text::apply_splices(source, std::slice::from_ref(&s));
+                EditResult { ok: true, text, strategy, similarity, range: Some(s.start..s.end), replacement: s.text, matches, failure }
+            }
+            None => EditResult { ok: false, text: source.to_string(), strategy, similarity, range: None, replacement: String::new(), matches, failure },
+        }
+    }
+}
+
+/// The result of [`apply_edits`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditsResult {
+    /// Whether every edit applied.
+    pub ok: bool,
+    /// The text after the last edit that applied.
+    pub text: String,
+    /// One result per edit tried, the failing one last; offsets refer to the
+    /// text at that step.
+    pub results: Vec<EditResult>,
+    /// How many edits applied.
+    pub applied: usize,
+}
+
+/// Applies one edit. A failed match is a result with `ok == false` and the
+/// source unchanged, never an error.
+pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> EditResult {
+    EditResult::new(source, find(source, edit, options))
+}
+
+/// Applies edits in order, each to the previous one's output; stops at the
+/// first failure.
+pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> EditsResult {
+    let mut text = source.to_string();
+    let mut results = Vec::with_capacity(edits.len());
+    for edit in edits {
+        let r = apply_edit(&text, edit, options);
+        let ok = r.ok;
+        if ok {
+            text.clone_from(&r.text);
+        }
+        results.push(r);
+        if !ok {
+            let applied = results.len() - 1;
+            return EditsResult { ok: false, text, results, applied };
+        }
+    }
+    let applied = results.len();
+    EditsResult { ok: true, text, results, applied }
+}
+
+/// Python's `str.isspace()` (what apply-edit-block's `strip()` removes):
+/// Rust's whitespace plus the separators U+001C..U+001F.
+pub(crate) fn py_is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `str.strip()`.
+pub(crate) fn py_strip(s: &str) -> &str {
+    // ASCII whitespace byte by byte first (the common case), then any other
+    // Unicode whitespace at either end.
+    let ascii = |b: &u8| matches!(b, b'\t'..=b'\r' | 0x1c..=0x20);
+    let bytes = s.as_bytes();
+    let lead = bytes.iter().take_while(|b| ascii(b)).count();
+    let trail = bytes.get(lead..).unwrap_or(&[]).iter().rev().take_while(|b| ascii(b)).count();
+    let t = s.get(lead..s.len() - trail).unwrap_or("");
+    if t.as_bytes().first().is_some_and(|&b| b >= 0x80) || t.as_bytes().last().is_some_and(|&b| b >= 0x80) {
+        t.trim_matches(py_is_space)
+    } else {
+        t
+    }
+}
+
+/// The text the ladder matches against. Compatible: the source itself. With
+/// `newlines`: without a leading BOM and with CRLF line breaks as LF, plus
+/// what it takes to map offsets back.
+struct View<'a> {
+    text: Cow<'a, str>,
+    /// Bytes of the BOM left out (0 or 3).
+    bom: usize,
+    /// View offsets of the `\n`s that were `\r\n` in the source.
+    crlf: Vec<usize>,
+    /// The newline replacements are written with.
+    newline: &'static str,
+}
+
+impl<'a> View<'a> {
+    fn plain(source: &'a str) -> Self {
+        View { text: Cow::Borrowed(source), bom: 0, crlf: Vec::new(), newline: "\n" }
+    }
+
+    fn normalized(source: &'a str) -> Self {
+        let bom = if source.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        let body = source.get(bom..).unwrap_or("");
+        let bytes = body.as_bytes();
+        let newline = match memchr::memchr(b'\n', bytes) {
+            Some(p) if p > 0 && bytes.get(p - 1) == Some(&b'\r') => "\r\n",
+            _ => "\n",
+        };
+        if memchr::memmem::find(bytes, b"\r\n").is_none() {
+            return View { text: Cow::Borrowed(body), bom, crlf: Vec::new(), newline };
+        }
+        let mut text = String::with_capacity(body.len());
+        let mut crlf = Vec::new();
+        let mut pos = 0;
+        for p in memchr::memchr_iter(b'\n', bytes) {
+            if p > pos && bytes.get(p - 1) == Some(&b'\r') {
+                text.push_str(body.get(pos..p - 1).unwrap_or(""));
+                crlf.push(text.len());
+                text.push('\n');
+                pos = p + 1;
+            }
+        }
+        text.push_str(body.get(pos..).unwrap_or(""));
+        View { text: Cow::Owned(text), bom, crlf, newline }
+    }
+
+    /// The source offset of view offset `v`.
+    fn to_source(&self, v: usize) -> usize {
+        self.bom + v + self.crlf.partition_point(|&p| p < v)
+    }
+
+    /// Text as written into the file: LF line breaks become the file's.
+    fn write(&self, text: &str) -> String {
+        if self.newline == "\n" {
+            text.to_string()
+        } else {
+            text.replace('\n', self.newline)
+        }
+    }
+}
+
+/// Decides what [`apply_edit`] does with one edit, without building the new
+/// text (the npm binding sends only the splice back).
+pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
+    let view = if options.newlines { View::normalized(source) } else { View::plain(source) };
+    let lf = |s: &'_ str| -> String { if options.newlines { s.replace("\r\n", "\n") } else { s.to_string() } };
+    let (search, replace) = (lf(&edit.search), lf(&edit.replace));
+
+    if search.is_empty() {
+        let at = view.bom;
+        return Outcome {
+            strategy: Some(Strategy::EmptySearch),
+            similarity: 1.0,
+            matches: 1,
+            splice: Some(Splice { start: at, end: at, text: view.write(&replace) }),
+            failure: None,
+        };
+    }
+
+    let src = Src::new(&view.text);
+    let (strategy, found) = match climb(&src, &search, &replace, options) {
+        Climb::Matched(strategy, found) => (strategy, found),
+        Climb::Failed(outcome) => return outcome,
+    };
+    let hit = found.winner;
+    let similarity = match strategy {
+        Strategy::EmptySearch | Strategy::Exact => 1.0,
+        _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or("")),
+    };
+    if options.unique && found.count > 1 {
+        return explain::ambiguous(&src, strategy, &found, similarity, options);
+    }
+    let text = match &found.reindent {
+        Reindent::None => replace,
+        Reindent::Shift(delta) => indent::shift(&replace, *delta),
+        Reindent::Relative(r) => r.apply(&replace),
+    };
+    let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
+    Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None }
+}
+
+/// Where the ladder stopped.
+enum Climb {
+    Matched(Strategy, Found),
+    /// No rung matched (the similarity is apply-edit-block's: the best fuzzy score).
+    Failed(Outcome),
+}
+
+/// The ladder after `empty-search`: the first rung that matches, or the failure.
+fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
+    if let Some(found) = ladder::exact(src, search) {
+        return Climb::Matched(Strategy::Exact, found);
+    }
+    let consume = options.newlines && search.ends_with('\n');
+    let mut lines: Vec<&str> = search.split('\n').collect();
+    if consume {
+        lines.pop();
+    }
+    let ctx = ladder::Ctx::new(src, &lines, consume, options, replace);
+    if let Some(found) = ladder::trailing_ws(&ctx) {
+        return Climb::Matched(Strategy::TrailingWs, found);
+    }
+    if let Some(found) = ladder::indent(&ctx) {
+        return Climb::Matched(Strategy::Indent, found);
+    }
+    if let Some(found) = ladder::anchor(&ctx) {
+        return Climb::Matched(Strategy::Anchor, found);
+    }
+    let fuzzy = ladder::fuzzy(&ctx);
+    if let Some(found) = fuzzy.found {
+        return Climb::Matched(Strategy::Fuzzy, found);
+    }
+    let failure = options.explain.then(|| explain::not_found(src, &lines, replace, options, fuzzy.best));
+    Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
+        apply_edit(source, &Edit::new(search, replace), options)
+    }
+
+    #[test]
+    fn ladder_in_order() {
+        let o = Options::default();
+        assert_eq!(run("a\nb\n", "", "x\n", &o).strategy, Some(Strategy::EmptySearch));
+        assert_eq!(run("a\nb\n", "a", "x", &o).strategy, Some(Strategy::Exact));
+        assert_eq!(run("a\nb\n", "a  \nb", "x", &o).strategy, Some(Strategy::TrailingWs));
+        assert_eq!(run("  a\n  b\n", "a\nb", "x", &o).strategy, Some(Strategy::Indent));
+        assert_eq!(run("s\nq\ne\n", "s\nz\ne", "x", &o).strategy, Some(Strategy::Anchor));
+        let src: String = (0..10).map(|i| format!("l{i}\n")).collect();
+        let search = "l1\nl2\nl3\nl4\nX\nl6\nl7\nl8\nl9\nY";
+        assert_eq!(run(&src, search, "x", &Options { threshold: 0.8, ..o }).strategy, Some(Strategy::Fuzzy));
+        let r = run(&src, search, "x", &o);
+        assert!(!r.ok);
+        assert_eq!((r.similarity, r.range, r.text.as_str()), (0.8, None, src.as_str()));
+    }
+
+    #[test]
+    fn offsets_are_bytes() {
+        let r = run("😀😀\nfoo\n", "foo", "bar", &Options::default());
+        assert_eq!(r.range, Some(9..12));
+        let r = run("é\n  foo\nx", "foo\n x", "bar", &Options::default());
+        assert_eq!(r.strategy, Some(Strategy::Indent));
+        assert_eq!(r.range, Some(3..10));
+    }
+
+    #[test]
+    fn view_maps_crlf_and_bom() {
+        let v = View::normalized("\u{feff}a\r\nb\r\nc");
+        assert_eq!(v.text, "a\nb\nc");
+        assert_eq!(v.newline, "\r\n");
+        assert_eq!([0, 1, 2, 3, 5].map(|o| v.to_source(o)), [3, 4, 6, 7, 10]);
+        let v = View::normalized("a\nb\r\n");
+        assert_eq!((v.text.as_ref(), v.newline), ("a\nb\n", "\n"));
+    }
+
+    #[test]
+    fn py_whitespace() {
+        assert_eq!(py_strip("\u{1c}\u{a0} x \u{85}"), "x");
+        assert_eq!(py_strip("\u{feff}x"), "\u{feff}x");
+    }
+}

@@ -1,0 +1,342 @@
+//! Parsing SEARCH/REPLACE blocks out of a model's message.
+//!
+//! ```text
+//! src/app.py
+//! <<<<<<< SEARCH
+//! old lines
+//! =======
+//! new lines
+//! >>>>>>> REPLACE
+//! ```
+//!
+//! Two parsers:
+//! - [`parse_blocks`] is apply-edit-block's, quirks included: markers are
+//!   recognised by prefix (`<<<`, `===`, `>>>`, three or more, any text after),
+//!   a start marker restarts a block in any state, unclosed blocks vanish and a
+//!   `\r` stays on every line of a CRLF message.
+//! - [`parse_blocks_detailed`] is for programs that want to tell the model what
+//!   went wrong: markers must look like markers (see its doc), each edit gets
+//!   the file name written before it, and blocks that never close are reported
+//!   as [`Problem`]s with their line.
+
+use super::Edit;
+
+/// An edit from [`parse_blocks_detailed`]: the SEARCH and REPLACE text and the
+/// file it is for, when the message names one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedEdit {
+    pub search: String,
+    pub replace: String,
+    /// The file name written on the line before the block (a fence line in
+    /// between is skipped); otherwise the previous block's.
+    pub path: Option<String>,
+    /// 1-based line of the block's start marker in the message.
+    pub line: usize,
+}
+
+/// Something in the message that looked like an edit block but is not one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line in the message.
+    pub line: usize,
+    /// What is wrong and how to write it, for the model.
+    pub message: String,
+}
+
+/// The result of [`parse_blocks_detailed`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub edits: Vec<ParsedEdit>,
+    pub problems: Vec<Problem>,
+}
+
+/// Length of the run of `c` that starts `line`.
+fn run(line: &str, c: u8) -> usize {
+    line.bytes().take_while(|&b| b == c).count()
+}
+
+/// apply-edit-block's parser: lines split on `\n`; a line starting with
+/// `<<<` starts a block (in any state, dropping a pending one); in the SEARCH
+/// part a line starting with `===` ends it; in the REPLACE part a line starting
+/// with `>>>` ends the block. Unclosed blocks are dropped; the bodies are
+/// joined with `\n` and have no final newline.
+pub fn parse_blocks(text: &str) -> Vec<Edit> {
+    enum State {
+        None,
+        Search,
+        Replace,
+    }
+    let mut blocks = Vec::new();
+    let mut state = State::None;
+    let (mut search, mut replace): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+    for line in text.split('\n') {
+        if run(line, b'<') >= 3 {
+            state = State::Search;
+            search.clear();
+            replace.clear();
+            continue;
+        }
+        match state {
+            State::None => {}
+            State::Search => {
+                if run(line, b'=') >= 3 {
+                    state = State::Replace;
+                } else {
+                    search.push(line);
+                }
+            }
+            State::Replace => {
+                if run(line, b'>') >= 3 {
+                    blocks.push(Edit { search: search.join("\n"), replace: replace.join("\n") });
+                    state = State::None;
+                } else {
+                    replace.push(line);
+                }
+            }
+        }
+    }
+    blocks
+}
+
+/// The marker a line is, for the detailed parser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    /// `<<<<<<< SEARCH` (or a bare run of `<`), or Cline's `------- SEARCH`;
+    /// with the run's length.
+    Start(usize),
+    Divider,
+    End,
+}
+
+/// Whether `rest` (what follows a marker's run) is empty, or whitespace and
+/// then `word` (anything may follow the word: `SEARCH>`, `REPLACE extra`).
+fn rest_is(rest: &str, word: &str, bare_ok: bool) -> bool {
+    let trimmed = rest.trim();
+    if trimmed.is_empty() {
+        return bare_ok;
+    }
+    rest.starts_with(|c: char| c.is_whitespace()) && trimmed.starts_with(word)
+}
+
+/// What marker `line` is, given the run length of the open block's start
+/// marker (`open`), if any.
+fn marker(line: &str, open: Option<usize>) -> Option<Marker> {
+    let lt = run(line, b'<');
+    if lt >= 3 && rest_is(line.get(lt..).unwrap_or(""), "SEARCH", true) {
+        return Some(Marker::Start(lt));
+    }
+    let dash = run(line, b'-');
+    if dash >= 3 && rest_is(line.get(dash..).unwrap_or(""), "SEARCH", false) {
+        return Some(Marker::Start(dash));
+    }
+    let eq = run(line, b'=');
+    if eq >= 3 && Some(eq) == open {
+        let rest = line.get(eq..).unwrap_or("");
+        if rest.trim().is_empty() || rest.starts_with(|c: char| c.is_whitespace()) {
+            return Some(Marker::Divider);
+        }
+    }
+    for c in [b'>', b'+'] {
+        let r = run(line, c);
+        if r < 3 {
+            continue;
+        }
+        let rest = line.get(r..).unwrap_or("");
+        // The start's length with nothing after it, or any length with REPLACE.
+        if rest_is(rest, "REPLACE", c == b'>' && Some(r) == open) {
+            return Some(Marker::End);
+        }
+    }
+    None
+}
+
+/// A Markdown fence line (three or more backticks or tildes, then an optional
+/// info string such as a language).
+fn is_fence(line: &str) -> bool {
+    let t = line.trim_start();
+    run(t, b'`') >= 3 || run(t, b'~') >= 3
+}
+
+/// The file name a line names, if it is one: `src/app.py`, `**src/app.py**:`,
+/// `` `src/app.py` ``, `# src/app.py`. A single token with a `.`, `/` or `\`
+/// in it, or a name like `Makefile`, `Dockerfile`, `LICENSE`.
+fn file_name(line: &str) -> Option<String> {
+    let t = line.trim().trim_start_matches('#').trim();
+    let t = t.trim_end_matches(':').trim_matches(|c| c == '*' || c == '`' || c == '"' || c == '\'').trim_end_matches(':');
+    if t.is_empty() || t.len() > 1024 || t.chars().any(char::is_whitespace) {
+        return None;
+    }
+    if t.chars().all(|c| "<=>+-`~*#".contains(c)) {
+        return None;
+    }
+    let pathlike = t.contains(['.', '/', '\\']);
+    let letters = t.chars().all(|c| c.is_ascii_alphabetic());
+    let named = letters && (t.to_ascii_lowercase().ends_with("file") || t.chars().all(|c| c.is_ascii_uppercase()) && t.len() >= 4);
+    (pathlike || named).then(|| t.to_string())
+}
+
+/// The file named just before the start marker at `lines[at]`: the nearest
+/// non-blank line above it, looking past fence lines, at most three lines up.
+fn path_before(lines: &[&str], at: usize) -> Option<String> {
+    let mut seen = 0;
+    for line in lines.get(..at).unwrap_or(&[]).iter().rev() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if is_fence(line) {
+            seen += 1;
+            if seen > 3 {
+                return None;
+            }
+            continue;
+        }
+        return file_name(line);
+    }
+    None
+}
+
+fn rep(c: char, n: usize) -> String {
+    std::iter::repeat(c).take(n).collect()
+}
+
+/// Parses SEARCH/REPLACE blocks strictly enough to report what is wrong.
+///
+/// - Lines are split on `\n`; a `\r` before it is dropped (CRLF messages).
+/// - A block starts with a line of three or more `<` alone or followed by
+///   ` SEARCH` (`<<<<<<< SEARCH`, `<<<<<<< SEARCH>`), or Cline's
+///   `------- SEARCH`. Its divider is a line of exactly as many `=` (text may
+///   follow after a space); it ends with a line of as many `>` alone, or of
+///   three or more `>` or `+` followed by ` REPLACE`. So `>>> x = 1` (a Python
+///   prompt), `=====` (a Markdown underline) and `<<<EOF` (a heredoc) are
+///   content, not markers.
+/// - An edit's `path` is the file name on the nearest non-blank line above its
+///   start marker (fence lines such as ```` ```python ```` are skipped); a
+///   block with none there takes the previous block's.
+/// - A block that is not closed (at the end of the message or before the next
+///   start marker), an end marker with no divider, and an end marker outside
+///   a block are reported as problems; such blocks give no edit.
+pub fn parse_blocks_detailed(text: &str) -> Parsed {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let mut out = Parsed::default();
+    // The open block: start line index, run length, divider line index.
+    let mut open: Option<(usize, usize, Option<usize>)> = None;
+    let mut last_path: Option<String> = None;
+    let unclosed = |start: usize, len: usize, divided: bool, why: &str| Problem {
+        line: start + 1,
+        message: format!(
+            "The edit block starting at line {} is not closed {}: {} So it was not applied. Write each block as '{} SEARCH', the exact lines to find, '{}', the new lines, '{} REPLACE'.",
+            start + 1,
+            why,
+            if divided {
+                format!("it has its '{}' line but no '{} REPLACE' line.", rep('=', len), rep('>', len))
+            } else {
+                format!("it has no '{}' line and no '{} REPLACE' line.", rep('=', len), rep('>', len))
+            },
+            rep('<', len),
+            rep('=', len),
+            rep('>', len)
+        ),
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let m = marker(line, open.map(|(_, len, _)| len));
+        match (m, open) {
+            (Some(Marker::Start(len)), prev) => {
+                if let Some((start, plen, div)) = prev {
+                    out.problems.push(unclosed(start, plen, div.is_some(), &format!("before the next block starts at line {}", i + 1)));
+                }
+                open = Some((i, len, None));
+            }
+            (Some(Marker::Divider), Some((start, len, None))) => open = Some((start, len, Some(i))),
+            (Some(Marker::End), Some((start, _, Some(div)))) => {
+                let body = |a: usize, b: usize| lines.get(a..b).unwrap_or(&[]).join("\n");
+                let path = path_before(&lines, start).or_else(|| last_path.clone());
+                last_path.clone_from(&path);
+                out.edits.push(ParsedEdit { search: body(start + 1, div), replace: body(div + 1, i), path, line: start + 1 });
+                open = None;
+            }
+            (Some(Marker::End), Some((start, len, None))) => {
+                out.problems.push(Problem {
+                    line: start + 1,
+                    message: format!(
+                        "The edit block starting at line {} reaches its end marker at line {} without a '{}' line between the SEARCH and the REPLACE text, so it was not applied. Put a line '{}' after the lines to find.",
+                        start + 1,
+                        i + 1,
+                        rep('=', len),
+                        rep('=', len)
+                    ),
+                });
+                open = None;
+            }
+            (Some(Marker::End), None) => out.problems.push(Problem {
+                line: i + 1,
+                message: format!("Line {} ({:?}) ends an edit block, but no block is open (a block starts with '<<<<<<< SEARCH').", i + 1, line),
+            }),
+            _ => {}
+        }
+    }
+    if let Some((start, len, div)) = open {
+        out.problems.push(unclosed(start, len, div.is_some(), "before the end of the message"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(search: &str, replace: &str) -> Edit {
+        Edit { search: search.into(), replace: replace.into() }
+    }
+
+    #[test]
+    fn compatible_quirks() {
+        assert_eq!(parse_blocks("<<<<<<< SEARCH\n>>> x = 1\n=======\n>>> x = 2\n>>>>>>> REPLACE\n"), [e(">>> x = 1", "")]);
+        assert_eq!(parse_blocks("<<<<<<< SEARCH\nfoo\n=======\n<<<EOF\nbar\n>>>>>>> REPLACE\n"), []);
+        assert_eq!(parse_blocks("<<<<<<< SEARCH\ntitle\n=====\n=======\nT\n>>>>>>> REPLACE\n"), [e("title", "=======\nT")]);
+        assert_eq!(parse_blocks("<<<<<<< SEARCH\r\nfoo\r\n=======\r\nbar\r\n>>>>>>> REPLACE\r\n"), [e("foo\r", "bar\r")]);
+        assert_eq!(parse_blocks("<<<<<<< SEARCH\nfoo\n=======\nbar"), []);
+        assert_eq!(parse_blocks("just text"), []);
+    }
+
+    #[test]
+    fn detailed_markers_are_markers() {
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\n>>> x = 1\n=======\n>>> x = 2\n>>>>>>> REPLACE\n");
+        assert_eq!((p.edits[0].search.as_str(), p.edits[0].replace.as_str()), (">>> x = 1", ">>> x = 2"));
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\nfoo\n=======\n<<<EOF\nbar\n>>>>>>> REPLACE\n");
+        assert_eq!(p.edits[0].replace, "<<<EOF\nbar");
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\ntitle\n=====\n=======\nT\n>>>>>>> REPLACE\n");
+        assert_eq!((p.edits[0].search.as_str(), p.edits[0].replace.as_str()), ("title\n=====", "T"));
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\r\nfoo\r\n=======\r\nbar\r\n>>>>>>> REPLACE\r\n");
+        assert_eq!((p.edits[0].search.as_str(), p.edits[0].replace.as_str()), ("foo", "bar"));
+        // Cline's markers and aider's Claude variant.
+        let p = parse_blocks_detailed("------- SEARCH\na\n=======\nb\n+++++++ REPLACE\n<<<<<<< SEARCH>\nc\n=======\nd\n>>>>>>> REPLACE");
+        assert_eq!(p.edits.len(), 2);
+        assert!(p.problems.is_empty());
+    }
+
+    #[test]
+    fn detailed_paths_and_fences() {
+        let text = "Change the greeting:\n\nsrc/app.py\n```python\n<<<<<<< SEARCH\nhi\n=======\nhello\n>>>>>>> REPLACE\n```\n\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n**lib/x.rs**:\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\nMakefile\n<<<<<<< SEARCH\n\tx\n=======\n\ty\n>>>>>>> REPLACE\n";
+        let p = parse_blocks_detailed(text);
+        let paths: Vec<Option<&str>> = p.edits.iter().map(|e| e.path.as_deref()).collect();
+        assert_eq!(paths, [Some("src/app.py"), Some("src/app.py"), Some("lib/x.rs"), Some("Makefile")]);
+        assert_eq!(p.edits[0].line, 5);
+        assert!(p.problems.is_empty());
+        assert_eq!(parse_blocks_detailed("Here is the fix:\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE").edits[0].path, None);
+    }
+
+    #[test]
+    fn detailed_reports_unclosed_blocks() {
+        let p = parse_blocks_detailed("x.py\n<<<<<<< SEARCH\nfoo\n=======\nbar");
+        assert!(p.edits.is_empty());
+        assert_eq!(p.problems[0].line, 2);
+        assert!(p.problems[0].message.contains("not closed before the end of the message"), "{}", p.problems[0].message);
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\nfoo\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n>>>>>>> REPLACE");
+        assert_eq!(p.edits.len(), 1);
+        let lines: Vec<usize> = p.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 8]);
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\nfoo\n>>>>>>> REPLACE");
+        assert_eq!(p.problems.len(), 1);
+        assert!(p.problems[0].message.contains("without a '=======' line"));
+    }
+}

@@ -1,0 +1,261 @@
+//! The improvements over apply-edit-block, each behind an option and all on
+//! in `Options::SAFE`. Each test starts from a complaint users of search/replace
+//! appliers have filed (see the README) and shows what the option does.
+
+use applypatch::blocks::{apply_edit, apply_edits, DifferenceKind, Edit, EditResult, LineRange, Options, Reason, Strategy};
+
+fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
+    apply_edit(source, &Edit::new(search, replace), options)
+}
+
+fn lines(start: usize, end: usize) -> LineRange {
+    LineRange { start, end }
+}
+
+// ---- matches and `unique` --------------------------------------------------
+
+/// Complaint: the first of several matches is silently replaced (aider#1988,
+/// hermes#77001 "Found N matches" with no locations).
+#[test]
+fn every_result_counts_matches_and_unique_refuses_ambiguity() {
+    let source = "def a():\n    return None\n\ndef b():\n    return None\n";
+    let compat = run(source, "    return None", "    return []", &Options::COMPATIBLE);
+    assert!(compat.ok);
+    assert_eq!(compat.matches, 2, "compatible still applies the first, but says there were two");
+    assert_eq!(compat.text, "def a():\n    return []\n\ndef b():\n    return None\n");
+
+    let safe = run(source, "    return None", "    return []", &Options::SAFE);
+    assert!(!safe.ok);
+    assert_eq!(safe.text, source, "nothing is written");
+    assert_eq!((safe.strategy, safe.range, safe.matches), (None, None, 2));
+    let f = safe.failure.unwrap();
+    assert_eq!(f.reason, Reason::Ambiguous);
+    assert_eq!(f.candidates, [lines(2, 2), lines(5, 5)]);
+    assert!(f.message.contains("matches 2 places") && f.message.contains("line 2, line 5"), "{}", f.message);
+
+    // `unique` alone, on top of the compatible behaviour.
+    let only_unique = Options { unique: true, ..Options::COMPATIBLE };
+    assert!(!run(source, "    return None", "x", &only_unique).ok);
+    // And switched off in the safe preset.
+    assert!(run(source, "    return None", "x", &Options { unique: false, ..Options::SAFE }).ok);
+}
+
+#[test]
+fn unique_applies_at_every_rung() {
+    // trailing-ws: two windows.
+    let r = run("a\nb\na\nb\n", "a \nb", "x", &Options::SAFE);
+    assert_eq!((r.ok, r.matches), (false, 2));
+    assert_eq!(r.failure.unwrap().candidates, [lines(1, 2), lines(3, 4)]);
+    // indent: two windows.
+    let r = run("  f()\n  g()\n    f()\n    g()\n", "f()\ng()", "x", &Options::SAFE);
+    assert_eq!((r.ok, r.matches), (false, 2));
+    // fuzzy: apply-edit-block takes the first of two equal windows (a tie).
+    let o = Options { threshold: 0.6, ..Options::SAFE };
+    let r = run("a\nb\nX\na\nb\nY\n", "a\nb\nZ", "R", &o);
+    assert_eq!((r.ok, r.matches), (false, 2));
+    assert_eq!(r.failure.unwrap().candidates, [lines(1, 3), lines(4, 6)]);
+    // A fuzzy match shifted by a line is the same place, not a second one.
+    let src: String = (0..40).map(|i| format!("line {i}\n")).collect();
+    // Its first line differs too, so the anchor rung cannot take it.
+    let search: String = (10..30).map(|i| if i == 10 || i == 20 { format!("changed {i}\n") } else { format!("line {i}\n") }).collect();
+    let r = run(&src, search.trim_end(), "R", &Options::SAFE);
+    assert_eq!((r.ok, r.strategy, r.matches), (true, Some(Strategy::Fuzzy), 1));
+}
+
+/// Complaint: overlapping matches are missed when checking ambiguity (agent-os#2290).
+#[test]
+fn overlapping_exact_matches_count() {
+    let r = run("}\n}\n}\n", "}\n}", "x", &Options::SAFE);
+    assert_eq!((r.ok, r.matches), (false, 2));
+    assert_eq!(r.failure.unwrap().candidates, [lines(1, 2), lines(2, 3)]);
+}
+
+// ---- anchor_threshold ------------------------------------------------------
+
+/// Complaint: a block-anchor fallback replaced everything between two common
+/// lines (cline#2533: `/**` … `}` across the wrong block).
+#[test]
+fn a_made_up_body_cannot_replace_two_functions() {
+    let source = "def f():\n    return 1\n\ndef g():\n    return 2\n";
+    let search = "def f():\n    totally\n    hallucinated\n    return 2";
+    let compat = run(source, search, "X", &Options::COMPATIBLE);
+    assert_eq!((compat.strategy, compat.text.as_str()), (Some(Strategy::Anchor), "X\n"), "apply-edit-block deletes both functions");
+    let safe = run(source, search, "X", &Options::SAFE);
+    assert!(!safe.ok);
+    assert_eq!(safe.text, source);
+    // The threshold alone does it too.
+    assert!(!run(source, search, "X", &Options { anchor_threshold: 0.5, ..Options::COMPATIBLE }).ok);
+}
+
+#[test]
+fn identical_anchors_do_not_collapse_onto_one_line() {
+    let source = "}\nfoo\n}\nbar\n}\n";
+    let compat = run(source, "}\nqux\n}", "REPL", &Options::COMPATIBLE);
+    assert_eq!(compat.text, "REPL\nfoo\n}\nbar\n}\n", "apply-edit-block replaces one brace");
+    let safe = run(source, "}\nqux\n}", "REPL", &Options::SAFE);
+    assert!(!safe.ok);
+}
+
+#[test]
+fn an_anchor_match_with_a_similar_body_still_applies() {
+    // One of three interior lines misremembered: 2/3 >= 0.5.
+    let source = "fn f() {\n    let a = 1;\n    let b = 2;\n    let c = 3;\n}\nfn g() {}\n";
+    let search = "fn f() {\n    let a = 1;\n    let b = 20;\n    let c = 3;\n}";
+    let r = run(source, search, "fn f() {}", &Options::SAFE);
+    assert_eq!((r.ok, r.strategy), (true, Some(Strategy::Anchor)));
+    assert_eq!(r.text, "fn f() {}\nfn g() {}\n");
+}
+
+// ---- newlines --------------------------------------------------------------
+
+/// Complaint: "String to replace not found" on CRLF files, or mixed line
+/// endings after an edit (claude-code#164, codex#4003).
+#[test]
+fn lf_search_matches_a_crlf_file_and_writes_crlf() {
+    let source = "a\r\nb\r\nc\r\nd\r\n";
+    let compat = run(source, "a\nb\nc", "A\nB\nC", &Options::COMPATIBLE);
+    assert_eq!((compat.strategy, compat.text.as_str()), (Some(Strategy::Anchor), "A\nB\nC\nd\r\n"), "mixed line endings");
+    let safe = run(source, "a\nb\nc", "A\nB\nC", &Options::SAFE);
+    assert_eq!((safe.strategy, safe.text.as_str()), (Some(Strategy::Exact), "A\r\nB\r\nC\r\nd\r\n"));
+    assert_eq!(safe.range, Some(0..7));
+    // A CRLF search text on a CRLF file, with a trailing newline.
+    let r = run("x\r\ny\r\n", "x\r\n", "z\r\n", &Options { newlines: true, ..Options::COMPATIBLE });
+    assert_eq!(r.text, "z\r\ny\r\n");
+    // Indentation-tolerant rungs see LF lines too.
+    let r = run("if x:\r\n    y()\r\n", "if x:\n  y()", "if x:\n  z()", &Options::SAFE);
+    assert_eq!((r.strategy, r.text.as_str()), (Some(Strategy::Indent), "if x:\r\n    z()\r\n"));
+}
+
+#[test]
+fn search_ending_in_a_newline_takes_the_newline() {
+    // apply-edit-block leaves the newline after the match: an extra blank line.
+    let compat = run("x\nfoo\nbar\n", "foo \n", "FOO\n", &Options::COMPATIBLE);
+    assert_eq!(compat.text, "x\nFOO\n\nbar\n");
+    let safe = run("x\nfoo\nbar\n", "foo \n", "FOO\n", &Options::SAFE);
+    assert_eq!((safe.strategy, safe.text.as_str()), (Some(Strategy::TrailingWs), "x\nFOO\nbar\n"));
+    let compat = run("a\r\nb\r\nc\r\n", "a\nb\n", "A\nB\n", &Options::COMPATIBLE);
+    assert_eq!(compat.text, "A\nB\n\nc\r\n");
+    let safe = run("a\r\nb\r\nc\r\n", "a\nb\n", "A\nB\n", &Options::SAFE);
+    assert_eq!(safe.text, "A\r\nB\r\nc\r\n");
+}
+
+/// Complaint: the BOM is lost or moved (codex#4003/#35789).
+#[test]
+fn a_bom_stays_first() {
+    let source = "\u{feff}first\nsecond\n";
+    let compat = run(source, "", "header\n", &Options::COMPATIBLE);
+    assert_eq!(compat.text, "header\n\u{feff}first\nsecond\n", "apply-edit-block puts text before the BOM");
+    let safe = run(source, "", "header\n", &Options::SAFE);
+    assert_eq!(safe.text, "\u{feff}header\nfirst\nsecond\n");
+    assert_eq!(safe.range, Some(3..3));
+    // Line rungs do not see the BOM as part of the first line.
+    let safe = run(source, "first  \nsecond", "one\ntwo", &Options::SAFE);
+    assert_eq!((safe.strategy, safe.text.as_str()), (Some(Strategy::TrailingWs), "\u{feff}one\ntwo\n"));
+    assert!(!run(source, "first  \nsecond", "one\ntwo", &Options::COMPATIBLE).ok);
+}
+
+// ---- relative_indent -------------------------------------------------------
+
+/// Complaint: tabs turn into spaces (claude-code#9163, harness-sdk#3175).
+#[test]
+fn tabs_stay_tabs() {
+    let source = "\t\tif x:\n\t\t\ty()\n";
+    let compat = run(source, "if x:\n\ty()", "if x:\n\tz()", &Options::COMPATIBLE);
+    assert_eq!(compat.text, "  if x:\n  \tz()\n", "apply-edit-block mixes spaces into a tab file");
+    let safe = run(source, "if x:\n\ty()", "if x:\n\tz()", &Options::SAFE);
+    assert_eq!(safe.text, "\t\tif x:\n\t\t\tz()\n");
+    // The model read the tabs as four spaces each.
+    let safe = run(source, "if x:\n    y()", "if x:\n    z()\n    w()", &Options::SAFE);
+    assert_eq!((safe.strategy, safe.text.as_str()), (Some(Strategy::Indent), "\t\tif x:\n\t\t\tz()\n\t\t\tw()\n"));
+}
+
+/// Complaint: re-indentation flattens or doubles nesting (snow-cli#48,
+/// hermes#88283, ShinkaEvolve#190).
+#[test]
+fn the_replacement_keeps_its_nesting_in_the_files_unit() {
+    // A 4-space file edited from a 2-space copy: levels map to levels.
+    let source = "class A:\n    def f(self):\n        return 1\n";
+    let search = "def f(self):\n  return 1";
+    let replace = "def f(self):\n  if self.x:\n    return 2\n  return 1";
+    let safe = run(source, search, replace, &Options::SAFE);
+    assert_eq!(safe.strategy, Some(Strategy::Indent));
+    assert_eq!(safe.text, "class A:\n    def f(self):\n        if self.x:\n            return 2\n        return 1\n");
+    let compat = run(source, search, replace, &Options::COMPATIBLE);
+    assert_eq!(compat.text, "class A:\n    def f(self):\n      if self.x:\n        return 2\n      return 1\n", "a uniform shift breaks Python");
+}
+
+#[test]
+fn nesting_that_differs_is_not_an_indent_match() {
+    // The SEARCH text puts y() at the top level; the file nests it.
+    let source = "if a:\n    x()\n    y()\n";
+    let compat = run(source, "if a:\n    x()\ny()", "if a:\n    x()\nz()", &Options::COMPATIBLE);
+    assert_eq!(compat.text, "if a:\n    x()\nz()\n", "apply-edit-block moves z() out of the if");
+    let safe = run(source, "if a:\n    x()\ny()", "if a:\n    x()\nz()", &Options::SAFE);
+    assert!(!safe.ok);
+    let near = safe.failure.unwrap().nearest.unwrap();
+    assert_eq!(near.differences[0].kind, DifferenceKind::Whitespace);
+    assert_eq!((near.differences[0].search_line, near.differences[0].file_line), (Some(3), Some(3)));
+}
+
+// ---- explain ---------------------------------------------------------------
+
+/// Complaint: "Diff Edit Mismatch" / "not found" with nothing to go on, so the
+/// model loops or rewrites the whole file (cline#1511, claude-code#51365).
+#[test]
+fn a_failure_says_where_how_close_and_which_lines_differ() {
+    let mut source = String::new();
+    for i in 1..=30 {
+        source.push_str(&format!("    total += value_{i}\n"));
+    }
+    // Two of three lines between the anchors misremembered, one indented with a tab.
+    let search = "    total += value_11\n    total += value_12 + 1\n    total += VALUE_13\n    total += value_14\n\ttotal += value_15";
+    let r = run(&source, search, "    pass", &Options::SAFE);
+    assert!(!r.ok);
+    assert_eq!(r.similarity, 0.4, "the compatible best-window score is still reported");
+    let f = r.failure.unwrap();
+    assert_eq!(f.reason, Reason::NotFound);
+    let near = f.nearest.unwrap();
+    assert_eq!(near.lines, lines(11, 15));
+    assert_eq!(near.similarity, 0.6);
+    let kinds: Vec<_> = near.differences.iter().map(|d| (d.kind, d.search_line, d.file_line)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (DifferenceKind::Changed, Some(2), Some(12)),
+            (DifferenceKind::Changed, Some(3), Some(13)),
+            (DifferenceKind::Whitespace, Some(5), Some(15))
+        ]
+    );
+    assert!(f.message.contains("lines 11-15"), "{}", f.message);
+    assert!(f.message.contains("\"    total += VALUE_13\" is \"    total += value_13\" in the file (line 13)"), "{}", f.message);
+    assert!(f.message.contains("only in whitespace"), "{}", f.message);
+    // Without `explain` a failure is just `ok: false` (and the same similarity).
+    let plain = run(&source, search, "    pass", &Options { explain: false, ..Options::SAFE });
+    assert_eq!((plain.failure, plain.similarity), (None, 0.4));
+}
+
+/// Complaint: the most common failure is re-sending an edit that already
+/// landed (hermes is_already_applied, aider "The REPLACE lines are already in").
+#[test]
+fn an_edit_already_applied_is_recognised() {
+    let r = run("a\nnew line\nc\n", "old line", "new line", &Options::SAFE);
+    let f = r.failure.unwrap();
+    assert_eq!(f.already_applied, Some(lines(2, 2)));
+    assert!(f.message.contains("already in the file at line 2"), "{}", f.message);
+}
+
+#[test]
+fn a_search_unrelated_to_the_file_says_so() {
+    let r = run("alpha\nbeta\n", "gamma\ndelta", "x", &Options::SAFE);
+    let f = r.failure.unwrap();
+    assert_eq!(f.nearest, None);
+    assert!(f.message.contains("No line of the SEARCH text is in the file"), "{}", f.message);
+}
+
+#[test]
+fn apply_edits_stops_at_the_first_failure_in_safe_mode_too() {
+    let edits = [Edit::new("a", "A"), Edit::new("x", "X"), Edit::new("b", "B")];
+    let r = apply_edits("a\nb\nx\nx\n", &edits, &Options::SAFE);
+    assert_eq!((r.ok, r.applied, r.text.as_str(), r.results.len()), (false, 1, "A\nb\nx\nx\n", 2));
+    assert_eq!(r.results[1].failure.as_ref().unwrap().reason, Reason::Ambiguous);
+}
