@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing applypatch needs, each piece only when it
 # is missing (or at the wrong version), so a second run takes a second:
-#   - the Rust target wasm32-unknown-unknown (rustup)
+#   - the Rust target wasm32-unknown-unknown and the clippy component (rustup)
 #   - wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock
 #   - wasm-pack
 #   - node_modules (npm ci, from package-lock.json)
@@ -17,6 +17,12 @@ command -v cargo >/dev/null || { say "cargo is missing: install Rust with rustup
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "adding the Rust target wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
+fi
+
+# clippy enforces the engine's no-panic lints (npm test runs it).
+if ! cargo clippy --version >/dev/null 2>&1; then
+  say "adding the Rust component clippy"
+  rustup component add clippy
 fi
 
 # The wasm-bindgen CLI must be exactly the crate's version (pinned with = in Cargo.toml).

@@ -11,6 +11,9 @@ step "build"
 node scripts/build.mjs --if-needed
 step "cargo test"
 cargo test --release --quiet
+step "clippy: the engine's no-panic lints (no indexing, unwrap or panic outside tests), host and wasm32"
+cargo clippy --quiet --release --all-targets -- -D warnings
+cargo clippy --quiet --release --target wasm32-unknown-unknown --lib -- -D warnings
 step "the engine inside wasm32, under Node (wasm-bindgen-test)"
 # (no --quiet: wasm-pack would pass it on to the test runner, which rejects it)
 wasm-pack test --node --release -- --test wasm 2>&1 | grep -v '^\s*\(Compiling\|Finished\|Running\)\|^\[INFO\]'

@@ -6,6 +6,7 @@
 //!   transcription of apply-edit-block's algorithm (every window scored with a
 //!   full LCS table, the anchor loops run to the end of the file), including
 //!   the similarity reported on failure and how many places matched.
+#![cfg(not(target_arch = "wasm32"))]
 
 use applypatch::blocks::{apply_edit, find, parse_blocks, parse_blocks_detailed, similarity, Edit, Options, Strategy as Rung};
 use proptest::prelude::*;
@@ -109,6 +110,8 @@ struct Naive {
     matches: usize,
 }
 
+// A line-by-line transcription of the reference loops, indexes and all.
+#[allow(clippy::needless_range_loop)]
 fn naive(source: &str, search: &str, replace: &str, slack: i64, threshold: f64) -> Naive {
     let done = |strategy, start: usize, end: usize, repl: &str, sim: f64, matches| Naive {
         ok: true,

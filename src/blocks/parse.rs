@@ -196,7 +196,7 @@ fn path_before(lines: &[&str], at: usize) -> Option<String> {
 }
 
 fn rep(c: char, n: usize) -> String {
-    std::iter::repeat(c).take(n).collect()
+    std::iter::repeat_n(c, n).collect()
 }
 
 /// Parses SEARCH/REPLACE blocks strictly enough to report what is wrong.

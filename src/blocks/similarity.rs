@@ -223,7 +223,7 @@ impl<'a> Pattern<'a> {
                 }
             }
             let bound = bag.min(lipschitz);
-            let could_win = best.map_or(true, |b| bound > b);
+            let could_win = best.is_none_or(|b| bound > b);
             if !could_win && bound < need {
                 continue;
             }
@@ -234,7 +234,7 @@ impl<'a> Pattern<'a> {
                 self.lcs(text.get(i..i + n).unwrap_or(&[]).iter().copied(), &mut v)
             };
             lipschitz = lcs;
-            if best.map_or(true, |b| lcs > b) {
+            if best.is_none_or(|b| lcs > b) {
                 best = Some(lcs);
                 scan.best_index = i;
             }
@@ -299,7 +299,7 @@ pub(crate) fn needed_lcs(n: usize, threshold: f64) -> usize {
 }
 
 /// Classic O(n·m) LCS by dynamic programming, for tests and small inputs.
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) fn naive_lcs<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     let mut prev = vec![0usize; b.len() + 1];
     let mut cur = vec![0usize; b.len() + 1];
@@ -312,7 +312,8 @@ pub(crate) fn naive_lcs<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     prev[b.len()]
 }
 
-#[cfg(test)]
+// Host only: proptest does not build for wasm32 (tests/wasm.rs covers wasm).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
@@ -330,7 +331,7 @@ mod tests {
         let mut matching = Vec::new();
         for i in 0..=text.len() - n {
             let l = naive_lcs(pattern, &text[i..i + n]);
-            if best.map_or(true, |b| l > b) {
+            if best.is_none_or(|b| l > b) {
                 best = Some(l);
                 best_i = i;
             }
