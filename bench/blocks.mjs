@@ -15,7 +15,8 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { line, rng } from './generate.mjs';
+import { rng } from '../scripts/rng.mjs';
+import { line } from './generate.mjs';
 
 const require = createRequire(import.meta.url);
 const { applyEdit } = require('applypatch');
