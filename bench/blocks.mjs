@@ -13,31 +13,15 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { rng } from '../scripts/rng.mjs';
 import { line } from './generate.mjs';
+import { time } from './timing.mjs';
 
 const require = createRequire(import.meta.url);
 const { applyEdit } = require('applypatch');
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function time(fn, reps) {
-  fn();
-  const out = [];
-  for (let i = 0; i < reps; i++) {
-    const t = performance.now();
-    fn();
-    out.push(performance.now() - t);
-  }
-  return median(out);
-}
 
 /** The Python of the oracle's venv, installing it through the oracle if needed. */
 function python() {

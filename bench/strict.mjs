@@ -10,29 +10,13 @@
 //   npm run bench                    (after npm run build)
 //   node bench/strict.mjs --quick    (fewer repetitions)
 import { createRequire } from 'node:module';
-import { performance } from 'node:perf_hooks';
 import { generate } from './generate.mjs';
+import { time } from './timing.mjs';
 
 const require = createRequire(import.meta.url);
 const applypatch = require('applypatch');
 const { applyDiff } = await import('@openai/agents-core');
 const quick = process.argv.includes('--quick');
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function time(fn, reps) {
-  fn(); // warm up
-  const out = [];
-  for (let i = 0; i < reps; i++) {
-    const t = performance.now();
-    fn();
-    out.push(performance.now() - t);
-  }
-  return median(out);
-}
 
 const fmt = (ms) => (ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0)).padStart(8);
 

@@ -21,6 +21,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { rng } from '../../scripts/rng.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const argv = process.argv.slice(2);
@@ -32,16 +33,6 @@ const oracle = arg('--oracle', join(root, '..', 'shared', 'oracles', 'apply-edit
 const count = Number(arg('--count', 640));
 const out = join(root, 'tests', 'fixtures', 'apply-edit-block.differential.json');
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = rng(20240604);
 const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
 const pick = (list) => list[Math.floor(random() * list.length)];
