@@ -5,7 +5,7 @@
 use super::diagnose;
 use super::index::Index;
 use super::{runs, Edit};
-use crate::diff::{show, Anchor, Diff, Section};
+use crate::diff::{show, Anchor, Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::{Ending, Lines};
 
@@ -225,6 +225,9 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
     match &closest {
         Some(c) => {
             msg.push_str(&format!(" {}", c.text));
+            if let Some(hint) = trailing_blank_hint(idx, section, old, cursor) {
+                msg.push_str(&hint);
+            }
             msg.push_str("\nStrict mode compares lines byte for byte. Copy the lines exactly as the input has them (re-read the file if it may have changed).");
         }
         None => msg.push_str(" No line of it is there, even ignoring whitespace: re-read the file and copy the lines exactly."),
@@ -233,6 +236,21 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
         .at_diff_line(closest.as_ref().map_or(first, |c| c.diff_line))
         .at_input_lines(closest.as_ref().map(|c| c.nearest.line))
         .with_nearest(closest.map(|c| c.nearest))
+}
+
+/// A blank line left between a section and what follows it (often before the
+/// next file of a patch) reads as an empty context line. When the section
+/// would match exactly once without it, say so.
+fn trailing_blank_hint(idx: &Index, section: &Section, old: &[&str], cursor: usize) -> Option<String> {
+    let last = section.lines.last().filter(|l| l.kind == LineKind::Context && l.text.is_empty())?;
+    let rest = old.get(..old.len().checked_sub(1)?).filter(|r| !r.is_empty())?;
+    let mut found = idx.find_block(rest, cursor);
+    let (Some(s), None) = (found.next(), found.next()) else { return None };
+    Some(format!(
+        "\nIts last line (diff line {}) is an empty context line; without it the section matches once, at input line {}. If that blank line only separates this diff from what follows it, remove it.",
+        last.line,
+        s + 1
+    ))
 }
 
 fn ambiguous(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize) -> Error {
