@@ -1,5 +1,7 @@
-// A unified diff of two texts, for `--dry-run`: Myers' O((N+M)D) line diff
-// after trimming the common head and tail, hunks with 3 lines of context.
+// A unified diff of two texts, for `--dry-run`: the line diff of
+// js/linediff.ts, in hunks with 3 lines of context.
+
+import { diffLines as lineDiff } from '../linediff.js';
 
 type Op = ' ' | '-' | '+';
 
@@ -8,73 +10,11 @@ function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
-/** Above this much work the middle is shown as one replaced block. */
-const MAX_WORK = 4e7;
+const SIGN = { eq: ' ', del: '-', add: '+' } as const;
 
 /** The edit script from `a` to `b`, as [op, line] pairs in order. */
 export function diffLines(a: string[], b: string[]): Array<[Op, string]> {
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const out: Array<[Op, string]> = [];
-  for (let i = 0; i < head; i++) out.push([' ', a[i]!]);
-  out.push(...middle(a.slice(head, a.length - tail), b.slice(head, b.length - tail)));
-  for (let i = a.length - tail; i < a.length; i++) out.push([' ', a[i]!]);
-  return out;
-}
-
-function middle(a: string[], b: string[]): Array<[Op, string]> {
-  const n = a.length;
-  const m = b.length;
-  const replace = (): Array<[Op, string]> => [...a.map((l): [Op, string] => ['-', l]), ...b.map((l): [Op, string] => ['+', l])];
-  if (n === 0 || m === 0) return replace();
-  const max = n + m;
-  const off = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  // trace[d]: v before round d, for k in [-d-1, d+1] (index k + d + 1).
-  const trace: Int32Array[] = [];
-  let found = -1;
-  for (let d = 0; d <= max && found < 0; d++) {
-    if ((n + m) * d > MAX_WORK) return replace();
-    trace.push(v.slice(off - d - 1, off + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[off + k] = x;
-      if (x >= n && y >= m) {
-        found = d;
-        break;
-      }
-    }
-  }
-  const rev: Array<[Op, string]> = [];
-  let x = n;
-  let y = m;
-  for (let d = found; d > 0; d--) {
-    const prev = trace[d]!;
-    const at = (k: number): number => prev[k + d + 1]!;
-    const k = x - y;
-    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
-    const pk = down ? k + 1 : k - 1;
-    const px = at(pk);
-    const py = px - pk;
-    while (x > px && y > py) {
-      rev.push([' ', a[--x]!]);
-      y--;
-    }
-    if (down) rev.push(['+', b[--y]!]);
-    else rev.push(['-', a[--x]!]);
-  }
-  while (x > 0 && y > 0) {
-    rev.push([' ', a[--x]!]);
-    y--;
-  }
-  return rev.reverse();
+  return lineDiff(a, b).map((o): [Op, string] => [SIGN[o.op], o.op === 'add' ? b[o.b]! : a[o.a]!]);
 }
 
 const NO_NEWLINE = '\\ No newline at end of file\n';
