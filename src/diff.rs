@@ -73,10 +73,7 @@ impl<'d> Section<'d> {
 
     /// The diff line to point at for the section as a whole.
     pub fn first_line(&self) -> usize {
-        self.header
-            .or_else(|| self.anchors.first().map(|a| a.line))
-            .or_else(|| self.lines.first().map(|l| l.line))
-            .unwrap_or(1)
+        self.header.or_else(|| self.anchors.first().map(|a| a.line)).or_else(|| self.lines.first().map(|l| l.line)).unwrap_or(1)
     }
 
     /// Diff lines `first..=last` the section spans (header to last line).
@@ -259,7 +256,11 @@ fn parse_strict(diff: &str, first_line: usize) -> Result<Diff<'_>> {
                 _ => sections.push(Section { header: Some(n), anchors: vec![anchor], ..Section::default() }),
             }
         } else if raw.starts_with("@@") {
-            return Err(invalid(n, raw, "a section header is '@@' alone, or '@@ ' (one space) followed by a line of the input to anchor on.".to_string()));
+            return Err(invalid(
+                n,
+                raw,
+                "a section header is '@@' alone, or '@@ ' (one space) followed by a line of the input to anchor on.".to_string(),
+            ));
         } else if raw == "*** End of File" {
             match sections.last_mut() {
                 Some(s) if !s.lines.is_empty() => s.eof = Some(n),

@@ -158,7 +158,10 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
         }
         FileOperation::Update { diff, move_to, .. } => {
             if move_to == Some("") {
-                return Err(located(Error::new(ErrorKind::InvalidOperation, "The update's move_to is empty: give the new path, or leave move_to out.")));
+                return Err(located(Error::new(
+                    ErrorKind::InvalidOperation,
+                    "The update's move_to is empty: give the new path, or leave move_to out.",
+                )));
             }
             parsed = diff::parse(diff, mode.dialect(), 1).map_err(located)?;
             Step { kind: OperationKind::Update, path, move_to, contents: None, body: Some(&parsed), line: None }
@@ -385,7 +388,8 @@ mod tests {
 
     #[test]
     fn summary_groups_by_kind() {
-        let patch = "*** Begin Patch\n*** Delete File: d\n*** Update File: u\n*** Move to: v\n@@\n-1\n+2\n*** Add File: a\n+x\n*** End Patch";
+        let patch =
+            "*** Begin Patch\n*** Delete File: d\n*** Update File: u\n*** Move to: v\n@@\n-1\n+2\n*** Add File: a\n+x\n*** End Patch";
         assert_eq!(summary(patch).unwrap(), "Success. Updated the following files:\nA a\nM v\nD d\n");
         assert_eq!(summary("*** Begin Patch\n*** End Patch").unwrap_err().kind, ErrorKind::EmptyPatch);
     }

@@ -147,11 +147,8 @@ pub fn apply_batch<S: AsRef<str>>(input: &str, diffs: &[S]) -> Result<String> {
 /// output. The changes come back as one splice around what differs.
 fn codex<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes> {
     let tag = |i: usize| move |e: Error| if batch { e.in_batch(i) } else { e };
-    let parsed: Vec<Diff> = diffs
-        .iter()
-        .enumerate()
-        .map(|(i, d)| diff::parse(d.as_ref(), Dialect::Codex, 1).map_err(tag(i)))
-        .collect::<Result<_>>()?;
+    let parsed: Vec<Diff> =
+        diffs.iter().enumerate().map(|(i, d)| diff::parse(d.as_ref(), Dialect::Codex, 1).map_err(tag(i))).collect::<Result<_>>()?;
     if let [only] = parsed.as_slice() {
         let lines = Lines::split(input);
         let idx = Index::new(&lines);
@@ -168,11 +165,8 @@ fn codex<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes
 /// Strict over one diff or a batch (`batch`: errors name the diff's index).
 fn strict<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes> {
     let tag = |i: usize| move |e: Error| if batch { e.in_batch(i) } else { e };
-    let parsed: Vec<Diff> = diffs
-        .iter()
-        .enumerate()
-        .map(|(i, d)| diff::parse(d.as_ref(), Mode::Strict.dialect(), 1).map_err(tag(i)))
-        .collect::<Result<_>>()?;
+    let parsed: Vec<Diff> =
+        diffs.iter().enumerate().map(|(i, d)| diff::parse(d.as_ref(), Mode::Strict.dialect(), 1).map_err(tag(i))).collect::<Result<_>>()?;
     let lines = Lines::split(input);
     let nl = matcher::strict::newline(&lines)?;
     let idx = Index::new(&lines);

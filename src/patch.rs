@@ -322,8 +322,14 @@ mod tests {
             msg("*** Begin Patch\nhello\n*** End Patch"),
             "Invalid patch hunk on line 2: 'hello' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'"
         );
-        assert_eq!(msg("*** Begin Patch\n*** Update File: a\n*** End Patch"), "Invalid patch hunk on line 2: Update file hunk for path 'a' is empty");
-        assert_eq!(msg("*** Begin Patch\n*** Environment ID:  \n*** End Patch"), "Invalid patch: apply_patch environment_id cannot be empty");
+        assert_eq!(
+            msg("*** Begin Patch\n*** Update File: a\n*** End Patch"),
+            "Invalid patch hunk on line 2: Update file hunk for path 'a' is empty"
+        );
+        assert_eq!(
+            msg("*** Begin Patch\n*** Environment ID:  \n*** End Patch"),
+            "Invalid patch: apply_patch environment_id cannot be empty"
+        );
     }
 
     #[test]

@@ -288,13 +288,11 @@ pub fn codex_grammar(environment_id: bool) -> String {
     crate::tool::grammar(environment_id).to_string()
 }
 
-
 // ---- edit blocks ----
 // Search/replace edit blocks (js/blocks.ts). The source crosses like the diff
 // input (putInput, then its length); results come back as plain objects with
 // the replacement text and its range in UTF-16 code units, and the wrapper
 // builds the new text from slices of the source.
-
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -348,9 +346,7 @@ struct JsFailure<'a> {
 }
 
 fn serialize<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
 }
 
 /// The options from the wrapper's plain values. `flags`: 1 unique, 2 newlines,
@@ -516,7 +512,11 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
     }
     let p = blocks::parse_blocks_detailed(text);
     serialize(&JsParsed {
-        edits: p.edits.iter().map(|e| JsParsedEdit { search: &e.search, replace: &e.replace, path: e.path.as_deref(), line: e.line }).collect(),
+        edits: p
+            .edits
+            .iter()
+            .map(|e| JsParsedEdit { search: &e.search, replace: &e.replace, path: e.path.as_deref(), line: e.line })
+            .collect(),
         problems: p.problems.iter().map(|p| JsProblem { line: p.line, message: &p.message }).collect(),
     })
 }

@@ -17,7 +17,12 @@ fn engine_agrees_with_recorded_apply_edit_block() {
         let source = c["source"].as_str().unwrap();
         let edits: Vec<Edit> = match c.get("patch") {
             Some(p) => parse_blocks(p.as_str().unwrap()),
-            None => c["edits"].as_array().unwrap().iter().map(|e| Edit::new(e["search"].as_str().unwrap(), e["replace"].as_str().unwrap())).collect(),
+            None => c["edits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| Edit::new(e["search"].as_str().unwrap(), e["replace"].as_str().unwrap()))
+                .collect(),
         };
         let mut options = Options::default();
         if let Some(t) = c.get("threshold").and_then(Value::as_f64) {

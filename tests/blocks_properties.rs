@@ -25,7 +25,13 @@ fn line() -> impl Strategy<Value = String> {
 fn search_from(source: &[String]) -> impl Strategy<Value = String> {
     let source = source.to_vec();
     let n = source.len().max(1);
-    (0..n, 0..6usize, prop::collection::vec((0..8usize, line()), 0..3), any::<bool>(), prop::sample::select(vec!["", " ", "  ", "\t", "    "]))
+    (
+        0..n,
+        0..6usize,
+        prop::collection::vec((0..8usize, line()), 0..3),
+        any::<bool>(),
+        prop::sample::select(vec!["", " ", "  ", "\t", "    "]),
+    )
         .prop_map(move |(at, len, muts, final_nl, indent)| {
             let mut lines: Vec<String> = source.iter().skip(at).take(len).cloned().collect();
             for (k, new) in muts {
@@ -68,15 +74,16 @@ fn options() -> impl Strategy<Value = Options> {
 }
 
 fn source_and_search() -> impl Strategy<Value = (Vec<String>, String, String)> {
-    (prop::collection::vec(line(), 0..14), prop::sample::select(vec!["\n", "\r\n"]), any::<bool>()).prop_flat_map(|(lines, sep, final_nl)| {
-        let mut source = lines.join(sep);
-        if final_nl {
-            source.push_str(sep);
-        }
-        let search = prop_oneof![3 => search_from(&lines), 1 => prop::collection::vec(line(), 0..4).prop_map(|l| l.join("\n"))];
-        (Just(lines), Just(source), search)
-    })
-    .prop_map(|(lines, source, search)| (lines, source, search))
+    (prop::collection::vec(line(), 0..14), prop::sample::select(vec!["\n", "\r\n"]), any::<bool>())
+        .prop_flat_map(|(lines, sep, final_nl)| {
+            let mut source = lines.join(sep);
+            if final_nl {
+                source.push_str(sep);
+            }
+            let search = prop_oneof![3 => search_from(&lines), 1 => prop::collection::vec(line(), 0..4).prop_map(|l| l.join("\n"))];
+            (Just(lines), Just(source), search)
+        })
+        .prop_map(|(lines, source, search)| (lines, source, search))
 }
 
 // ---- a naive transcription of apply-edit-block 0.1.0 -----------------------
@@ -195,7 +202,14 @@ fn naive(source: &str, search: &str, replace: &str, slack: i64, threshold: f64) 
     }
     let texts: Vec<&str> = lines.iter().map(|l| l.0).collect();
     if big_n < n {
-        return Naive { ok: false, text: source.into(), strategy: None, similarity: lcs(&sl, &texts) as f64 / n as f64, range: None, matches: 0 };
+        return Naive {
+            ok: false,
+            text: source.into(),
+            strategy: None,
+            similarity: lcs(&sl, &texts) as f64 / n as f64,
+            range: None,
+            matches: 0,
+        };
     }
     let scores: Vec<usize> = (0..=big_n - n).map(|i| lcs(&sl, &texts[i..i + n])).collect();
     let (mut best, mut best_i) = (-1.0f64, 0);

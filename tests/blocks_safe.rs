@@ -181,7 +181,10 @@ fn the_replacement_keeps_its_nesting_in_the_files_unit() {
     assert_eq!(safe.strategy, Some(Strategy::Indent));
     assert_eq!(safe.text, "class A:\n    def f(self):\n        if self.x:\n            return 2\n        return 1\n");
     let compat = run(source, search, replace, &Options::COMPATIBLE);
-    assert_eq!(compat.text, "class A:\n    def f(self):\n      if self.x:\n        return 2\n      return 1\n", "a uniform shift breaks Python");
+    assert_eq!(
+        compat.text, "class A:\n    def f(self):\n      if self.x:\n        return 2\n      return 1\n",
+        "a uniform shift breaks Python"
+    );
 }
 
 #[test]

@@ -142,7 +142,11 @@ fn context_only_and_empty_diffs_change_nothing_but_must_match() {
 fn a_trailing_blank_line_that_breaks_the_match_is_named() {
     let e = fail("one\ntwo\n", "@@\n-one\n+ONE\n\n");
     assert_eq!(e.kind, ErrorKind::ContextNotFound);
-    assert!(e.message.contains("Its last line (diff line 4) is an empty context line; without it the section matches once, at input line 1."), "{}", e.message);
+    assert!(
+        e.message.contains("Its last line (diff line 4) is an empty context line; without it the section matches once, at input line 1."),
+        "{}",
+        e.message
+    );
     // No hint when the blank line is not the problem.
     let e = fail("one\ntwo\n", "@@\n-uno\n+ONE\n\n");
     assert!(!e.message.contains("empty context line"), "{}", e.message);

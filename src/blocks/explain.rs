@@ -223,9 +223,14 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
         .flatten()
         .map(|at| range(src.line_of(at), src.line_of((at + replace.len()).saturating_sub(1).max(at))));
 
-    let mut message = format!("Edit not applied: its SEARCH text ({n} line{}) is not in the file. Nothing was changed.", if n == 1 { "" } else { "s" });
+    let mut message =
+        format!("Edit not applied: its SEARCH text ({n} line{}) is not in the file. Nothing was changed.", if n == 1 { "" } else { "s" });
     if let Some(r) = already_applied {
-        let _ = write!(message, " Its REPLACE text is already in the file at {}: this edit was probably applied already, so do not send it again.", lines_text(r));
+        let _ = write!(
+            message,
+            " Its REPLACE text is already in the file at {}: this edit was probably applied already, so do not send it again.",
+            lines_text(r)
+        );
     }
     match &nearest {
         None => message.push_str(

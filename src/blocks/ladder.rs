@@ -314,7 +314,8 @@ pub(crate) fn indent(ctx: &Ctx) -> Option<Found> {
     let n = ctx.search.len();
     if !ctx.options.relative_indent {
         let first = *starts.first()?;
-        let delta = indent::leading_ws(ctx.src.line(first)).len() as i64 - indent::leading_ws(ctx.search.first().copied().unwrap_or("")).len() as i64;
+        let delta = indent::leading_ws(ctx.src.line(first)).len() as i64
+            - indent::leading_ws(ctx.search.first().copied().unwrap_or("")).len() as i64;
         let hits = starts.iter().take(MAX_CANDIDATES).map(|&i| ctx.hit(i, i + n - 1, true)).collect();
         return found(hits, starts.len(), Reindent::Shift(delta));
     }
@@ -394,7 +395,10 @@ pub(crate) fn anchor(ctx: &Ctx) -> Option<Found> {
             return true;
         }
         let w = |s: &str| indent::cols(indent::leading_ws(s));
-        let pairs = [(w(ctx.search.get(fi).copied().unwrap_or("")), w(ctx.src.line(i))), (w(ctx.search.get(li).copied().unwrap_or("")), w(ctx.src.line(j)))];
+        let pairs = [
+            (w(ctx.search.get(fi).copied().unwrap_or("")), w(ctx.src.line(i))),
+            (w(ctx.search.get(li).copied().unwrap_or("")), w(ctx.src.line(j))),
+        ];
         indent::fit(pairs) != Fit::Inconsistent
     };
     let mut hits = Vec::new();
@@ -415,7 +419,10 @@ pub(crate) fn anchor(ctx: &Ctx) -> Option<Found> {
             if nested_ok(i, j) && interior_ok(i, j) {
                 if count == 0 && opts.relative_indent {
                     let w = |s: &str| indent::cols(indent::leading_ws(s));
-                    let fit = indent::fit([(w(ctx.search.get(fi).copied().unwrap_or("")), w(ctx.src.line(i))), (w(ctx.search.get(li).copied().unwrap_or("")), w(ctx.src.line(j)))]);
+                    let fit = indent::fit([
+                        (w(ctx.search.get(fi).copied().unwrap_or("")), w(ctx.src.line(i))),
+                        (w(ctx.search.get(li).copied().unwrap_or("")), w(ctx.src.line(j))),
+                    ]);
                     reindent = ctx.relative(fi, i, fit);
                 }
                 count += 1;

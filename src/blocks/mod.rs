@@ -299,7 +299,16 @@ impl EditResult {
                 let text = crate::text::apply_splices(source, std::slice::from_ref(&s));
                 EditResult { ok: true, text, strategy, similarity, range: Some(s.start..s.end), replacement: s.text, matches, failure }
             }
-            None => EditResult { ok: false, text: source.to_string(), strategy, similarity, range: None, replacement: String::new(), matches, failure },
+            None => EditResult {
+                ok: false,
+                text: source.to_string(),
+                strategy,
+                similarity,
+                range: None,
+                replacement: String::new(),
+                matches,
+                failure,
+            },
         }
     }
 }
@@ -430,7 +439,13 @@ impl<'a> View<'a> {
 /// text (the npm binding sends only the splice back).
 pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
     let view = if options.newlines { View::normalized(source) } else { View::plain(source) };
-    let lf = |s: &'_ str| -> String { if options.newlines { s.replace("\r\n", "\n") } else { s.to_string() } };
+    let lf = |s: &'_ str| -> String {
+        if options.newlines {
+            s.replace("\r\n", "\n")
+        } else {
+            s.to_string()
+        }
+    };
     let (search, replace) = (lf(&edit.search), lf(&edit.replace));
 
     if search.is_empty() {

@@ -221,7 +221,8 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
     // The open block: start line index, run length, divider line index.
     let mut open: Option<(usize, usize, Option<usize>)> = None;
     let mut last_path: Option<String> = None;
-    let unclosed = |start: usize, len: usize, divided: bool, why: &str| Problem {
+    let unclosed = |start: usize, len: usize, divided: bool, why: &str| {
+        Problem {
         line: start + 1,
         message: format!(
             "The edit block starting at line {} is not closed {}: {} So it was not applied. Write each block as '{} SEARCH', the exact lines to find, '{}', the new lines, '{} REPLACE'.",
@@ -236,6 +237,7 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
             rep('=', len),
             rep('>', len)
         ),
+    }
     };
     for (i, line) in lines.iter().enumerate() {
         let m = marker(line, open.map(|(_, len, _)| len));
@@ -269,7 +271,11 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
             }
             (Some(Marker::End), None) => out.problems.push(Problem {
                 line: i + 1,
-                message: format!("Line {} ({:?}) ends an edit block, but no block is open (a block starts with '<<<<<<< SEARCH').", i + 1, line),
+                message: format!(
+                    "Line {} ({:?}) ends an edit block, but no block is open (a block starts with '<<<<<<< SEARCH').",
+                    i + 1,
+                    line
+                ),
             }),
             _ => {}
         }

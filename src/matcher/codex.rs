@@ -27,8 +27,8 @@ fn normalise(c: char) -> char {
         '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}' | '\u{2212}' => '-',
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' => '\'',
         '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' => '"',
-        '\u{00A0}' | '\u{2002}' | '\u{2003}' | '\u{2004}' | '\u{2005}' | '\u{2006}' | '\u{2007}' | '\u{2008}'
-        | '\u{2009}' | '\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => ' ',
+        '\u{00A0}' | '\u{2002}' | '\u{2003}' | '\u{2004}' | '\u{2005}' | '\u{2006}' | '\u{2007}' | '\u{2008}' | '\u{2009}' | '\u{200A}'
+        | '\u{202F}' | '\u{205F}' | '\u{3000}' => ' ',
         c => c,
     }
 }
@@ -143,9 +143,7 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
                     if let Some((_, h)) = &hint {
                         msg.push_str(&format!("\n\n({h}.)"));
                     }
-                    return Err(Error::new(ErrorKind::AnchorNotFound, msg)
-                        .at_diff_line(a.line)
-                        .at_input_lines(hint.map(|(i, _)| i + 1)));
+                    return Err(Error::new(ErrorKind::AnchorNotFound, msg).at_diff_line(a.line).at_input_lines(hint.map(|(i, _)| i + 1)));
                 }
             }
         }
@@ -158,9 +156,9 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
         let eof = section.eof.is_some();
         let found = match seek(idx, &chunk.old, line_index, eof) {
             Some(s) => Some((s, chunk.old.len(), chunk.edits(s, first))),
-            None => chunk.without_trailing_empty().and_then(|retry| {
-                seek(idx, &retry.old, line_index, eof).map(|s| (s, retry.old.len(), retry.edits(s, first)))
-            }),
+            None => chunk
+                .without_trailing_empty()
+                .and_then(|retry| seek(idx, &retry.old, line_index, eof).map(|s| (s, retry.old.len(), retry.edits(s, first)))),
         };
         match found {
             Some((s, len, e)) => {

@@ -80,12 +80,8 @@ impl<'t> Index<'t> {
     pub fn find_block<'s>(&'s self, block: &'s [&'s str], from: usize) -> impl Iterator<Item = usize> + 's {
         let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
         // Walk the occurrences of the block's rarest line.
-        let (pivot, candidates) = fps
-            .iter()
-            .enumerate()
-            .map(|(j, &fp)| (j, self.bucket_from(fp, from + j)))
-            .min_by_key(|(_, c)| c.len())
-            .unwrap_or((0, &[]));
+        let (pivot, candidates) =
+            fps.iter().enumerate().map(|(j, &fp)| (j, self.bucket_from(fp, from + j))).min_by_key(|(_, c)| c.len()).unwrap_or((0, &[]));
         let n = self.lines.len();
         let k = block.len();
         candidates.iter().filter_map(move |&p| {
@@ -100,8 +96,7 @@ impl<'t> Index<'t> {
 
     /// Whether the input's lines at `s..` equal `block`.
     pub fn block_at(&self, block: &[&str], s: usize) -> bool {
-        s + block.len() <= self.lines.len()
-            && block.iter().enumerate().all(|(j, text)| self.lines.get(s + j) == *text)
+        s + block.len() <= self.lines.len() && block.iter().enumerate().all(|(j, text)| self.lines.get(s + j) == *text)
     }
 
     /// How many input lines equal `text` (stops counting at `cap`).

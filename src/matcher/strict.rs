@@ -267,10 +267,15 @@ fn ambiguous(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
     let hints: Vec<String> = all
         .iter()
         .take(3)
-        .filter_map(|&s| diagnose::unique_line_above(idx, s, cursor).map(|(i, t)| format!("'@@ {t}' (input line {}) for the match at line {}", i + 1, s + 1)))
+        .filter_map(|&s| {
+            diagnose::unique_line_above(idx, s, cursor)
+                .map(|(i, t)| format!("'@@ {t}' (input line {}) for the match at line {}", i + 1, s + 1))
+        })
         .collect();
     if hints.is_empty() {
-        msg.push_str(" Add context lines that differ between these places, or an '@@ <line>' anchor naming a unique line above the change.");
+        msg.push_str(
+            " Add context lines that differ between these places, or an '@@ <line>' anchor naming a unique line above the change.",
+        );
     } else {
         msg.push_str(&format!(
             " Add context lines that differ between these places, or an anchor naming a unique line above the change, for example {}.",
