@@ -69,7 +69,12 @@ const py = python();
 let theirs = null;
 if (py) {
   const cases = all
-    .map((c) => ({ source: c.source, search: c.search, replace: c.replace, reps: c.lines >= 100_000 ? 1 : c.lines >= 10_000 ? (quick ? 1 : 3) : quick ? 2 : 5 }))
+    .map((c) => ({
+      source: c.source,
+      search: c.search,
+      replace: c.replace,
+      reps: c.lines >= 100_000 ? 1 : c.lines >= 10_000 ? (quick ? 1 : 3) : quick ? 2 : 5,
+    }))
     .map((c, i) => (quick && all[i].lines >= 100_000 ? { ...c, reps: 0 } : c));
   process.stderr.write(`timing apply-edit-block (Python) on ${cases.filter((c) => c.reps).length} cases; this takes a few minutes...\n`);
   const input = JSON.stringify({ cases: cases.filter((c) => c.reps) });
@@ -80,7 +85,9 @@ if (py) {
 }
 
 const fmt = (ms) => (ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0)).padStart(9);
-console.log(`\napplypatch ${require('applypatch/package.json').version} applyEdit vs apply-edit-block 0.1.0 (Python ${py ? execFileSync(py, ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8' }).trim() : 'not available'}), Node ${process.version}`);
+console.log(
+  `\napplypatch ${require('applypatch/package.json').version} applyEdit vs apply-edit-block 0.1.0 (Python ${py ? execFileSync(py, ['-c', 'import sys; print(sys.version.split()[0])'], { encoding: 'utf8' }).trim() : 'not available'}), Node ${process.version}`,
+);
 console.log('median ms of one call; ratio = apply-edit-block / applypatch (compatible preset); safe = the safe preset\n');
 console.log('   lines  edit                    strategy     applypatch       safe  apply-edit-block      ratio');
 for (const [i, c] of all.entries()) {
@@ -98,6 +105,8 @@ for (const [i, c] of all.entries()) {
   const b = t ? t.ms : NaN;
   const r = b / a;
   const ratio = t ? `${r < 10 ? r.toFixed(1) : Math.round(r).toLocaleString('en')}x`.padStart(10) : '         -';
-  console.log(`${String(c.lines).padStart(8)}  ${c.name.padEnd(22)}  ${String(c.want ?? 'failure').padEnd(11)}  ${fmt(a)}  ${fmt(s)}  ${t ? fmt(b) : '        -'}         ${ratio}`);
+  console.log(
+    `${String(c.lines).padStart(8)}  ${c.name.padEnd(22)}  ${String(c.want ?? 'failure').padEnd(11)}  ${fmt(a)}  ${fmt(s)}  ${t ? fmt(b) : '        -'}         ${ratio}`,
+  );
 }
 if (!py) console.log('\n(apply-edit-block not timed: its oracle script ../shared/oracles/apply-edit-block.sh is not here)');

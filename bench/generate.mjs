@@ -11,12 +11,18 @@ const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'th
 export function line(i, random) {
   const f = Math.floor(i / 6);
   switch (i % 6) {
-    case 0: return `function task${f}(input) {`;
-    case 1: return `  const value = compute(input, ${f}, '${WORDS[Math.floor(random() * WORDS.length)]}');`;
-    case 2: return `  if (value > ${Math.floor(random() * 1000)}) log('task${f}', value);`;
-    case 3: return `  return value * ${f % 97};`;
-    case 4: return '}';
-    default: return '';
+    case 0:
+      return `function task${f}(input) {`;
+    case 1:
+      return `  const value = compute(input, ${f}, '${WORDS[Math.floor(random() * WORDS.length)]}');`;
+    case 2:
+      return `  if (value > ${Math.floor(random() * 1000)}) log('task${f}', value);`;
+    case 3:
+      return `  return value * ${f % 97};`;
+    case 4:
+      return '}';
+    default:
+      return '';
   }
 }
 

@@ -50,7 +50,9 @@ export function modeCode(options: Record<string, unknown>): number {
   const mode = options.mode ?? 'strict';
   const code = typeof mode === 'string' ? MODES[mode] : undefined;
   if (code === undefined) {
-    const allowed = Object.keys(MODES).map((m) => `'${m}'`).join(' or ');
+    const allowed = Object.keys(MODES)
+      .map((m) => `'${m}'`)
+      .join(' or ');
     throw new TypeError(`applypatch: options.mode must be ${allowed}, got ${typeof mode === 'string' ? `'${mode}'` : describe(mode)}`);
   }
   return code;

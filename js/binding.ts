@@ -30,8 +30,23 @@ export interface Binding {
   codexDescription(): string;
   codexGrammar(environmentId: boolean): string;
   /** Edit blocks (js/blocks.ts): the source is read from the input buffer. */
-  blocksApplyEdit(inputLen: number, search: string, replace: string, anchorSlack: number, threshold: number, anchorThreshold: number, flags: number): unknown;
-  blocksApplyEdits(inputLen: number, edits: string[], anchorSlack: number, threshold: number, anchorThreshold: number, flags: number): unknown[];
+  blocksApplyEdit(
+    inputLen: number,
+    search: string,
+    replace: string,
+    anchorSlack: number,
+    threshold: number,
+    anchorThreshold: number,
+    flags: number,
+  ): unknown;
+  blocksApplyEdits(
+    inputLen: number,
+    edits: string[],
+    anchorSlack: number,
+    threshold: number,
+    anchorThreshold: number,
+    flags: number,
+  ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
 }

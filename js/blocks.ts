@@ -133,7 +133,15 @@ type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nea
 const STRATEGIES: Array<Strategy | null> = [null, 'empty-search', 'exact', 'trailing-ws', 'indent', 'anchor', 'fuzzy'];
 
 const PRESETS: Record<Preset, Required<Omit<EditOptions, 'preset'>>> = {
-  compatible: { anchorSlack: 2, threshold: 0.85, unique: false, anchorThreshold: 0, newlines: false, relativeIndent: false, explain: false },
+  compatible: {
+    anchorSlack: 2,
+    threshold: 0.85,
+    unique: false,
+    anchorThreshold: 0,
+    newlines: false,
+    relativeIndent: false,
+    explain: false,
+  },
   safe: { anchorSlack: 2, threshold: 0.85, unique: true, anchorThreshold: 0.5, newlines: true, relativeIndent: true, explain: true },
 };
 
@@ -148,7 +156,9 @@ function resolve(options: unknown): [number, number, number, number] {
   const o = checkOptions(options);
   const preset = o.preset ?? 'compatible';
   if (preset !== 'compatible' && preset !== 'safe') {
-    throw new TypeError(`applypatch: options.preset must be 'compatible' or 'safe', got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`);
+    throw new TypeError(
+      `applypatch: options.preset must be 'compatible' or 'safe', got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`,
+    );
   }
   const base = PRESETS[preset];
   const num = (name: 'anchorSlack' | 'threshold' | 'anchorThreshold'): number => {

@@ -1,6 +1,6 @@
 // apply and applyBatch: V4A update diffs on one text.
-import { checkOptions, checkString, checkStrings, modeCode, type Mode } from './args.js';
-import { putInput, wasm, type FlatChanges } from './binding.js';
+import { checkOptions, checkString, checkStrings, type Mode, modeCode } from './args.js';
+import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
 
 export interface ApplyOptions {
@@ -34,7 +34,10 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
   checkString('diff', diff);
   const mode = modeCode(checkOptions(options));
   const len = putInput(input);
-  return splice(input, call(() => wasm().applyChanges(len, diff, mode)));
+  return splice(
+    input,
+    call(() => wasm().applyChanges(len, diff, mode)),
+  );
 }
 
 /**
@@ -48,5 +51,8 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
   const list = checkStrings('diffs', diffs);
   const mode = modeCode(checkOptions(options));
   const len = putInput(input);
-  return splice(input, call(() => wasm().applyBatchChanges(len, list, mode)));
+  return splice(
+    input,
+    call(() => wasm().applyBatchChanges(len, list, mode)),
+  );
 }

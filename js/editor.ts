@@ -1,10 +1,17 @@
 // An editor for the OpenAI Agents SDK's apply_patch tool (`applyPatchTool({
 // editor })`) over a file map, and the texts every editor gives the model.
-import { checkOptions, modeCode, type Mode } from './args.js';
+import { checkOptions, type Mode, modeCode } from './args.js';
 import type { ApplyOptions } from './diff.js';
 import { PatchError } from './errors.js';
-import { applyOperation, checkOperation, type CheckedOperation, type CreateFileOperation, type DeleteFileOperation, type UpdateFileOperation } from './operation.js';
-import { fileMap, type Files } from './patch.js';
+import {
+  applyOperation,
+  type CheckedOperation,
+  type CreateFileOperation,
+  checkOperation,
+  type DeleteFileOperation,
+  type UpdateFileOperation,
+} from './operation.js';
+import { type Files, fileMap } from './patch.js';
 
 /** What an editor returns to the Agents SDK; `output` is sent to the model. */
 export interface ApplyPatchResult {

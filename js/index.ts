@@ -1,16 +1,35 @@
 // The public API of the npm package `applypatch` (names and shapes: README).
-export { apply, applyBatch, type ApplyOptions } from './diff.js';
-export { parse, applyFiles, summary, type Operation, type Patch, type Files } from './patch.js';
-export {
-  applyOperation,
-  createFile,
-  type ApplyPatchOperation,
-  type CreateFileOperation,
-  type UpdateFileOperation,
-  type DeleteFileOperation,
-} from './operation.js';
-export { createMemoryEditor, type Editor, type MemoryEditor, type ApplyPatchResult } from './editor.js';
-export { codexTool, codexGrammar, type CodexTool, type CodexToolOptions } from './tool.js';
-export { PatchError, errorCodes, type ErrorCode, type Nearest, type Conflict, type PatchErrorFields } from './errors.js';
+
 export type { Mode } from './args.js';
-export { parseBlocks, applyEdit, applyEdits, similarity, type Strategy, type Preset, type EditBlock, type ParsedEditBlock, type BlockProblem, type ParsedBlocks, type ParseBlocksOptions, type EditOptions, type LineRange, type LineDifference, type NearestBlock, type EditResult, type EditsResult } from './blocks.js';
+export {
+  applyEdit,
+  applyEdits,
+  type BlockProblem,
+  type EditBlock,
+  type EditOptions,
+  type EditResult,
+  type EditsResult,
+  type LineDifference,
+  type LineRange,
+  type NearestBlock,
+  type ParseBlocksOptions,
+  type ParsedBlocks,
+  type ParsedEditBlock,
+  type Preset,
+  parseBlocks,
+  type Strategy,
+  similarity,
+} from './blocks.js';
+export { type ApplyOptions, apply, applyBatch } from './diff.js';
+export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './editor.js';
+export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, type PatchErrorFields } from './errors.js';
+export {
+  type ApplyPatchOperation,
+  applyOperation,
+  type CreateFileOperation,
+  createFile,
+  type DeleteFileOperation,
+  type UpdateFileOperation,
+} from './operation.js';
+export { applyFiles, type Files, type Operation, type Patch, parse, summary } from './patch.js';
+export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';

@@ -4,7 +4,7 @@ import { checkOptions, checkString, describe, modeCode } from './args.js';
 import { wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call, PatchError } from './errors.js';
-import { fileMap, putFiles, type Files } from './patch.js';
+import { type Files, fileMap, putFiles } from './patch.js';
 
 /** `create_file`: `diff` is a create diff, every line `+` and the line's text. */
 export interface CreateFileOperation {
@@ -59,7 +59,7 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
   }
   const op = operation as Record<string, unknown>;
   const type = op.type;
-  const kind = typeof type === 'string' && Object.prototype.hasOwnProperty.call(KINDS, type) ? KINDS[type] : undefined;
+  const kind = typeof type === 'string' && Object.hasOwn(KINDS, type) ? KINDS[type] : undefined;
   if (kind === undefined) {
     const got = typeof type === 'string' ? `'${type}'` : describe(type);
     throw invalid(`Unknown operation type ${got}: it must be 'create_file', 'update_file' or 'delete_file'.`);
@@ -68,12 +68,15 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
     throw invalid(`A ${type} operation was given where a ${expected} operation was expected.`);
   }
   if (typeof op.path !== 'string' || op.path === '') {
-    throw invalid(`The ${type} operation needs a path (a non-empty string), got ${typeof op.path === 'string' ? 'an empty string' : describe(op.path)}.`);
+    throw invalid(
+      `The ${type} operation needs a path (a non-empty string), got ${typeof op.path === 'string' ? 'an empty string' : describe(op.path)}.`,
+    );
   }
   const path = checkString('operation.path', op.path);
   let diff = '';
   if (type !== 'delete_file') {
-    if (typeof op.diff !== 'string') throw invalid(`The ${type} operation on ${path} needs a diff (a string), got ${describe(op.diff)}.`, path);
+    if (typeof op.diff !== 'string')
+      throw invalid(`The ${type} operation on ${path} needs a diff (a string), got ${describe(op.diff)}.`, path);
     diff = checkString('operation.diff', op.diff);
   }
   const checked: CheckedOperation = { type: type as CheckedOperation['type'], kind, path, diff };
@@ -88,7 +91,10 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
       }
     }
     if (spellings.length === 2 && spellings[0] !== spellings[1]) {
-      throw invalid(`The update of ${path} has both move_to (${String(spellings[0])}) and moveTo (${String(spellings[1])}), and they differ.`, path);
+      throw invalid(
+        `The update of ${path} has both move_to (${String(spellings[0])}) and moveTo (${String(spellings[1])}), and they differ.`,
+        path,
+      );
     }
     if (spellings.length > 0) checked.moveTo = checkString('operation.move_to', spellings[0]);
   }

@@ -73,7 +73,7 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
     }
   }
   const get = (path: string): string | undefined =>
-    isMap ? (files as Map<string, string>).get(path) : Object.prototype.hasOwnProperty.call(files, path) ? (files as Record<string, string>)[path] : undefined;
+    isMap ? (files as Map<string, string>).get(path) : Object.hasOwn(files, path) ? (files as Record<string, string>)[path] : undefined;
   const withChanges = (changes: Array<string | null>): T => {
     if (isMap) {
       const out = new Map(files as Map<string, string>);
@@ -121,7 +121,9 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: A
   checkString('patch', patch);
   const mode = modeCode(checkOptions(options));
   // Only the files the patch reads cross into wasm.
-  const read = parse(patch).operations.filter((op) => op.kind !== 'add').map((op) => op.path);
+  const read = parse(patch)
+    .operations.filter((op) => op.kind !== 'add')
+    .map((op) => op.path);
   const put = putFiles(map, read);
   return map.with(call(() => wasm().applyFilesChanges(put.paths, put.lengths, patch, mode)));
 }

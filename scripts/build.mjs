@@ -46,7 +46,19 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['inherit
 rmSync(dist, { recursive: true, force: true });
 for (const target of ['nodejs', 'web']) {
   const out = join('dist', target === 'nodejs' ? 'wasm-node' : 'wasm-web');
-  run('wasm-pack', ['--quiet', 'build', '--release', '--target', target, '--out-dir', out, '--out-name', 'applypatch', '--no-pack', '--no-gitignore']);
+  run('wasm-pack', [
+    '--quiet',
+    'build',
+    '--release',
+    '--target',
+    target,
+    '--out-dir',
+    out,
+    '--out-name',
+    'applypatch',
+    '--no-pack',
+    '--no-gitignore',
+  ]);
 }
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
@@ -133,4 +145,6 @@ main(process.argv.slice(2), {
 mkdirSync(dist, { recursive: true });
 writeFileSync(stamp, new Date().toISOString() + '\n');
 const size = (p) => (statSync(join(dist, p)).size / 1024).toFixed(0);
-console.error(`applypatch: built dist/ (wasm ${size('wasm-node/applypatch_bg.wasm')} KiB node, ${size('wasm-web/applypatch_bg.wasm')} KiB web)`);
+console.error(
+  `applypatch: built dist/ (wasm ${size('wasm-node/applypatch_bg.wasm')} KiB node, ${size('wasm-web/applypatch_bg.wasm')} KiB web)`,
+);

@@ -16,8 +16,8 @@ import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { edgeCases, generatedCases } from '../tests/parity/corpus.mjs';
 import { compare } from '../tests/parity/compare.mjs';
+import { edgeCases, generatedCases } from '../tests/parity/corpus.mjs';
 
 const VERSION = process.env.CODEX_VERSION ?? '0.171.0';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -69,7 +69,10 @@ function runCodex(codex, c) {
       encoding: 'utf8',
       env: { ...process.env, CODEX_HOME: codex.home },
     });
-    const error = (r.stderr ?? '').split(dir + '/').join('').split('\n')[0];
+    const error = (r.stderr ?? '')
+      .split(dir + '/')
+      .join('')
+      .split('\n')[0];
     return r.status === 0 ? { ok: true, files: readTree(dir), stdout: r.stdout } : { ok: false, error, status: r.status };
   } finally {
     rmSync(dir, { recursive: true, force: true });

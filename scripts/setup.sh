@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing applypatch needs, each piece only when it
 # is missing (or at the wrong version), so a second run takes a second:
-#   - the Rust target wasm32-unknown-unknown and the clippy component (rustup)
+#   - the Rust target wasm32-unknown-unknown and the clippy and rustfmt components (rustup)
 #   - wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock
 #   - wasm-pack
 #   - node_modules (npm ci, from package-lock.json)
@@ -23,6 +23,12 @@ fi
 if ! cargo clippy --version >/dev/null 2>&1; then
   say "adding the Rust component clippy"
   rustup component add clippy
+fi
+
+# rustfmt: npm test runs cargo fmt --check.
+if ! cargo fmt --version >/dev/null 2>&1; then
+  say "adding the Rust component rustfmt"
+  rustup component add rustfmt
 fi
 
 # The wasm-bindgen CLI must be exactly the crate's version (pinned with = in Cargo.toml).

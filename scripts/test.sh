@@ -7,6 +7,9 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "setup"
 bash scripts/setup.sh
+step "format and lint: rustfmt, Biome (js/, www/, tests/, scripts/, bench/)"
+cargo fmt --check
+node node_modules/@biomejs/biome/bin/biome check --error-on-warnings .
 step "build"
 node scripts/build.mjs --if-needed
 step "cargo test"

@@ -1,10 +1,11 @@
 // The playground page: wires the panes to the engine (engine.js) and draws
 // the result. The state (mode, files, patch, view) is mirrored in the URL hash.
-import { MODE_NAMES, detect, modesAvailable, patchKind, run } from './engine.js';
-import { examples, defaultExample } from './examples.js';
-import { decodeHash, encodeHash, normalize } from './state.js';
+
 import { diffRows, endsWithNewline } from './diff.js';
 import { createEditor } from './editor.js';
+import { detect, MODE_NAMES, modesAvailable, patchKind, run } from './engine.js';
+import { defaultExample, examples } from './examples.js';
+import { decodeHash, encodeHash, normalize } from './state.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -173,7 +174,10 @@ function update() {
   const kind = patchKind(state.mode, state.patch);
   $('patch-kind').textContent = { diff: 'V4A diff', files: '*** Begin Patch patch', blocks: 'edit blocks' }[kind];
   $('input-hint').textContent = {
-    diff: state.files.length > 1 ? `A V4A diff applies to the selected file, ${state.files[state.selected].path}.` : 'A V4A diff applies to this file.',
+    diff:
+      state.files.length > 1
+        ? `A V4A diff applies to the selected file, ${state.files[state.selected].path}.`
+        : 'A V4A diff applies to this file.',
     files: 'The patch names its files by path: Add file, and set each path as the patch names it.',
     blocks: 'Each block applies to the file it names, else to the selected file.',
   }[kind];
@@ -218,7 +222,8 @@ function markInput(result) {
     if (e.nearest) {
       const n = e.nearest.text.split('\n').length;
       for (let l = e.nearest.line; l < e.nearest.line + n; l++) {
-        if (!errorLines.has(l)) marks.push({ line: l, kind: 'near', title: `closest match (${Math.round(e.nearest.similarity * 100)}% of lines equal)` });
+        if (!errorLines.has(l))
+          marks.push({ line: l, kind: 'near', title: `closest match (${Math.round(e.nearest.similarity * 100)}% of lines equal)` });
       }
     }
   }
@@ -249,7 +254,7 @@ function showResult(r) {
   $('summary').hidden = !r.summary;
   $('summary').textContent = r.summary ?? '';
   showBlocks(r.blocks);
-  $('notes').hidden = !(r.notes?.length);
+  $('notes').hidden = !r.notes?.length;
   $('notes').replaceChildren(...(r.notes ?? []).map((n) => el('li', { textContent: n })));
 
   const out = $('output');
@@ -308,7 +313,7 @@ function showBlocks(blocks) {
         el('td', { textContent: String(b.n) }),
         el('td', { textContent: b.path }),
         el('td', { textContent: b.lines ? `${b.lines[0]}–${b.lines[1]}` : '' }),
-        el('td', { className: 'strategy', textContent: b.ok === null ? 'not tried' : b.ok ? b.strategy ?? '' : 'no match' }),
+        el('td', { className: 'strategy', textContent: b.ok === null ? 'not tried' : b.ok ? (b.strategy ?? '') : 'no match' }),
         el('td', { className: 'similarity', textContent: typeof b.similarity === 'number' ? b.similarity.toFixed(2) : '' }),
       );
       tr.dataset.block = String(b.n);
@@ -323,7 +328,10 @@ function fileView(f, many) {
   const section = el('section', { className: `file file-${f.status}` });
   section.dataset.path = f.path;
   section.dataset.status = f.status;
-  const badge = el('span', { className: `badge badge-${f.status}`, textContent: f.status === 'moved' ? `moved from ${f.from}` : STATUS_TEXT[f.status] });
+  const badge = el('span', {
+    className: `badge badge-${f.status}`,
+    textContent: f.status === 'moved' ? `moved from ${f.from}` : STATUS_TEXT[f.status],
+  });
   section.append(el('h3', {}, el('span', { className: 'path', textContent: f.path }), ' ', badge));
   if (state.view === 'text') {
     if (f.after === null) section.append(el('p', { className: 'gone', textContent: 'This file is deleted.' }));
@@ -342,7 +350,13 @@ function diffView(before, after) {
   const body = el('tbody');
   for (const r of diffRows(before, after)) {
     if (r.op === 'skip') {
-      body.append(el('tr', { className: 'row skip' }, el('td', { colSpan: 4, textContent: `⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}` })));
+      body.append(
+        el(
+          'tr',
+          { className: 'row skip' },
+          el('td', { colSpan: 4, textContent: `⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}` }),
+        ),
+      );
       continue;
     }
     const sign = { eq: ' ', del: '−', add: '+' }[r.op];

@@ -79,7 +79,7 @@ export function run(ap, features, state) {
 function describeError(e, state, kind) {
   if (e === null || typeof e !== 'object') return { code: 'error', message: String(e) };
   const err = {
-    code: typeof e.code === 'string' ? e.code : e.name ?? 'error',
+    code: typeof e.code === 'string' ? e.code : (e.name ?? 'error'),
     message: String(e.message ?? e),
   };
   if (Number.isInteger(e.diffLine)) err.diffLine = e.diffLine;
@@ -206,12 +206,16 @@ function runBlocks(ap, { files, selected, patch, preset }) {
   });
 
   const options = preset === 'safe' ? { preset: 'safe' } : {};
-  const blocks = edits.map((edit, i) => ({ n: i + 1, path: targetOf[i], lines: ranges[i] ?? null, ok: null }));
+  const blocks = edits.map((_edit, i) => ({ n: i + 1, path: targetOf[i], lines: ranges[i] ?? null, ok: null }));
   const results = new Map();
   let failed = null;
   for (const [path, indexes] of groups) {
     const source = texts.get(path) ?? '';
-    const r = ap.applyEdits(source, indexes.map((i) => ({ search: edits[i].search, replace: edits[i].replace })), options);
+    const r = ap.applyEdits(
+      source,
+      indexes.map((i) => ({ search: edits[i].search, replace: edits[i].replace })),
+      options,
+    );
     indexes.forEach((i, k) => {
       const res = r.results?.[k];
       if (!res) return; // not tried: an earlier block of this file failed
@@ -233,14 +237,19 @@ function runBlocks(ap, { files, selected, patch, preset }) {
   }
   if (failed) {
     const d = failed.detail ?? {};
-    const closest = typeof failed.similarity === 'number' && failed.similarity > 0 ? ` The closest text is ${Math.round(failed.similarity * 100)}% similar.` : '';
+    const closest =
+      typeof failed.similarity === 'number' && failed.similarity > 0
+        ? ` The closest text is ${Math.round(failed.similarity * 100)}% similar.`
+        : '';
     return {
       status: 'error',
       blocks,
       notes,
       error: {
         code: d.code ?? 'no_match',
-        message: d.message ?? `Block ${failed.n}${failed.lines ? ` (patch lines ${failed.lines[0]}-${failed.lines[1]})` : ''} does not match ${failed.path}: its SEARCH text was not found${d.matches > 1 ? ' exactly once' : ''}.${closest}`,
+        message:
+          d.message ??
+          `Block ${failed.n}${failed.lines ? ` (patch lines ${failed.lines[0]}-${failed.lines[1]})` : ''} does not match ${failed.path}: its SEARCH text was not found${d.matches > 1 ? ' exactly once' : ''}.${closest}`,
         ...(failed.lines ? { diffLine: failed.lines[0], patchLines: failed.lines } : {}),
         path: failed.path,
         ...(Number.isInteger(d.nearest?.line) ? { nearest: d.nearest } : {}),

@@ -2,12 +2,12 @@
 // Patches and Responses API operations on a directory: plan in memory, then
 // commit all or nothing (./directory.ts).
 import * as nodeFs from 'node:fs';
-import { checkOptions, checkString, modeCode, type Mode } from '../args.js';
+import { checkOptions, checkString, type Mode, modeCode } from '../args.js';
 import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
-import { applyOperation, type ApplyPatchOperation, type CheckedOperation } from '../operation.js';
+import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
 import { applyFiles, parse } from '../patch.js';
-import { binaryError, commit, readTarget, realRoot, resolveTarget, type Change, type Fs, type Target } from './directory.js';
+import { binaryError, type Change, commit, type Fs, readTarget, realRoot, resolveTarget, type Target } from './directory.js';
 import { unifiedDiff } from './unified.js';
 
 /** Stands for a file that is not text and is only replaced or deleted: a NUL never comes from a file read as text. */
@@ -33,7 +33,13 @@ export interface Plan {
  * Resolves and reads every touched path, runs `compute` on the file map, and
  * lists the changes to write. Writes nothing.
  */
-function plan(root: string, touches: Touch[], moves: Map<string, string>, compute: (files: Map<string, string>) => Map<string, string>, fs: Fs): Plan {
+function plan(
+  root: string,
+  touches: Touch[],
+  moves: Map<string, string>,
+  compute: (files: Map<string, string>) => Map<string, string>,
+  fs: Fs,
+): Plan {
   const real = realRoot(root, fs);
   const byPath = new Map<string, Target>();
   const byReal = new Map<string, string>();

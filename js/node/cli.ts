@@ -2,11 +2,11 @@
 // The `applypatch` command: applies a patch to a directory, safely.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import { applyEdits, parseBlocks, type EditResult, type Preset } from '../blocks.js';
-import { PatchError, type ErrorCode } from '../errors.js';
+import { applyEdits, type EditResult, type Preset, parseBlocks } from '../blocks.js';
+import { type ErrorCode, PatchError } from '../errors.js';
 import { summary } from '../patch.js';
 import { applyPatchToDirectory, withFs } from './apply.js';
-import { binaryError, commit, readTarget, realRoot, resolveTarget, type Fs } from './directory.js';
+import { binaryError, commit, type Fs, readTarget, realRoot, resolveTarget } from './directory.js';
 import { unifiedDiff } from './unified.js';
 
 export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
@@ -89,7 +89,11 @@ function parseArgs(argv: string[]): Args {
   const args: Args = { mode: 'strict', dryRun: false, json: false, format: 'patch', preset: 'safe', help: false, version: false };
   const positional: string[] = [];
   const takes = new Set(['--mode', '--cwd', '--format', '--file', '--preset']);
-  const choices: Record<string, string[]> = { '--mode': ['strict', 'codex'], '--format': ['patch', 'blocks'], '--preset': ['safe', 'compatible'] };
+  const choices: Record<string, string[]> = {
+    '--mode': ['strict', 'codex'],
+    '--format': ['patch', 'blocks'],
+    '--preset': ['safe', 'compatible'],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
@@ -106,7 +110,8 @@ function parseArgs(argv: string[]): Args {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
       const allowed = choices[name];
-      if (allowed !== undefined && !allowed.includes(value)) throw new UsageError(`${name} must be ${allowed.join(' or ')}, got '${value}'`);
+      if (allowed !== undefined && !allowed.includes(value))
+        throw new UsageError(`${name} must be ${allowed.join(' or ')}, got '${value}'`);
       if (name === '--mode') args.mode = value as Args['mode'];
       else if (name === '--cwd') args.cwd = value;
       else if (name === '--format') args.format = value as Args['format'];
@@ -123,8 +128,10 @@ function parseArgs(argv: string[]): Args {
   }
   if (positional.length > 1) throw new UsageError(`one patch file at most, got ${positional.length}: ${positional.join(' ')}`);
   if (positional.length === 1 && positional[0] !== '-') args.input = positional[0];
-  if (args.format === 'blocks' && args.file === undefined) throw new UsageError('--format blocks needs --file PATH (the file the blocks edit)');
-  if (args.format === 'patch' && args.file !== undefined) throw new UsageError('--file is for --format blocks; a patch names its own files');
+  if (args.format === 'blocks' && args.file === undefined)
+    throw new UsageError('--format blocks needs --file PATH (the file the blocks edit)');
+  if (args.format === 'patch' && args.file !== undefined)
+    throw new UsageError('--file is for --format blocks; a patch names its own files');
   return args;
 }
 
@@ -143,7 +150,8 @@ async function readInput(args: Args, io: Io): Promise<string> {
   } else {
     name = 'standard input';
     bytes = await io.stdin();
-    if (bytes === null) throw new UsageError(`no ${args.format === 'blocks' ? 'edit blocks' : 'patch'}: give a file, or pipe it on standard input`);
+    if (bytes === null)
+      throw new UsageError(`no ${args.format === 'blocks' ? 'edit blocks' : 'patch'}: give a file, or pipe it on standard input`);
   }
   try {
     return utf8.decode(bytes);
@@ -165,7 +173,10 @@ function errorJson(e: PatchError): Record<string, unknown> {
 
 /** `error[code] in path (hunk N, patch line L): nothing was written.` then the message. */
 function errorText(e: PatchError, lineOf: string): string {
-  const where = [e.operation !== undefined ? `hunk ${e.operation + 1}` : undefined, e.diffLine !== undefined ? `${lineOf} line ${e.diffLine}` : undefined]
+  const where = [
+    e.operation !== undefined ? `hunk ${e.operation + 1}` : undefined,
+    e.diffLine !== undefined ? `${lineOf} line ${e.diffLine}` : undefined,
+  ]
     .filter(Boolean)
     .join(', ');
   const at = [e.path !== undefined ? ` in ${e.path}` : '', where ? ` (${where})` : ''].join('');
@@ -210,10 +221,20 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const result = applyPatchToDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
     const text = summary(input);
     if (args.json) {
-      io.stdout(JSON.stringify({ ok: true, applied: result.applied, changes: result.changes, summary: text, ...(args.dryRun ? { diff: result.diff } : {}) }) + '\n');
+      io.stdout(
+        JSON.stringify({
+          ok: true,
+          applied: result.applied,
+          changes: result.changes,
+          summary: text,
+          ...(args.dryRun ? { diff: result.diff } : {}),
+        }) + '\n',
+      );
     } else if (args.dryRun) {
       io.stdout(result.diff ?? '');
-      io.stderr(`applypatch: dry run: the patch applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`);
+      io.stderr(
+        `applypatch: dry run: the patch applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`,
+      );
     } else {
       io.stdout(text);
     }
@@ -243,7 +264,8 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
     const { edits, problems } = parseBlocks(input, { detailed: true });
     if (problems.length > 0 || edits.length === 0) {
       const list = problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n');
-      const message = edits.length === 0 ? 'No complete SEARCH/REPLACE block was found in the input.' : 'Some blocks in the input are malformed.';
+      const message =
+        edits.length === 0 ? 'No complete SEARCH/REPLACE block was found in the input.' : 'Some blocks in the input are malformed.';
       return fail('no_blocks', `${message}${list ? `\n${list}` : ''}`, { problems });
     }
     const result = applyEdits(source, edits, { preset: args.preset });
@@ -253,19 +275,36 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
       const failed = results[index];
       const detail = failed?.message ?? describeBlockFailure(failed);
       const before = index > 0 ? ` Blocks 1-${index} matched but were not written either: the edit is all or nothing.` : '';
-      return fail('no_match', `Block ${index + 1} of ${edits.length} did not match ${args.file}.${before}\n${detail}`, { block: index + 1, results });
+      return fail('no_match', `Block ${index + 1} of ${edits.length} did not match ${args.file}.${before}\n${detail}`, {
+        block: index + 1,
+        results,
+      });
     }
     const changed = result.text !== source;
-    if (changed && !args.dryRun) commit([{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
+    if (changed && !args.dryRun)
+      commit([{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
     const diff = unifiedDiff(target.kind === 'file' ? args.file! : null, args.file!, source, result.text);
     if (args.json) {
-      io.stdout(JSON.stringify({ ok: true, applied: changed && !args.dryRun, path: args.file, blocks: edits.length, results, ...(args.dryRun ? { diff } : {}) }) + '\n');
+      io.stdout(
+        JSON.stringify({
+          ok: true,
+          applied: changed && !args.dryRun,
+          path: args.file,
+          blocks: edits.length,
+          results,
+          ...(args.dryRun ? { diff } : {}),
+        }) + '\n',
+      );
     } else if (args.dryRun) {
       io.stdout(diff);
-      io.stderr(`applypatch: dry run: ${edits.length} block${edits.length === 1 ? '' : 's'} would apply to ${args.file}; nothing was written.\n`);
+      io.stderr(
+        `applypatch: dry run: ${edits.length} block${edits.length === 1 ? '' : 's'} would apply to ${args.file}; nothing was written.\n`,
+      );
     } else {
       const strategies = results.map((r) => r.strategy).filter((s) => typeof s === 'string');
-      io.stdout(`Applied ${edits.length} edit block${edits.length === 1 ? '' : 's'} to ${args.file}${strategies.length ? ` (${strategies.join(', ')})` : ''}${changed ? '' : '; the file was already like this'}.\n`);
+      io.stdout(
+        `Applied ${edits.length} edit block${edits.length === 1 ? '' : 's'} to ${args.file}${strategies.length ? ` (${strategies.join(', ')})` : ''}${changed ? '' : '; the file was already like this'}.\n`,
+      );
     }
     return 0;
   } catch (e) {

@@ -14,7 +14,7 @@
 // File modes are kept (a moved file keeps its own).
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import { PatchError, type ErrorCode } from '../errors.js';
+import { type ErrorCode, PatchError } from '../errors.js';
 
 /** The node:fs functions used; tests replace some to inject failures. */
 export type Fs = Pick<
@@ -135,10 +135,16 @@ export function resolveTarget(root: string, path: string, fs: Fs = nodeFs): Targ
       try {
         to = fs.realpathSync(next);
       } catch (e) {
-        throw refuse('invalid_path', `${parts.slice(0, i + 1).join('/')} (in ${path}) is a symlink that leads nowhere (${reason(e)}); it is not followed.`);
+        throw refuse(
+          'invalid_path',
+          `${parts.slice(0, i + 1).join('/')} (in ${path}) is a symlink that leads nowhere (${reason(e)}); it is not followed.`,
+        );
       }
       if (!inside(root, to)) {
-        throw refuse('path_outside_root', `${parts.slice(0, i + 1).join('/')} (in ${path}) is a symlink to ${to}, outside the root directory (${root}).`);
+        throw refuse(
+          'path_outside_root',
+          `${parts.slice(0, i + 1).join('/')} (in ${path}) is a symlink to ${to}, outside the root directory (${root}).`,
+        );
       }
       if (last) {
         const target = fs.statSync(to);
@@ -246,7 +252,10 @@ export function commit(changes: Change[], fs: Fs = nodeFs): void {
     const what = current?.contents === null ? 'delete' : 'write';
     const head = `Could not ${what} ${path ?? 'a file'}: ${reason(e)}.`;
     if (failed.length === 0) {
-      const undone = done.length > 0 ? ` (the ${done.length === 1 ? 'change' : `${done.length} changes`} already made ${done.length === 1 ? 'was' : 'were'} undone)` : '';
+      const undone =
+        done.length > 0
+          ? ` (the ${done.length === 1 ? 'change' : `${done.length} changes`} already made ${done.length === 1 ? 'was' : 'were'} undone)`
+          : '';
       throw fail('write_failed', `${head} Nothing was written: every file is as it was${undone}.`, path);
     }
     const err = fail(

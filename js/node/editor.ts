@@ -1,11 +1,11 @@
 /// <reference types="node" />
 // The Agents SDK editor over a directory.
 import * as nodeFs from 'node:fs';
-import { checkOptions, modeCode, type Mode } from '../args.js';
-import { describeSuccess, run, type ApplyPatchResult, type Editor } from '../editor.js';
-import { checkOperation, type CheckedOperation } from '../operation.js';
+import { checkOptions, type Mode, modeCode } from '../args.js';
+import { type ApplyPatchResult, describeSuccess, type Editor, run } from '../editor.js';
+import { type CheckedOperation, checkOperation } from '../operation.js';
 import { applyOperationToDirectory, checkRoot, withFs } from './apply.js';
-import { leftChanges, type Fs } from './directory.js';
+import { type Fs, leftChanges } from './directory.js';
 
 export interface EditorOptions {
   /** The directory the model's paths are relative to; nothing outside it is read or written. */

@@ -31,7 +31,9 @@ function range(start: number, len: number): string {
 export function unifiedHunks(before: string, after: string, context = 3): string {
   const ops = diffLines(splitLines(before), splitLines(after));
   const changed: number[] = [];
-  ops.forEach(([op], i) => op !== ' ' && changed.push(i));
+  ops.forEach(([op], i) => {
+    if (op !== ' ') changed.push(i);
+  });
   if (changed.length === 0) return '';
   let out = '';
   let i = 0;

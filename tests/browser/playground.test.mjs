@@ -7,13 +7,14 @@
 //
 // No browser: with CI set this fails; elsewhere it skips, loudly.
 // PLAYGROUND_SCREENSHOT=docs/playground.png also writes the README's picture.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { examples } from '../../www/examples.js';
 
@@ -64,7 +65,14 @@ before(async () => {
   context = await chromium.launchPersistentContext(userDir, {
     executablePath: chromiumPath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
     viewport: { width: 1400, height: 800 },
     permissions: ['clipboard-read', 'clipboard-write'],
   });
@@ -122,7 +130,9 @@ const marks = (page, pane) => page.$$eval(`#${pane}-pane .mark`, (ms) => ms.map(
 const linesOf = (list, kind) => list.filter(([, k]) => k === kind).map(([l]) => l);
 const outputText = (page, path) => page.$eval(`#output .file[data-path="${path}"] pre.text`, (p) => p.textContent);
 const files = (page) =>
-  page.$$eval('#output .file', (fs) => fs.map((f) => ({ path: f.dataset.path, status: f.dataset.status, badge: f.querySelector('.badge').textContent })));
+  page.$$eval('#output .file', (fs) =>
+    fs.map((f) => ({ path: f.dataset.path, status: f.dataset.status, badge: f.querySelector('.badge').textContent })),
+  );
 
 /** Types the input files (renaming the first, adding the others) and the patch. */
 async function typeFiles(page, list) {
@@ -226,7 +236,10 @@ browserTest('opens with an example loaded and its output shown', async () => {
   assert.equal(await page.inputValue('#patch'), example('strict-diff').patch);
   // The line diff: the three changed lines, removed then added.
   const rows = await page.$$eval('#output .diff tr', (rs) => rs.map((r) => [r.dataset.op, r.querySelector('.tx')?.textContent]));
-  assert.deepEqual(rows.filter(([op]) => op === 'del').map(([, t]) => t), ['export function total(items) {', '    sum += item.price;', '  return sum;']);
+  assert.deepEqual(
+    rows.filter(([op]) => op === 'del').map(([, t]) => t),
+    ['export function total(items) {', '    sum += item.price;', '  return sum;'],
+  );
   assert.deepEqual(
     rows.filter(([op]) => op === 'add').map(([, t]) => t),
     ['export function total(items, taxRate = 0) {', '    sum += item.price * item.quantity;', '  return sum * (1 + taxRate);'],
@@ -326,7 +339,10 @@ async function multiFileCase(page, mode) {
   await page.click('#remove-file');
   assert.deepEqual(await page.$$eval('#file-tabs .tab', (ts) => ts.map((t) => t.textContent)), [await page.inputValue('#file-path')]);
   await typeFiles(page, ex.files);
-  assert.deepEqual(await page.$$eval('#file-tabs .tab', (ts) => ts.map((t) => t.textContent)), ex.files.map((f) => f.path));
+  assert.deepEqual(
+    await page.$$eval('#file-tabs .tab', (ts) => ts.map((t) => t.textContent)),
+    ex.files.map((f) => f.path),
+  );
   await typeInto(page, '#patch', ex.patch);
   await settle(page);
   assert.equal(await status(page), 'ok', await page.textContent('#error'));
@@ -380,7 +396,8 @@ browserTest('Codex: a patch over several files, its summary, and an error in one
 
   // The model remembers README.md wrong: the error points at the patch line and
   // at README.md's lines, and the input pane switches to README.md.
-  const bad = '*** Begin Patch\n*** Update File: src/format.js\n@@\n-  return \'€\' + (cents / 100).toFixed(2);\n+  return formatMoney(cents);\n*** Update File: README.md\n@@\n # shop\n \n-A tiny shop.\n+A small shop with a cart.\n*** End Patch\n';
+  const bad =
+    "*** Begin Patch\n*** Update File: src/format.js\n@@\n-  return '€' + (cents / 100).toFixed(2);\n+  return formatMoney(cents);\n*** Update File: README.md\n@@\n # shop\n \n-A tiny shop.\n+A small shop with a cart.\n*** End Patch\n";
   await typeInto(page, '#patch', bad);
   await settle(page);
   assert.equal(await status(page), 'error');
@@ -425,10 +442,13 @@ browserTest('Edit blocks: strategies and similarity per block, and a block that 
   assert.equal(await outputText(page, 'cart.py'), blocksOut);
   const rows = await page.$$eval('#blocks tbody tr', (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
   assert.equal(rows.length, 2);
-  assert.deepEqual(rows.map((r) => r.slice(0, 4)), [
-    ['1', 'cart.py', '2–8', 'exact'],
-    ['2', 'cart.py', '11–18', 'indent'],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => r.slice(0, 4)),
+    [
+      ['1', 'cart.py', '2–8', 'exact'],
+      ['2', 'cart.py', '11–18', 'indent'],
+    ],
+  );
   for (const r of rows) assert.match(r[4], /^(0|1)\.\d\d$/, 'a similarity is shown');
   assert.equal(rows[0][4], '1.00');
   await page.screenshot({ path: join(shots, 'blocks.tmp.png') });

@@ -68,6 +68,7 @@ function sourceLines() {
   let depth = 0;
   for (let i = 0; i < n; i++) {
     if (chance(0.2)) depth = Math.min(depth + 1, 4);
+    // biome-ignore lint/suspicious/noDuplicateElseIf: two independent random draws
     else if (chance(0.2)) depth = Math.max(depth - 1, 0);
     lines.push(codeLine(style, depth, i));
   }
@@ -133,9 +134,25 @@ function replacementFor(search) {
 
 function makeEdit(lines, crlfSearch) {
   const kind = pick([
-    'exact', 'exact', 'trailing', 'indentShift', 'indentShift', 'tabsToSpaces', 'outdentAll',
-    'changeInterior', 'changeInterior', 'changeOne', 'changeFirstAndOne', 'changeFirstAndOne',
-    'dropLine', 'insertLine', 'garbage', 'blankFirst', 'empty', 'whitespace', 'longer',
+    'exact',
+    'exact',
+    'trailing',
+    'indentShift',
+    'indentShift',
+    'tabsToSpaces',
+    'outdentAll',
+    'changeInterior',
+    'changeInterior',
+    'changeOne',
+    'changeFirstAndOne',
+    'changeFirstAndOne',
+    'dropLine',
+    'insertLine',
+    'garbage',
+    'blankFirst',
+    'empty',
+    'whitespace',
+    'longer',
   ]);
   if (kind === 'empty') return { kind, search: '', replace: replacementFor('x') + '\n' };
   if (kind === 'whitespace') return { kind, search: pick(['\n', '\n\n', '  ', '\t\n']), replace: 'W' };
@@ -235,6 +252,7 @@ for (const c of cases) {
 const features = {
   crlf: cases.filter((c) => c.source.includes('\r\n')).length,
   tabs: cases.filter((c) => c.source.includes('\t')).length,
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: counts non-ASCII text
   nonAscii: cases.filter((c) => /[^\x00-\x7f]/.test(c.source)).length,
   options: cases.filter((c) => c.threshold !== undefined || c.anchor_slack !== undefined).length,
   patches: cases.filter((c) => c.patch !== undefined).length,

@@ -3,7 +3,7 @@
 // package's are UTF-16 code units), presets and options, argument checks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyEdit, applyEdits, parseBlocks, similarity, PatchError } from 'applypatch';
+import { applyEdit, applyEdits, PatchError, parseBlocks, similarity } from 'applypatch';
 import { fixture } from './helpers.mjs';
 
 const cases = fixture('apply-edit-block.cases.json').cases;
@@ -129,7 +129,10 @@ test('the safe preset: ambiguity, anchors, newlines, indentation, explanations',
   assert.equal(amb.ok, false);
   assert.equal(amb.reason, 'ambiguous');
   assert.equal(amb.matches, 2);
-  assert.deepEqual(amb.candidates, [{ startLine: 1, endLine: 1 }, { startLine: 3, endLine: 3 }]);
+  assert.deepEqual(amb.candidates, [
+    { startLine: 1, endLine: 1 },
+    { startLine: 3, endLine: 3 },
+  ]);
   assert.match(amb.message, /matches 2 places/);
   assert.equal(applyEdit('a=1\nb\na=1\n', { search: 'a=1', replace: 'A' }).matches, 2, 'compatible reports the count too');
   // A made-up body between two anchors.
@@ -141,7 +144,10 @@ test('the safe preset: ambiguity, anchors, newlines, indentation, explanations',
   // CRLF in, CRLF out.
   assert.equal(applyEdit('a\r\nb\r\nc\r\n', { search: 'a\nb', replace: 'A\nB' }, safe).text, 'A\r\nB\r\nc\r\n');
   // Tabs stay tabs.
-  assert.equal(applyEdit('\t\tif x:\n\t\t\ty()\n', { search: 'if x:\n\ty()', replace: 'if x:\n\tz()' }, safe).text, '\t\tif x:\n\t\t\tz()\n');
+  assert.equal(
+    applyEdit('\t\tif x:\n\t\t\ty()\n', { search: 'if x:\n\ty()', replace: 'if x:\n\tz()' }, safe).text,
+    '\t\tif x:\n\t\t\tz()\n',
+  );
   // Where, how close, which lines.
   const miss = applyEdit('one\ntwo\nthree\nfour\n', { search: 'one\nTWO\nthree', replace: 'x' }, safe);
   assert.equal(miss.ok, false);
@@ -160,7 +166,8 @@ test('the safe preset: ambiguity, anchors, newlines, indentation, explanations',
 });
 
 test('parseBlocks: compatible array, and the detailed form', () => {
-  const text = 'src/app.py\n```python\n<<<<<<< SEARCH\n>>> x = 1\n=======\n>>> x = 2\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\nfoo\n=======\nbar\n';
+  const text =
+    'src/app.py\n```python\n<<<<<<< SEARCH\n>>> x = 1\n=======\n>>> x = 2\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\nfoo\n=======\nbar\n';
   assert.deepEqual(parseBlocks(text), [{ search: '>>> x = 1', replace: '' }]);
   assert.deepEqual(parseBlocks(text, { detailed: false }), parseBlocks(text));
   const d = parseBlocks(text, { detailed: true });
@@ -217,7 +224,10 @@ test('the README examples say what the package does', () => {
   assert.equal(applyEdits(file, parseBlocks(message)).text, 'class App:\n    def greet():\n      print("Hello")\n');
 
   const amb = applyEdit('x = 1\ny = 2\nx = 1\n', { search: 'x = 1', replace: 'x = 3' }, { preset: 'safe' });
-  assert.deepEqual(amb.candidates, [{ startLine: 1, endLine: 1 }, { startLine: 3, endLine: 3 }]);
+  assert.deepEqual(amb.candidates, [
+    { startLine: 1, endLine: 1 },
+    { startLine: 3, endLine: 3 },
+  ]);
   assert.match(amb.message, /^Edit not applied: its SEARCH text matches 2 places in the file \(exactly\): line 1, line 3\. /);
 
   const source = 'def f():\n    total = 1\n    for x in xs:\n        total += x\n    return total\n';
@@ -225,7 +235,13 @@ test('the README examples say what the package does', () => {
   const miss = applyEdit(source, edit, { preset: 'safe' });
   assert.equal(miss.similarity, 0.6);
   assert.deepEqual([miss.nearest.startLine, miss.nearest.endLine, miss.nearest.similarity], [1, 5, 0.6]);
-  assert.deepEqual(miss.nearest.differences.map((d) => [d.kind, d.searchLine, d.fileLine]), [['changed', 2, 2], ['changed', 3, 3]]);
+  assert.deepEqual(
+    miss.nearest.differences.map((d) => [d.kind, d.searchLine, d.fileLine]),
+    [
+      ['changed', 2, 2],
+      ['changed', 3, 3],
+    ],
+  );
   assert.equal(
     miss.message,
     'Edit not applied: its SEARCH text (5 lines) is not in the file. Nothing was changed. The closest place is lines 1-5, where 3 of the 5 SEARCH lines are found in order, ignoring whitespace around lines (fuzzy similarity 0.60; 0.85 needed). Differences:\n- SEARCH line 2 "    total = 0" is "    total = 1" in the file (line 2)\n- SEARCH line 3 "    for x in items:" is "    for x in xs:" in the file (line 3)\nCopy the SEARCH lines exactly from the file (read lines 1-5 again if unsure) and send the edit again.',

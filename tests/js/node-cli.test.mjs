@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import * as applypatch from 'applypatch';
 import { makeTree, modeOf, patchOf, read, snapshot } from './fs-helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -125,7 +124,17 @@ test('--json: the result and the error as JSON', (t) => {
 
 test('a patch that does not apply: exit 1, the file, hunk and line named, nothing written', (t) => {
   const { root } = makeTree(t, { ...files, 'b.txt': 'b1\nb2\n' });
-  const failing = patchOf('*** Update File: src/app.py', '@@ def main():', '-    print("hi")', '+    print("hello")', '*** Update File: b.txt', '@@', ' b1', '-b3', '+b4');
+  const failing = patchOf(
+    '*** Update File: src/app.py',
+    '@@ def main():',
+    '-    print("hi")',
+    '+    print("hello")',
+    '*** Update File: b.txt',
+    '@@',
+    ' b1',
+    '-b3',
+    '+b4',
+  );
   const before = snapshot(root);
   for (const mode of ['strict', 'codex']) {
     const r = cli(['--mode', mode], { cwd: root, input: failing });
@@ -140,15 +149,21 @@ test('a patch that does not apply: exit 1, the file, hunk and line named, nothin
   assert.match(r.stderr, /error\[path_outside_root\] in \.\.\/outside\.txt\. Nothing was written\.\n.*leaves the root directory/);
   r = cli([], { cwd: root, input: 'not a patch' });
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /error\[invalid_patch\] \(patch line 1\)\. Nothing was written\.\nInvalid patch: The first line of the patch must be '\*\*\* Begin Patch'/);
+  assert.match(
+    r.stderr,
+    /error\[invalid_patch\] \(patch line 1\)\. Nothing was written\.\nInvalid patch: The first line of the patch must be '\*\*\* Begin Patch'/,
+  );
 });
 
 test('a write that fails midway: exit 1, everything undone', (t) => {
-  const { root } = makeTree(t, { 'a.txt': 'a\n', 'blocker': 'a file\n' });
+  const { root } = makeTree(t, { 'a.txt': 'a\n', blocker: 'a file\n' });
   const before = snapshot(root);
   const r = cli([], { cwd: root, input: patchOf('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: blocker/x.txt', '+x') });
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^applypatch: error\[write_failed\] in blocker\/x\.txt\.\nCould not write blocker\/x\.txt: .*Nothing was written: every file is as it was/);
+  assert.match(
+    r.stderr,
+    /^applypatch: error\[write_failed\] in blocker\/x\.txt\.\nCould not write blocker\/x\.txt: .*Nothing was written: every file is as it was/,
+  );
   assert.deepEqual(snapshot(root), before);
 });
 
@@ -181,7 +196,19 @@ test('usage errors exit 2', (t) => {
 test('--help explains everything; --version', () => {
   const r = cli(['--help']);
   assert.equal(r.code, 0);
-  for (const word of ['--mode strict|codex', '--cwd DIR', '--dry-run', '--json', '--format patch|blocks', '--file PATH', 'Exit status', '0  the patch applied', '1  the patch did not apply', '2  usage error', 'symlinks']) {
+  for (const word of [
+    '--mode strict|codex',
+    '--cwd DIR',
+    '--dry-run',
+    '--json',
+    '--format patch|blocks',
+    '--file PATH',
+    'Exit status',
+    '0  the patch applied',
+    '1  the patch did not apply',
+    '2  usage error',
+    'symlinks',
+  ]) {
     assert.ok(r.stdout.includes(word), word);
   }
   assert.equal(cli(['--version']).stdout, `${pkg.version}\n`);
@@ -207,7 +234,10 @@ test('--format blocks: dry run, applied with its mode kept, a block that does no
   // A block whose SEARCH text is nowhere in the file: exit 1, nothing written.
   const before = snapshot(root);
   const absent = '<<<<<<< SEARCH\nclass Nowhere:\n    pass\n=======\nclass Somewhere:\n    pass\n>>>>>>> REPLACE\n';
-  r = cli(['--format', 'blocks', '--file', 'a.py', '--json'], { cwd: root, input: blocksText.replace('return 2', 'return 3').replace('return 1', 'return 2') + absent });
+  r = cli(['--format', 'blocks', '--file', 'a.py', '--json'], {
+    cwd: root,
+    input: blocksText.replace('return 2', 'return 3').replace('return 1', 'return 2') + absent,
+  });
   assert.equal(r.code, 1);
   const out = JSON.parse(r.stdout);
   assert.equal(out.ok, false);
@@ -232,7 +262,12 @@ test('--format blocks through main(): JSON results, binary files, new files, dir
   const run = async (args, input) => {
     let stdout = '';
     let stderr = '';
-    const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), stdin: async () => Buffer.from(input), cwd: root });
+    const code = await main(args, {
+      stdout: (s) => (stdout += s),
+      stderr: (s) => (stderr += s),
+      stdin: async () => Buffer.from(input),
+      cwd: root,
+    });
     return { code, stdout, stderr };
   };
   let r = await run(['--format', 'blocks', '--file', 'a.py', '--json'], blocksText);
@@ -241,15 +276,22 @@ test('--format blocks through main(): JSON results, binary files, new files, dir
   assert.deepEqual({ ...json, results: undefined }, { ok: true, applied: true, path: 'a.py', blocks: 1, results: undefined });
   // Each result as applyEdits gives it, without its text.
   assert.equal(json.results.length, 1);
-  assert.deepEqual({ ok: json.results[0].ok, strategy: json.results[0].strategy, similarity: json.results[0].similarity, start: json.results[0].start }, { ok: true, strategy: 'exact', similarity: 1, start: 0 });
+  assert.deepEqual(
+    { ok: json.results[0].ok, strategy: json.results[0].strategy, similarity: json.results[0].similarity, start: json.results[0].start },
+    { ok: true, strategy: 'exact', similarity: 1, start: 0 },
+  );
   assert.equal(json.results[0].text, undefined);
   assert.equal(read(root, 'a.py'), 'def f():\n    return 2\n');
   assert.equal(modeOf(root, 'a.py'), '600');
-  const two = blocksText.replaceAll('return 1', 'return 2').replaceAll('return 2\n>>>', 'return 3\n>>>') + blocksText.replace('return 1', 'return 9');
+  const two =
+    blocksText.replaceAll('return 1', 'return 2').replaceAll('return 2\n>>>', 'return 3\n>>>') + blocksText.replace('return 1', 'return 9');
   const before = snapshot(root);
   r = await run(['--format', 'blocks', '--file', 'a.py'], two);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^applypatch: error\[no_match\] in a\.py\. Nothing was written\.\nBlock 2 of 2 did not match a\.py\. Blocks 1-1 matched but were not written either/);
+  assert.match(
+    r.stderr,
+    /^applypatch: error\[no_match\] in a\.py\. Nothing was written\.\nBlock 2 of 2 did not match a\.py\. Blocks 1-1 matched but were not written either/,
+  );
   assert.deepEqual(snapshot(root), before);
   r = await run(['--format', 'blocks', '--file', 'img.bin'], blocksText);
   assert.equal(r.code, 1);

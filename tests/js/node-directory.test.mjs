@@ -16,7 +16,7 @@ function refused(fn, fields, ...dirs) {
   } catch (e) {
     assert.ok(e instanceof PatchError, `expected a PatchError, got ${e?.stack ?? e}`);
     for (const [k, v] of Object.entries(fields)) assert.deepEqual(e[k], v, `${k} of: ${e.message}`);
-    dirs.forEach((d, i) => assert.deepEqual(snapshot(d), before[i], `${d} changed`));
+    for (const [i, d] of dirs.entries()) assert.deepEqual(snapshot(d), before[i], `${d} changed`);
     return e;
   }
   assert.fail('expected a PatchError');
@@ -68,7 +68,10 @@ test('applies updates, adds in new directories, deletes and moves; keeps modes',
   assert.equal(read(root, 'docs/new/notes.md'), '# Notes\n');
   assert.ok(!existsSync(join(root, 'old.txt')));
   assert.ok(!existsSync(join(root, 'secret.txt')));
-  assert.deepEqual(Object.keys(snapshot(root)).filter((p) => p.includes('.tmp')), []);
+  assert.deepEqual(
+    Object.keys(snapshot(root)).filter((p) => p.includes('.tmp')),
+    [],
+  );
 });
 
 test('CRLF files keep CRLF, in both modes; a BOM is kept', (t) => {
@@ -122,11 +125,19 @@ test('symlinks inside the root are followed for writes and kept', (t) => {
   assert.ok(lstatSync(join(root, 'alias.txt')).isSymbolicLink());
   // Two spellings of one file in a patch are refused: each would see the old text.
   refused(
-    () => applyPatchToDirectory(root, patchOf('*** Update File: alias.txt', '@@', '-two', '+x', '*** Update File: inner/real.txt', '@@', '-two', '+y')),
+    () =>
+      applyPatchToDirectory(
+        root,
+        patchOf('*** Update File: alias.txt', '@@', '-two', '+x', '*** Update File: inner/real.txt', '@@', '-two', '+y'),
+      ),
     { code: 'invalid_path', path: 'inner/real.txt' },
     root,
   );
-  refused(() => applyPatchToDirectory(root, patchOf('*** Add File: ./n.txt', '+a', '*** Add File: n.txt', '+b')), { code: 'invalid_path' }, root);
+  refused(
+    () => applyPatchToDirectory(root, patchOf('*** Add File: ./n.txt', '+a', '*** Add File: n.txt', '+b')),
+    { code: 'invalid_path' },
+    root,
+  );
   // Deleting a link deletes the link, not its target.
   applyPatchToDirectory(root, patchOf('*** Delete File: alias.txt'));
   assert.ok(!existsSync(join(root, 'alias.txt')));
@@ -150,9 +161,17 @@ test('a failing last operation writes nothing', (t) => {
   );
   for (const mode of ['strict', 'codex']) {
     // Line 11 of the patch is '-not in the file'.
-    refused(() => applyPatchToDirectory(root, patch, { mode }), { code: 'context_not_found', path: 'c.txt', operation: 3, diffLine: 11 }, root);
+    refused(
+      () => applyPatchToDirectory(root, patch, { mode }),
+      { code: 'context_not_found', path: 'c.txt', operation: 3, diffLine: 11 },
+      root,
+    );
   }
-  refused(() => applyPatchToDirectory(root, patch.replace('*** Update File: c.txt', '*** Update File: missing.txt')), { code: 'file_not_found', path: 'missing.txt' }, root);
+  refused(
+    () => applyPatchToDirectory(root, patch.replace('*** Update File: c.txt', '*** Update File: missing.txt')),
+    { code: 'file_not_found', path: 'missing.txt' },
+    root,
+  );
 });
 
 test('a write that fails midway (a parent is a file): everything is undone', (t) => {
@@ -204,8 +223,15 @@ test('a rename that fails after files were replaced: they are restored, with the
     '*** Delete File: z.txt',
   );
   // Renames: a.txt, b.sh, then new/c.txt fails.
-  const e = refused(() => applyPatchToDirectory(root, patch, { fs: failing('renameSync', 3) }), { code: 'write_failed', path: 'new/c.txt' }, root);
-  assert.match(e.message, /input\/output error \(EIO\)\. Nothing was written: every file is as it was \(the 2 changes already made were undone\)\.$/);
+  const e = refused(
+    () => applyPatchToDirectory(root, patch, { fs: failing('renameSync', 3) }),
+    { code: 'write_failed', path: 'new/c.txt' },
+    root,
+  );
+  assert.match(
+    e.message,
+    /input\/output error \(EIO\)\. Nothing was written: every file is as it was \(the 2 changes already made were undone\)\.$/,
+  );
   // The same patch applies when nothing fails.
   applyPatchToDirectory(root, patch);
   assert.equal(read(root, 'b.sh'), 'B\n');
@@ -215,7 +241,15 @@ test('a rename that fails after files were replaced: they are restored, with the
 test('a delete that fails after others: deleted files come back, replaced ones too', (t) => {
   const { root } = makeTree(t, { 'a.txt': 'a\n', 'd1.txt': { contents: 'one\n', mode: 0o640 }, 'd2.txt': 'two\n', 'keep.txt': 'k\n' });
   symlinkSync('keep.txt', join(root, 'link.txt'));
-  const patch = patchOf('*** Update File: a.txt', '@@', '-a', '+A', '*** Delete File: d1.txt', '*** Delete File: link.txt', '*** Delete File: d2.txt');
+  const patch = patchOf(
+    '*** Update File: a.txt',
+    '@@',
+    '-a',
+    '+A',
+    '*** Delete File: d1.txt',
+    '*** Delete File: link.txt',
+    '*** Delete File: d2.txt',
+  );
   refused(() => applyPatchToDirectory(root, patch, { fs: failing('unlinkSync', 3) }), { code: 'write_failed', path: 'd2.txt' }, root);
 });
 
@@ -241,7 +275,10 @@ test('when undoing fails too, the error says so', (t) => {
     assert.fail('should throw');
   } catch (e) {
     assert.equal(e.code, 'write_failed');
-    assert.match(e.message, /^Could not write b\.txt: no space left on the device \(ENOSPC\)\. Undoing the changes already made failed for a\.txt \(no space/);
+    assert.match(
+      e.message,
+      /^Could not write b\.txt: no space left on the device \(ENOSPC\)\. Undoing the changes already made failed for a\.txt \(no space/,
+    );
     assert.doesNotMatch(e.message, /Nothing was written/);
   }
   assert.equal(read(root, 'a.txt'), 'A\n', 'the honest report matches the disk');
@@ -252,9 +289,17 @@ test('binary and non-UTF-8 files are never read as text; they may be deleted or 
   const latin1 = Buffer.from('caf\xe9\n', 'latin1');
   const { root } = makeTree(t, { 'img.png': png, 'latin1.txt': latin1, 'nul.txt': 'a\0b\n', 'other.png': png });
   for (const path of ['img.png', 'latin1.txt', 'nul.txt']) {
-    const e = refused(() => applyPatchToDirectory(root, patchOf(`*** Update File: ${path}`, '@@', '-x', '+y')), { code: 'binary_file', path }, root);
+    const e = refused(
+      () => applyPatchToDirectory(root, patchOf(`*** Update File: ${path}`, '@@', '-x', '+y')),
+      { code: 'binary_file', path },
+      root,
+    );
     assert.match(e.message, /is not UTF-8 text/);
-    refused(() => applyPatchToDirectory(root, patchOf(`*** Update File: ${path}`, `*** Move to: moved-${path}`, '@@', '-x', '+y')), { code: 'binary_file' }, root);
+    refused(
+      () => applyPatchToDirectory(root, patchOf(`*** Update File: ${path}`, `*** Move to: moved-${path}`, '@@', '-x', '+y')),
+      { code: 'binary_file' },
+      root,
+    );
   }
   const result = applyPatchToDirectory(root, patchOf('*** Delete File: img.png', '*** Add File: other.png', '+now text'), { dryRun: true });
   assert.match(result.diff, /^Binary file img\.png deleted\n/m);
@@ -271,8 +316,14 @@ test('directories and other non-files are refused', (t) => {
   refused(() => applyPatchToDirectory(root, patchOf('*** Add File: dir', '+y')), { code: 'not_a_file' }, root);
   refused(() => applyPatchToDirectory(root, patchOf('*** Delete File: dir')), { code: 'not_a_file' }, root);
   refused(() => applyPatchToDirectory(root, patchOf('*** Add File: .', '+y')), { code: 'invalid_path' }, root);
-  assert.throws(() => applyPatchToDirectory(join(root, 'dir', 'x.txt'), patchOf('*** Add File: a', '+a')), (e) => e.code === 'not_a_file');
-  assert.throws(() => applyPatchToDirectory(join(root, 'missing'), patchOf('*** Add File: a', '+a')), (e) => e.code === 'read_failed');
+  assert.throws(
+    () => applyPatchToDirectory(join(root, 'dir', 'x.txt'), patchOf('*** Add File: a', '+a')),
+    (e) => e.code === 'not_a_file',
+  );
+  assert.throws(
+    () => applyPatchToDirectory(join(root, 'missing'), patchOf('*** Add File: a', '+a')),
+    (e) => e.code === 'read_failed',
+  );
   assert.throws(() => applyPatchToDirectory(42, ''), TypeError);
 });
 

@@ -28,7 +28,10 @@ async function runAgent(editor, operations) {
   model.assertComplete();
   // What the model sees on its next turn.
   const sent = model.calls[1].request.input.filter((item) => item.type === 'apply_patch_call_output');
-  assert.deepEqual(sent.map((r) => r.callId), calls.map((c) => c.callId));
+  assert.deepEqual(
+    sent.map((r) => r.callId),
+    calls.map((c) => c.callId),
+  );
   return sent.map(({ status, output }) => ({ status, output }));
 }
 
@@ -102,13 +105,16 @@ test('the directory editor through the SDK runner: changes, failures, escapes', 
 });
 
 test('the directory editor: a write that fails is reported, and undone', async (t) => {
-  const { root } = makeTree(t, { 'a.txt': 'a\n', 'b.txt': 'b\n', 'file': 'not a directory\n' });
+  const { root } = makeTree(t, { 'a.txt': 'a\n', 'b.txt': 'b\n', file: 'not a directory\n' });
   const before = snapshot(root);
   // The destination's parent is a file: creating it fails before anything is replaced.
   let [r] = await runAgent(createEditor({ root }), [{ type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+A', move_to: 'file/a.txt' }]);
   assert.equal(r.status, 'failed');
   assert.match(r.output, /^update_file a\.txt failed \(write_failed\)\. Nothing was written: every file is as it was\./);
-  assert.match(r.output, /\nCould not write file\/a\.txt: a part of the path is a file, not a directory \(ENOTDIR\)|\nCould not write file\/a\.txt: a file is in the way \(EEXIST\)/);
+  assert.match(
+    r.output,
+    /\nCould not write file\/a\.txt: a part of the path is a file, not a directory \(ENOTDIR\)|\nCould not write file\/a\.txt: a file is in the way \(EEXIST\)/,
+  );
   assert.deepEqual(snapshot(root), before);
 
   // A move whose delete fails after the destination was written: the destination goes away again.
@@ -126,7 +132,11 @@ test('the directory editor: a write that fails is reported, and undone', async (
   assert.ok(existsSync(join(root, 'c.txt')));
 
   // With renames failing, nothing is replaced in the first place.
-  const noRename = { renameSync: () => { throw Object.assign(new Error('injected'), { code: 'EIO' }); } };
+  const noRename = {
+    renameSync: () => {
+      throw Object.assign(new Error('injected'), { code: 'EIO' });
+    },
+  };
   const now = snapshot(root);
   [r] = await runAgent(createEditor({ root, fs: noRename }), [{ type: 'update_file', path: 'b.txt', diff: '@@\n-b\n+B' }]);
   assert.equal(r.status, 'failed');

@@ -3,8 +3,8 @@
 // (tests/types/, checked with the project's TypeScript against dist/).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 test('the editors are the SDK Editor type, through the package types', () => {
   const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));

@@ -55,7 +55,10 @@ test('applyOperation: create, update, move, delete on objects and Maps', () => {
   for (const move of [{ move_to: 'b.txt' }, { moveTo: 'b.txt' }, { move_to: 'b.txt', moveTo: 'b.txt' }]) {
     assert.deepEqual(applyOperation(files, { type: 'update_file', path: 'a.py', diff, ...move }), { 'b.txt': 'def f():\n    return 2\n' });
   }
-  assert.deepEqual(applyOperation(files, { type: 'update_file', path: 'a.py', diff, move_to: null }), { ...files, 'a.py': 'def f():\n    return 2\n' });
+  assert.deepEqual(applyOperation(files, { type: 'update_file', path: 'a.py', diff, move_to: null }), {
+    ...files,
+    'a.py': 'def f():\n    return 2\n',
+  });
   assert.deepEqual(applyOperation(files, { type: 'delete_file', path: 'b.txt' }), { 'a.py': files['a.py'] });
   const map = new Map(Object.entries(files));
   const out = applyOperation(map, { type: 'delete_file', path: 'a.py' }, { mode: 'codex' });
@@ -75,14 +78,23 @@ test('applyOperation: modes differ as in apply', () => {
 
 test('applyOperation: errors', () => {
   const files = { 'a.txt': 'a\n' };
-  throws(() => applyOperation(files, { type: 'update_file', path: 'gone.txt', diff: '@@\n-a\n+b' }), { code: 'file_not_found', path: 'gone.txt' });
+  throws(() => applyOperation(files, { type: 'update_file', path: 'gone.txt', diff: '@@\n-a\n+b' }), {
+    code: 'file_not_found',
+    path: 'gone.txt',
+  });
   throws(() => applyOperation(files, { type: 'delete_file', path: 'gone.txt' }), { code: 'file_not_found', path: 'gone.txt' });
-  throws(() => applyOperation(files, { type: 'create_file', path: 'c.txt', diff: '+ok\nnot ok' }), { code: 'invalid_line', path: 'c.txt', diffLine: 2 });
+  throws(() => applyOperation(files, { type: 'create_file', path: 'c.txt', diff: '+ok\nnot ok' }), {
+    code: 'invalid_line',
+    path: 'c.txt',
+    diffLine: 2,
+  });
   throws(() => applyOperation(files, { type: 'rename_file', path: 'a.txt' }), { code: 'invalid_operation' });
   throws(() => applyOperation(files, { type: 'delete_file', path: '' }), { code: 'invalid_operation' });
   throws(() => applyOperation(files, { type: 'update_file', path: 'a.txt' }), { code: 'invalid_operation', path: 'a.txt' });
   throws(() => applyOperation(files, { type: 'update_file', path: 'a.txt', diff: '', move_to: '' }), { code: 'invalid_operation' });
-  throws(() => applyOperation(files, { type: 'update_file', path: 'a.txt', diff: '', move_to: 'x', moveTo: 'y' }), { code: 'invalid_operation' });
+  throws(() => applyOperation(files, { type: 'update_file', path: 'a.txt', diff: '', move_to: 'x', moveTo: 'y' }), {
+    code: 'invalid_operation',
+  });
   assert.throws(() => applyOperation(files, null), TypeError);
   assert.throws(() => applyOperation(files, 'delete a.txt'), TypeError);
   assert.throws(() => applyOperation([], { type: 'delete_file', path: 'a' }), TypeError);
@@ -90,7 +102,15 @@ test('applyOperation: errors', () => {
 });
 
 test('the new error codes are in errorCodes', () => {
-  for (const code of ['invalid_operation', 'path_outside_root', 'invalid_path', 'binary_file', 'not_a_file', 'read_failed', 'write_failed']) {
+  for (const code of [
+    'invalid_operation',
+    'path_outside_root',
+    'invalid_path',
+    'binary_file',
+    'not_a_file',
+    'read_failed',
+    'write_failed',
+  ]) {
     assert.ok(errorCodes.includes(code), code);
   }
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { apply, applyBatch, applyFiles, codexGrammar, codexTool, parse, PatchError, summary } from 'applypatch';
+import { apply, applyBatch, applyFiles, codexGrammar, codexTool, PatchError, parse, summary } from 'applypatch';
 
 const patch = `*** Begin Patch
 *** Update File: src/app.py
@@ -25,7 +25,10 @@ test('parse returns the operations', () => {
       { kind: 'delete', path: 'old.txt', line: 9 },
     ],
   });
-  assert.deepEqual(parse('*** Begin Patch\n*** Environment ID: box-1\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch').operations[0].moveTo, 'b');
+  assert.deepEqual(
+    parse('*** Begin Patch\n*** Environment ID: box-1\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch').operations[0].moveTo,
+    'b',
+  );
   assert.equal(parse('*** Begin Patch\n*** Environment ID: box-1\n*** Add File: a\n*** End Patch').environmentId, 'box-1');
 });
 
@@ -107,7 +110,10 @@ test('Codex wording and structured fields on failures', () => {
     assert.equal(e.code, 'invalid_patch');
     assert.match(e.message, /The first line of the patch must be '\*\*\* Begin Patch' \(it is '\{"input".*JSON/);
   }
-  assert.throws(() => applyFiles({}, '*** Begin Patch\n*** End Patch'), (e) => e.code === 'empty_patch' && e.message === 'No files were modified.');
+  assert.throws(
+    () => applyFiles({}, '*** Begin Patch\n*** End Patch'),
+    (e) => e.code === 'empty_patch' && e.message === 'No files were modified.',
+  );
 });
 
 test('Move to the same path keeps the file (a deliberate difference from Codex)', () => {
@@ -120,7 +126,7 @@ test('paths are keys exactly as written, even odd ones', () => {
   const out = applyFiles({}, p);
   assert.deepEqual(Object.keys(out), ['__proto__', '../up']);
   assert.equal(Object.getPrototypeOf(out), Object.prototype);
-  assert.equal(out['__proto__'], 'x\n');
+  assert.equal(Object.getOwnPropertyDescriptor(out, '__proto__').value, 'x\n');
 });
 
 test('summary is the text Codex prints', () => {
@@ -144,11 +150,17 @@ test('Codex mode for apply and applyBatch', () => {
   assert.equal(apply('a\r\nb', '@@\n-a\n+A', { mode: 'codex' }), 'A\r\nb\r\n');
   assert.equal(apply('x\nx\n', '@@\n-x\n+y', { mode: 'codex' }), 'y\nx\n');
   assert.equal(apply('a\nb\n', '@@ a\n+z', { mode: 'codex' }), 'a\nb\nz\n');
-  assert.throws(() => apply('a\n', '', { mode: 'codex' }), (e) => e.code === 'empty_update');
+  assert.throws(
+    () => apply('a\n', '', { mode: 'codex' }),
+    (e) => e.code === 'empty_update',
+  );
   // Batches run one after another in Codex mode, against the original in Strict.
   assert.equal(applyBatch('a\nb\n', ['-a\n+x', '-x\n+y'], { mode: 'codex' }), 'y\nb\n');
   assert.throws(() => applyBatch('a\nb\n', ['-a\n+x', '-x\n+y']), PatchError);
-  assert.throws(() => applyBatch('a\n', ['-a\n+x', '-zzz\n+y'], { mode: 'codex' }), (e) => e.diff === 1);
+  assert.throws(
+    () => applyBatch('a\n', ['-a\n+x', '-zzz\n+y'], { mode: 'codex' }),
+    (e) => e.diff === 1,
+  );
 });
 
 test('wrong argument types throw TypeError', () => {
@@ -165,5 +177,8 @@ test('wrong argument types throw TypeError', () => {
   ]) {
     assert.throws(f, TypeError);
   }
-  assert.throws(() => applyFiles({ 'src/app.py': 'bad \uD800' }, patch), (e) => e.code === 'invalid_string' && /src\/app\.py/.test(e.message));
+  assert.throws(
+    () => applyFiles({ 'src/app.py': 'bad \uD800' }, patch),
+    (e) => e.code === 'invalid_string' && /src\/app\.py/.test(e.message),
+  );
 });

@@ -1,9 +1,10 @@
 // The playground's line diff (www/diff.js): the script must turn the old lines
 // into the new ones, and be a shortest one (checked against an LCS table).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { diffLines, diffRows, splitLines } from '../../www/diff.js';
-import { rng, pick } from './helpers.mjs';
+import { pick, rng } from './helpers.mjs';
 
 function lcs(a, b) {
   const t = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
@@ -45,9 +46,25 @@ test('splitLines: a final newline ends the last line', () => {
 
 test('diffLines: edge cases', () => {
   for (const [a, b] of [
-    [[], []], [['x'], []], [[], ['x']], [['x'], ['y']], [['a', 'b', 'c'], ['a', 'c']],
-    [['a', 'b'], ['b', 'a']], [['a', 'a', 'a'], ['a']], [['x', 'a', 'b'], ['a', 'b', 'x']],
-  ]) check(a, b);
+    [[], []],
+    [['x'], []],
+    [[], ['x']],
+    [['x'], ['y']],
+    [
+      ['a', 'b', 'c'],
+      ['a', 'c'],
+    ],
+    [
+      ['a', 'b'],
+      ['b', 'a'],
+    ],
+    [['a', 'a', 'a'], ['a']],
+    [
+      ['x', 'a', 'b'],
+      ['a', 'b', 'x'],
+    ],
+  ])
+    check(a, b);
 });
 
 test('diffLines: random inputs give shortest scripts that rebuild the output', () => {

@@ -1,7 +1,8 @@
 // The playground's URL hash (www/state.js): a link must reproduce the state
 // exactly, whatever the text holds.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { decodeHash, encodeHash, normalize } from '../../www/state.js';
 
 test('a state survives the hash unchanged (Unicode, CRLF, empty files)', () => {
@@ -33,5 +34,12 @@ test('damaged or foreign hashes give null, bad fields give defaults', () => {
   assert.equal(decodeHash('#s=%%%'), null);
   assert.equal(decodeHash('#s=' + Buffer.from('{not json').toString('base64url')), null);
   const odd = decodeHash('#s=' + Buffer.from(JSON.stringify({ m: 'nope', f: [[1, 2]], i: 7, p: 3 })).toString('base64url'));
-  assert.deepEqual(odd, { mode: 'strict', files: [{ path: 'file.txt', text: '' }], selected: 0, patch: '', view: 'diff', preset: 'compatible' });
+  assert.deepEqual(odd, {
+    mode: 'strict',
+    files: [{ path: 'file.txt', text: '' }],
+    selected: 0,
+    patch: '',
+    view: 'diff',
+    preset: 'compatible',
+  });
 });

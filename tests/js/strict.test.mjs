@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { apply, applyBatch, PatchError, errorCodes } from 'applypatch';
+import { apply, applyBatch, errorCodes, PatchError } from 'applypatch';
 import { fixture, pick, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -98,7 +98,11 @@ test('wrong argument types throw TypeError, and the module keeps working', () =>
 });
 
 test('lone surrogates are refused, never changed', () => {
-  for (const [input, diff] of [['a\uD800b\n', '-x'], ['a\n', '-a\n+\uDC00'], ['\uDBFF', '']]) {
+  for (const [input, diff] of [
+    ['a\uD800b\n', '-x'],
+    ['a\n', '-a\n+\uDC00'],
+    ['\uDBFF', ''],
+  ]) {
     try {
       apply(input, diff);
       assert.fail('should throw');
@@ -108,7 +112,10 @@ test('lone surrogates are refused, never changed', () => {
       assert.match(e.message, /lone surrogate/);
     }
   }
-  assert.throws(() => applyBatch('a\n', ['-a\n+b', '+\uD83D']), (e) => e.code === 'invalid_string' && /diffs\[1\]/.test(e.message));
+  assert.throws(
+    () => applyBatch('a\n', ['-a\n+b', '+\uD83D']),
+    (e) => e.code === 'invalid_string' && /diffs\[1\]/.test(e.message),
+  );
   // A well-formed pair is fine.
   assert.equal(apply('😀\n', '-😀\n+🙂'), '🙂\n');
 });

@@ -17,9 +17,24 @@ const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', 
 try {
   const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], root));
   const files = packed[0].files.map((f) => f.path);
-  for (const want of ['dist/index.cjs', 'dist/index.mjs', 'dist/browser.mjs', 'dist/index.d.cts', 'dist/index.d.mts',
-    'dist/node.cjs', 'dist/node.mjs', 'dist/node.d.cts', 'dist/node.d.mts', 'dist/cli.cjs',
-    'dist/wasm-node/applypatch_bg.wasm', 'dist/wasm-web/applypatch_bg.wasm', 'README.md', 'LICENSE', 'NOTICE', 'licenses/Apache-2.0.txt']) {
+  for (const want of [
+    'dist/index.cjs',
+    'dist/index.mjs',
+    'dist/browser.mjs',
+    'dist/index.d.cts',
+    'dist/index.d.mts',
+    'dist/node.cjs',
+    'dist/node.mjs',
+    'dist/node.d.cts',
+    'dist/node.d.mts',
+    'dist/cli.cjs',
+    'dist/wasm-node/applypatch_bg.wasm',
+    'dist/wasm-web/applypatch_bg.wasm',
+    'README.md',
+    'LICENSE',
+    'NOTICE',
+    'licenses/Apache-2.0.txt',
+  ]) {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
@@ -63,7 +78,8 @@ console.log('${load}: ' + n + ' strict vectors pass');
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    const pattern = /(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/g;
+    const pattern =
+      /(?:^|\n)\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/g;
     for (const m of text.matchAll(pattern)) {
       const spec = m[1] ?? m[2] ?? m[3];
       if (spec.startsWith('node:') || !spec.startsWith('.')) throw new Error(`the browser entry imports ${spec} (from ${file})`);
@@ -74,8 +90,14 @@ console.log('${load}: ' + n + ' strict vectors pass');
   console.log(`browser entry: ${seen.size} modules, no node: imports`);
 
   // applypatch/node from require and import, and the command line through npx, offline.
-  writeFileSync(join(project, 'node.cjs'), "const { createEditor } = require('applypatch/node'); if (typeof createEditor !== 'function') throw new Error('no createEditor');\n");
-  writeFileSync(join(project, 'node.mjs'), "import { createEditor } from 'applypatch/node'; if (typeof createEditor !== 'function') throw new Error('no createEditor');\n");
+  writeFileSync(
+    join(project, 'node.cjs'),
+    "const { createEditor } = require('applypatch/node'); if (typeof createEditor !== 'function') throw new Error('no createEditor');\n",
+  );
+  writeFileSync(
+    join(project, 'node.mjs'),
+    "import { createEditor } from 'applypatch/node'; if (typeof createEditor !== 'function') throw new Error('no createEditor');\n",
+  );
   sh('node', ['node.cjs'], project);
   sh('node', ['node.mjs'], project);
   const work2 = join(project, 'work');
@@ -86,7 +108,12 @@ console.log('${load}: ' + n + ' strict vectors pass');
     '*** Begin Patch\n*** Update File: src/app.py\n@@ def main():\n-    print("hi")\n+    print("hello")\n*** Add File: notes.txt\n+done\n*** End Patch\n',
   );
   const npx = (args, opts = {}) =>
-    spawnSync('npx', ['--no-install', 'applypatch', ...args], { cwd: work2, encoding: 'utf8', env: { ...process.env, npm_config_offline: 'true' }, ...opts });
+    spawnSync('npx', ['--no-install', 'applypatch', ...args], {
+      cwd: work2,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_offline: 'true' },
+      ...opts,
+    });
   let r = npx(['--dry-run', 'fix.patch']);
   if (r.status !== 0 || !r.stdout.includes('+    print("hello")') || readFileSync(join(work2, 'src', 'app.py'), 'utf8').includes('hello')) {
     throw new Error(`npx applypatch --dry-run: exit ${r.status}\n${r.stdout}${r.stderr}`);
@@ -95,9 +122,11 @@ console.log('${load}: ' + n + ' strict vectors pass');
   if (r.status !== 0 || r.stdout !== 'Success. Updated the following files:\nA notes.txt\nM src/app.py\n') {
     throw new Error(`npx applypatch: exit ${r.status}\n${r.stdout}${r.stderr}`);
   }
-  if (readFileSync(join(work2, 'src', 'app.py'), 'utf8') !== 'def main():\n    print("hello")\n') throw new Error('npx applypatch did not write src/app.py');
+  if (readFileSync(join(work2, 'src', 'app.py'), 'utf8') !== 'def main():\n    print("hello")\n')
+    throw new Error('npx applypatch did not write src/app.py');
   r = npx(['fix.patch']);
-  if (r.status !== 1 || !r.stderr.includes('Nothing was written')) throw new Error(`npx applypatch, applied twice: exit ${r.status}\n${r.stderr}`);
+  if (r.status !== 1 || !r.stderr.includes('Nothing was written'))
+    throw new Error(`npx applypatch, applied twice: exit ${r.status}\n${r.stderr}`);
   r = npx(['--no-such-flag']);
   if (r.status !== 2) throw new Error(`npx applypatch --no-such-flag: exit ${r.status}`);
   console.log('npx applypatch: applies, refuses to apply twice (exit 1), usage error (exit 2)');

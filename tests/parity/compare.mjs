@@ -40,7 +40,8 @@ function sameFiles(a, b) {
   const kb = Object.keys(b).sort();
   if (ka.join('\0') !== kb.join('\0')) return `files differ: ours [${ka.join(', ')}], codex [${kb.join(', ')}]`;
   for (const k of ka) {
-    if (!Buffer.from(a[k], 'utf8').equals(Buffer.from(b[k], 'utf8'))) return `${k} differs: ours ${JSON.stringify(a[k])}, codex ${JSON.stringify(b[k])}`;
+    if (!Buffer.from(a[k], 'utf8').equals(Buffer.from(b[k], 'utf8')))
+      return `${k} differs: ours ${JSON.stringify(a[k])}, codex ${JSON.stringify(b[k])}`;
   }
   return null;
 }
@@ -52,7 +53,9 @@ export function compare(ap, c, codex) {
   if (got.ok !== codex.ok) {
     reason = got.ok ? `we succeed, codex fails: ${codex.error}` : `we fail (${got.error}), codex succeeds`;
   } else if (got.ok) {
-    reason = sameFiles(got.files, codex.files) ?? (got.stdout !== codex.stdout ? `summary ${JSON.stringify(got.stdout)} vs ${JSON.stringify(codex.stdout)}` : null);
+    reason =
+      sameFiles(got.files, codex.files) ??
+      (got.stdout !== codex.stdout ? `summary ${JSON.stringify(got.stdout)} vs ${JSON.stringify(codex.stdout)}` : null);
   } else if (!got.error.startsWith(codex.error)) {
     reason = `messages differ: ours ${JSON.stringify(got.error)}, codex ${JSON.stringify(codex.error)}`;
   }

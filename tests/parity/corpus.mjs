@@ -28,7 +28,11 @@ export function edgeCases() {
   add('envelope: JSON wrapper', {}, '{"patch": "*** Begin Patch\\n*** End Patch"}');
   add('envelope: markdown fence', {}, '```\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\n```');
   add('envelope: leading blank lines and spaces', {}, '\n\n   *** Begin Patch  \n*** Add File: a\n+x\n  *** End Patch   \n\n');
-  add('envelope: CRLF patch', { 'a.txt': 'one\ntwo\n' }, '*** Begin Patch\r\n*** Update File: a.txt\r\n@@\r\n-one\r\n+uno\r\n*** End Patch\r\n');
+  add(
+    'envelope: CRLF patch',
+    { 'a.txt': 'one\ntwo\n' },
+    '*** Begin Patch\r\n*** Update File: a.txt\r\n@@\r\n-one\r\n+uno\r\n*** End Patch\r\n',
+  );
   add('envelope: heredoc EOF', {}, "<<'EOF'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF\n");
   add('envelope: heredoc bare EOF', {}, '<<EOF\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF');
   add('envelope: heredoc double quotes', {}, '<<"EOF"\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF');
@@ -88,7 +92,11 @@ export function edgeCases() {
   add('update: unknown triple star', f, p('*** Update File: a.txt', '@@', '-beta', '+B', '*** Bogus'));
   add('update: lines after end of file', f, p('*** Update File: a.txt', '@@', ' delta', '+e', '*** End of File', ' x'));
   add('update: blank after end of file', f, p('*** Update File: a.txt', '@@', ' delta', '+e', '*** End of File', '', '  '));
-  add('update: @@ after end of file', { 'a.txt': 'a\nb\nc\n' }, p('*** Update File: a.txt', '@@', ' c', '+d', '*** End of File', '@@', '-a', '+A'));
+  add(
+    'update: @@ after end of file',
+    { 'a.txt': 'a\nb\nc\n' },
+    p('*** Update File: a.txt', '@@', ' c', '+d', '*** End of File', '@@', '-a', '+A'),
+  );
   add('update: end of file with no chunk', f, p('*** Update File: a.txt', '*** End of File'));
   add('update: move to after a chunk', f, p('*** Update File: a.txt', '@@', '-beta', '+B', '*** Move to: z.txt'));
   add('update: two move lines', f, p('*** Update File: a.txt', '*** Move to: b', '*** Move to: c', '@@', '-beta', '+B'));
@@ -99,16 +107,36 @@ export function edgeCases() {
   add('update: missing file', {}, p('*** Update File: nope.txt', '@@', '-a', '+b'));
 
   // Matching (section 3)
-  add('match: anchor', { 'a.py': 'def f():\n    return 1\ndef g():\n    return 1\n' }, p('*** Update File: a.py', '@@ def g():', '-    return 1', '+    return 2'));
-  add('match: anchor not found', { 'a.py': 'def f():\n    return 1\n' }, p('*** Update File: a.py', '@@ def nope():', '-    return 1', '+    return 2'));
+  add(
+    'match: anchor',
+    { 'a.py': 'def f():\n    return 1\ndef g():\n    return 1\n' },
+    p('*** Update File: a.py', '@@ def g():', '-    return 1', '+    return 2'),
+  );
+  add(
+    'match: anchor not found',
+    { 'a.py': 'def f():\n    return 1\n' },
+    p('*** Update File: a.py', '@@ def nope():', '-    return 1', '+    return 2'),
+  );
   add('match: anchor trimmed', { 'a.py': '  def f():\n    x\n' }, p('*** Update File: a.py', '@@ def f():', '-    x', '+    y'));
-  add('match: anchor with unicode dash', { 'a.md': '# Top\u2013level\nbody\n' }, p('*** Update File: a.md', '@@ # Top-level', '-body', '+BODY'));
+  add(
+    'match: anchor with unicode dash',
+    { 'a.md': '# Top\u2013level\nbody\n' },
+    p('*** Update File: a.md', '@@ # Top-level', '-body', '+BODY'),
+  );
   add('match: first of two', { 'a.txt': 'x\ny\nx\ny\n' }, p('*** Update File: a.txt', '@@', '-x', '+X'));
   add('match: later exact beats earlier fuzzy', { 'a.txt': 'x \ny\nx\n' }, p('*** Update File: a.txt', '@@', '-x', '+X'));
   add('match: trailing whitespace pass', { 'a.txt': 'one  \ntwo\n' }, p('*** Update File: a.txt', '@@', '-one', '+ONE'));
   add('match: context keeps file text', { 'a.txt': 'keep  \nchange\n' }, p('*** Update File: a.txt', '@@', ' keep', '-change', '+changed'));
-  add('match: indentation pass', { 'a.py': '    if x:\n        y()\n' }, p('*** Update File: a.py', '@@', ' if x:', '-    y()', '+    z()'));
-  add('match: unicode quotes and dashes', { 'a.txt': 'say \u201chi\u201d \u2014 it\u2019s\nnext\n' }, p('*** Update File: a.txt', '@@', ' say "hi" - it\'s', '-next', '+NEXT'));
+  add(
+    'match: indentation pass',
+    { 'a.py': '    if x:\n        y()\n' },
+    p('*** Update File: a.py', '@@', ' if x:', '-    y()', '+    z()'),
+  );
+  add(
+    'match: unicode quotes and dashes',
+    { 'a.txt': 'say \u201chi\u201d \u2014 it\u2019s\nnext\n' },
+    p('*** Update File: a.txt', '@@', ' say "hi" - it\'s', '-next', '+NEXT'),
+  );
   add('match: nbsp and narrow spaces', { 'a.txt': 'a\u00a0b\u202fc\nz\n' }, p('*** Update File: a.txt', '@@', '-a b c', '+abc'));
   add('match: ellipsis is not normalised', { 'a.txt': 'wait\u2026\n' }, p('*** Update File: a.txt', '@@', '-wait...', '+done'));
   add('match: inner whitespace not collapsed', { 'a.txt': 'a  b\n' }, p('*** Update File: a.txt', '@@', '-a b', '+c'));
@@ -137,29 +165,76 @@ export function edgeCases() {
   add('eol: mixed replace takes first ending', { 'a.txt': 'a\nb\r\nc\n' }, p('*** Update File: a.txt', '@@', '-b', '+B'));
   add('eol: lone CR file', { 'a.txt': 'a\rb\rc\r' }, p('*** Update File: a.txt', '@@', '-b', '+B'));
   add('eol: CR first then LF', { 'a.txt': 'a\rb\nc\n' }, p('*** Update File: a.txt', '@@', '-c', '+C'));
-  add('eol: CRLF file, CRLF patch', { 'a.txt': 'a\r\nb\r\n' }, '*** Begin Patch\r\n*** Update File: a.txt\r\n@@\r\n-a\r\n+A\r\n*** End Patch\r\n');
+  add(
+    'eol: CRLF file, CRLF patch',
+    { 'a.txt': 'a\r\nb\r\n' },
+    '*** Begin Patch\r\n*** Update File: a.txt\r\n@@\r\n-a\r\n+A\r\n*** End Patch\r\n',
+  );
   add('eol: empty lines CRLF', { 'a.txt': 'a\r\n\r\nb\r\n' }, p('*** Update File: a.txt', '@@', ' a', '', '-b', '+B'));
   add('eol: CR CR LF', { 'a.txt': 'a\r\r\nb\n' }, p('*** Update File: a.txt', '@@', '-b', '+B'));
 
   // File operations (section 5)
   add('ops: move', { 'a.txt': 'x\n' }, p('*** Update File: a.txt', '*** Move to: b/c.txt', '@@', '-x', '+y'));
-  add('ops: move overwrites destination', { 'a.txt': 'x\n', 'b.txt': 'old\n' }, p('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-x', '+y'));
+  add(
+    'ops: move overwrites destination',
+    { 'a.txt': 'x\n', 'b.txt': 'old\n' },
+    p('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-x', '+y'),
+  );
   add('ops: move to same path', { 'a.txt': 'x\n' }, p('*** Update File: a.txt', '*** Move to: a.txt', '@@', '-x', '+y'));
   add('ops: add then update', {}, p('*** Add File: n.txt', '+one', '*** Update File: n.txt', '@@', '-one', '+two'));
-  add('ops: update twice', { 'a.txt': '1\n2\n' }, p('*** Update File: a.txt', '@@', '-1', '+one', '*** Update File: a.txt', '@@', '-2', '+two'));
+  add(
+    'ops: update twice',
+    { 'a.txt': '1\n2\n' },
+    p('*** Update File: a.txt', '@@', '-1', '+one', '*** Update File: a.txt', '@@', '-2', '+two'),
+  );
   add('ops: delete then add', { 'a.txt': 'old\n' }, p('*** Delete File: a.txt', '*** Add File: a.txt', '+new'));
   add('ops: add then delete', {}, p('*** Add File: t.txt', '+x', '*** Delete File: t.txt'));
   add('ops: later failure', { 'a.txt': 'x\n' }, p('*** Add File: made.txt', '+m', '*** Update File: a.txt', '@@', '-nope', '+y'));
-  add('ops: summary order', { 'd.txt': 'x\n', 'u.txt': 'u\n' }, p('*** Delete File: d.txt', '*** Update File: u.txt', '*** Move to: v.txt', '@@', '-u', '+v', '*** Add File: a.txt', '+a'));
-  add('ops: update moved file by old path', { 'a.txt': 'x\n' }, p('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-x', '+y', '*** Update File: a.txt', '@@', '-y', '+z'));
-  add('ops: paths with spaces and unicode', { 'my file é.txt': 'x\n' }, p('*** Update File: my file é.txt', '@@', '-x', '+y', '*** Add File: dir name/ü.md', '+ok'));
+  add(
+    'ops: summary order',
+    { 'd.txt': 'x\n', 'u.txt': 'u\n' },
+    p('*** Delete File: d.txt', '*** Update File: u.txt', '*** Move to: v.txt', '@@', '-u', '+v', '*** Add File: a.txt', '+a'),
+  );
+  add(
+    'ops: update moved file by old path',
+    { 'a.txt': 'x\n' },
+    p('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-x', '+y', '*** Update File: a.txt', '@@', '-y', '+z'),
+  );
+  add(
+    'ops: paths with spaces and unicode',
+    { 'my file é.txt': 'x\n' },
+    p('*** Update File: my file é.txt', '@@', '-x', '+y', '*** Add File: dir name/ü.md', '+ok'),
+  );
   return c;
 }
 
 const VOCAB = [
-  'import os', 'def main():', '    return 0', '    x = 1', '', 'class Thing:', '    pass', '}', '{', '  // comment',
-  'const a = "quote";', "it's fine", 'say \u201chello\u201d', 'range 1\u20132', 'a\u00a0b', '\tindented()', 'x = 1  ',
-  '    x = 1', 'end', 'print("done")', '# Title', '- item', '-- double', '+ plus', '@@ not a marker', '*** stars',
+  'import os',
+  'def main():',
+  '    return 0',
+  '    x = 1',
+  '',
+  'class Thing:',
+  '    pass',
+  '}',
+  '{',
+  '  // comment',
+  'const a = "quote";',
+  "it's fine",
+  'say \u201chello\u201d',
+  'range 1\u20132',
+  'a\u00a0b',
+  '\tindented()',
+  'x = 1  ',
+  '    x = 1',
+  'end',
+  'print("done")',
+  '# Title',
+  '- item',
+  '-- double',
+  '+ plus',
+  '@@ not a marker',
+  '*** stars',
 ];
 
 /** Generated cases: random files, random edits, random drift. */
@@ -231,14 +306,26 @@ function splitLines(text) {
 /** Drift a model might introduce in a line it copies. */
 function drift(line, random, pick) {
   switch (Math.floor(random() * 8)) {
-    case 0: return line + '  ';
-    case 1: return line.trimEnd();
-    case 2: return '  ' + line;
-    case 3: return line.trim();
-    case 4: return line.replace(/[\u201c\u201d]/g, '"').replace(/\u2013/g, '-').replace(/\u00a0/g, ' ').replace(/\u2019/g, "'");
-    case 5: return line.replace(/"/g, '\u201c').replace(/-/g, '\u2014');
-    case 6: return line + pick(['x', '!', ';']); // a real difference: fails
-    default: return line;
+    case 0:
+      return line + '  ';
+    case 1:
+      return line.trimEnd();
+    case 2:
+      return '  ' + line;
+    case 3:
+      return line.trim();
+    case 4:
+      return line
+        .replace(/[\u201c\u201d]/g, '"')
+        .replace(/\u2013/g, '-')
+        .replace(/\u00a0/g, ' ')
+        .replace(/\u2019/g, "'");
+    case 5:
+      return line.replace(/"/g, '\u201c').replace(/-/g, '\u2014');
+    case 6:
+      return line + pick(['x', '!', ';']); // a real difference: fails
+    default:
+      return line;
   }
 }
 
@@ -256,7 +343,8 @@ function updateBody(text, random, pick, chance) {
     // a few anchors point back, which Codex cannot find.
     const from = Math.max(pos, start - before);
     const anchorAt = from - 1;
-    if (chance(0.3) && anchorAt >= (chance(0.9) ? pos : 0) && anchorAt < lines.length) out.push('@@ ' + (chance(0.85) ? lines[anchorAt] : drift(lines[anchorAt], random, pick)));
+    if (chance(0.3) && anchorAt >= (chance(0.9) ? pos : 0) && anchorAt < lines.length)
+      out.push('@@ ' + (chance(0.85) ? lines[anchorAt] : drift(lines[anchorAt], random, pick)));
     else if (c > 0 || chance(0.6)) out.push('@@');
     const copy = (l) => (chance(0.15) ? drift(l, random, pick) : l);
     for (let i = from; i < Math.min(start, lines.length); i++) out.push(' ' + copy(lines[i]));

@@ -1,8 +1,20 @@
 // Type-checked (not run) against the built package, as an ES module consumer
 // with moduleResolution node16: the shipped .d.mts must describe the API.
 import {
-  apply, applyBatch, applyFiles, codexGrammar, codexTool, errorCodes, parse, PatchError, summary,
-  type ApplyOptions, type CodexTool, type ErrorCode, type Operation, type Patch,
+  type ApplyOptions,
+  apply,
+  applyBatch,
+  applyFiles,
+  type CodexTool,
+  codexGrammar,
+  codexTool,
+  type ErrorCode,
+  errorCodes,
+  type Operation,
+  type Patch,
+  PatchError,
+  parse,
+  summary,
 } from 'applypatch';
 
 const options: ApplyOptions = { mode: 'codex' };

@@ -1,7 +1,7 @@
 // Type check (not run): the editors are what the Agents SDK's applyPatchTool
 // takes, through the package's published types (import).
-import { applyPatchTool, type ApplyPatchResult as SdkResult, type Editor as SdkEditor } from '@openai/agents-core';
-import { applyOperation, createFile, createMemoryEditor, type ApplyPatchOperation } from 'applypatch';
+import { applyPatchTool, type Editor as SdkEditor, type ApplyPatchResult as SdkResult } from '@openai/agents-core';
+import { type ApplyPatchOperation, applyOperation, createFile, createMemoryEditor } from 'applypatch';
 import { applyPatchToDirectory, createEditor, type DirectoryResult } from 'applypatch/node';
 
 const memory = createMemoryEditor({ 'a.txt': 'a\n' }, { mode: 'codex' });
@@ -10,9 +10,11 @@ const editors: SdkEditor[] = [memory, disk];
 applyPatchTool({ editor: memory });
 applyPatchTool({ editor: disk });
 const files: Record<string, string> = memory.files;
+// biome-ignore lint/suspicious/noConfusingVoidType: the Agents SDK declares this exact type
 const result: Promise<SdkResult | void> = disk.updateFile({ type: 'update_file', path: 'a.txt', diff: '', moveTo: 'b.txt' });
 const op: ApplyPatchOperation = { type: 'update_file', path: 'a', diff: '', move_to: 'b' };
 const map: Map<string, string> = applyOperation(new Map([['a', 'x\n']]), op);
 const text: string = createFile('+x');
 const dir: DirectoryResult = applyPatchToDirectory('.', '', { dryRun: true });
-export { editors, files, result, map, text, dir };
+
+export { dir, editors, files, map, result, text };
