@@ -49,6 +49,29 @@ export interface Binding {
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
+  /** Unified diffs (js/unified.ts). */
+  parseUnified(diff: string): unknown;
+  unifiedPaths(diff: string): string[];
+  applyUnifiedChanges(
+    paths: string[],
+    lengths: Uint32Array | number[],
+    diff: string,
+    mode: number,
+  ): [
+    Array<string | null>,
+    Array<{ path: string; mode: string }>,
+    Array<{ path: string; hunk: number; statedLine: number; line: number; offset: number }>,
+  ];
+  unifiedDiffFiles(oldPaths: string[], oldTexts: string[], newPaths: string[], newTexts: string[], context: number, git: boolean): string;
+  unifiedDiffFile(
+    oldPath: string | undefined,
+    newPath: string | undefined,
+    before: string,
+    after: string,
+    context: number,
+    git: boolean,
+  ): string;
+  lineDiff(a: string[], b: string[]): Uint32Array | number[];
 }
 
 let current: Binding | undefined;

@@ -28,6 +28,9 @@ export const errorCodes = Object.freeze([
   'not_a_file',
   'read_failed',
   'write_failed',
+  'hunk_count_mismatch',
+  'binary_patch',
+  'file_exists',
 ] as const);
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -33,3 +33,19 @@ export {
 } from './operation.js';
 export { applyFiles, type Files, type Operation, type Patch, parse, summary } from './patch.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
+export {
+  applyUnified,
+  type HunkPlacement,
+  type LineOp,
+  lineDiff,
+  parseUnified,
+  type UnifiedDiffOptions,
+  type UnifiedFile,
+  type UnifiedHunk,
+  type UnifiedLine,
+  type UnifiedMode,
+  type UnifiedOptions,
+  type UnifiedReport,
+  type UnifiedReportOptions,
+  unifiedDiff,
+} from './unified.js';

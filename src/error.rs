@@ -86,6 +86,14 @@ error_kinds! {
     /// A write, rename or delete failed; every change already made was
     /// undone.
     WriteFailed => "write_failed",
+    /// A unified-diff hunk whose lines do not add up to the counts in its
+    /// `@@ -l,s +l,s @@` header.
+    HunkCountMismatch => "hunk_count_mismatch",
+    /// A binary patch (`Binary files … differ`, `GIT binary patch`): refused,
+    /// never applied as text.
+    BinaryPatch => "binary_patch",
+    /// A unified diff creates, renames or copies onto a path that already exists.
+    FileExists => "file_exists",
 }
 
 impl fmt::Display for ErrorKind {

@@ -33,6 +33,7 @@ pub mod matcher;
 pub mod patch;
 pub mod text;
 pub mod tool;
+pub mod unified;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 

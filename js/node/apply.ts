@@ -7,14 +7,14 @@ import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
 import { applyFiles, parse } from '../patch.js';
+import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { binaryError, type Change, commit, type Fs, readTarget, realRoot, resolveTarget, type Target } from './directory.js';
-import { unifiedDiff } from './unified.js';
 
 /** Stands for a file that is not text and is only replaced or deleted: a NUL never comes from a file read as text. */
 const NOT_TEXT = '\0applypatch: not text\0';
 
 /** A path the patch touches; `needsText`: its contents are read (an update's source). */
-interface Touch {
+export interface Touch {
   path: string;
   needsText: boolean;
 }
@@ -33,7 +33,7 @@ export interface Plan {
  * Resolves and reads every touched path, runs `compute` on the file map, and
  * lists the changes to write. Writes nothing.
  */
-function plan(
+export function plan(
   root: string,
   touches: Touch[],
   moves: Map<string, string>,
@@ -105,7 +105,7 @@ export interface DirectoryOptions extends ApplyOptions {
   fs?: Partial<Fs>;
 }
 
-function changesOf(p: Plan): DirectoryChange[] {
+export function changesOf(p: Plan): DirectoryChange[] {
   return p.changes.map((c) => ({
     path: c.target.path,
     status: c.contents === null ? 'deleted' : p.before.has(c.target.path) ? 'modified' : 'added',
@@ -113,7 +113,7 @@ function changesOf(p: Plan): DirectoryChange[] {
 }
 
 /** A unified diff of a plan: moves as one file diff from the source to the destination. */
-function diffOf(p: Plan): string {
+export function diffOf(p: Plan): string {
   let out = '';
   const movedFrom = new Set<string>();
   for (const c of p.changes) {

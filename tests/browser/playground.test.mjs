@@ -423,6 +423,41 @@ browserTest('Codex: a patch over several files, its summary, and an error in one
   await page.close();
 });
 
+browserTest('Unified diff: a git diff over two files (a rename), then a hunk that moved and one that fails', async (t) => {
+  const page = await open();
+  if (!(await modeAvailable(page, 'unified'))) {
+    await chooseMode(page, 'unified');
+    assert.equal(await status(page), 'unavailable');
+    await page.close();
+    return skipLoudly(t, 'Unified diffs');
+  }
+  await chooseMode(page, 'unified');
+  await chooseView(page, 'text');
+  const ex = example('unified-git');
+  await typeFiles(page, ex.files);
+  await typeInto(page, '#patch', ex.patch);
+  await settle(page);
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  assert.deepEqual(await files(page), [
+    { path: 'src/greet.py', status: 'modified', badge: 'modified' },
+    { path: 'docs/NOTES.md', status: 'moved', badge: 'moved from NOTES.md' },
+  ]);
+  assert.equal(await outputText(page, 'src/greet.py'), ex.files[0].text.replace('print("Hi " + name)', 'print(f"Hello, {name}!")'));
+  // Two lines added at the top: Strict finds the hunk 2 lines further down and says so.
+  await page.click('#file-tabs .tab');
+  await typeInto(page, '#input', `# greet\n\n${ex.files[0].text}`);
+  await settle(page);
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  assert.match(await page.textContent('#notes'), /src\/greet\.py: hunk 1 applied at line 3, 2 lines below where its header says \(1\)\./);
+  // A removed line the file does not have: the error names the file, hunk and line.
+  await typeInto(page, '#patch', ex.patch.replace('-    print("Hi " + name)', '-    print("Hey " + name)'));
+  await settle(page);
+  assert.equal(await status(page), 'error');
+  assert.equal(await page.textContent('#error .code'), 'context_not_found');
+  assert.match(await page.textContent('#error'), /src\/greet\.py: hunk 1 \(diff lines 5-12/);
+  await page.close();
+});
+
 browserTest('Edit blocks: strategies and similarity per block, and a block that does not match', async (t) => {
   const page = await open();
   if (!(await modeAvailable(page, 'blocks'))) {
