@@ -57,10 +57,11 @@ export interface Binding {
     lengths: Uint32Array | number[],
     diff: string,
     mode: number,
+    report: boolean,
   ): [
     Array<string | null>,
-    Array<{ path: string; mode: string }>,
-    Array<{ path: string; hunk: number; statedLine: number; line: number; offset: number }>,
+    Array<{ path: string; mode: string }>?,
+    Array<{ path: string; hunk: number; statedLine: number; line: number; offset: number }>?,
   ];
   unifiedDiffFiles(oldPaths: string[], oldTexts: string[], newPaths: string[], newTexts: string[], context: number, git: boolean): string;
   unifiedDiffFile(

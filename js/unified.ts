@@ -130,9 +130,10 @@ export function applyUnified<T extends Files>(
     map,
     call(() => wasm().unifiedPaths(diff)),
   );
-  const [changes, modes, hunks] = call(() => wasm().applyUnifiedChanges(put.paths, put.lengths, diff, mode));
+  const report = opts.report === true;
+  const [changes, modes, hunks] = call(() => wasm().applyUnifiedChanges(put.paths, put.lengths, diff, mode, report));
   const out = map.with(changes);
-  return opts.report === true ? { files: out, modes, hunks } : out;
+  return report ? { files: out, modes: modes ?? [], hunks: hunks ?? [] } : out;
 }
 
 export interface UnifiedDiffOptions {

@@ -659,11 +659,12 @@ struct JsUnifiedModes<'a> {
 }
 
 /// Applies a unified diff to the files put in the input buffer (as for
-/// `applyFilesChanges`). Returns `[changes, modes, placements]`: changes as
-/// `[path, contents | null, …]`, modes as `[{ path, mode }]` (octal
-/// strings), placements as `[{ path, hunk, statedLine, line, offset }]`.
+/// `applyFilesChanges`). Returns `[changes]`, or with `report`
+/// `[changes, modes, placements]`: changes as `[path, contents | null, …]`,
+/// modes as `[{ path, mode }]` (octal strings), placements as
+/// `[{ path, hunk, statedLine, line, offset }]`.
 #[wasm_bindgen(js_name = applyUnifiedChanges)]
-pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, mode_code: u8) -> Result<Array, JsValue> {
+pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, mode_code: u8, report: bool) -> Result<Array, JsValue> {
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
     with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
@@ -677,14 +678,17 @@ pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, 
                 modes.push(JsUnifiedModes { path: &c.path, mode: format!("{m:o}") });
             }
         }
+        let out = Array::new();
+        out.push(&changes);
+        if !report {
+            return Ok(out);
+        }
         let placements: Vec<JsPlacement> = result
             .placements
             .iter()
             .map(|p| JsPlacement { path: &p.path, hunk: p.hunk, stated_line: p.stated_line, line: p.line, offset: p.offset() })
             .collect();
         let ser = serde_wasm_bindgen::Serializer::json_compatible();
-        let out = Array::new();
-        out.push(&changes);
         out.push(&modes.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
         out.push(&placements.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
         Ok(out)
