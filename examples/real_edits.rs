@@ -56,7 +56,8 @@ fn main() {
     }
     println!("engine alone (native), microseconds per call of Mode::changes");
     println!("workload                      calls    Strict     Codex");
-    let groups: [(&str, fn(usize) -> bool); 4] = [
+    type Pick = fn(usize) -> bool;
+    let groups: [(&str, Pick); 4] = [
         ("all real edits", |_| true),
         ("files under 200 lines", |n| n < 200),
         ("files of 200-2,000 lines", |n| (200..2000).contains(&n)),
