@@ -439,7 +439,7 @@ pub fn blocks_apply_edit(
     flags: u32,
 ) -> Result<JsValue, JsValue> {
     let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
-    let edit = blocks::Edit { search, replace };
+    let edit = blocks::Edit { search, replace, ..blocks::Edit::default() };
     with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options)))
 }
 
@@ -462,7 +462,7 @@ pub fn blocks_apply_edits(
         let mut pairs = edits.chunks_exact(2);
         for pair in &mut pairs {
             let [search, replace] = pair else { break };
-            let edit = blocks::Edit { search: search.clone(), replace: replace.clone() };
+            let edit = blocks::Edit { search: search.clone(), replace: replace.clone(), ..blocks::Edit::default() };
             let text = current.as_deref().unwrap_or(source);
             let outcome = blocks::find(text, &edit, &options);
             out.push(&to_js_outcome(text, &outcome)?);
