@@ -407,34 +407,50 @@ pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> EditResult {
 pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> EditsResult {
     let mut text = source.to_string();
     let mut results = Vec::with_capacity(edits.len());
-    // Lines added minus lines removed by the edits so far: a `start_line`
-    // counts lines of the file as the model read it, before any edit.
-    let mut delta: isize = 0;
-    for edit in edits {
-        let r = match edit.start_line {
-            Some(line) if delta != 0 => {
-                let moved = Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() };
-                apply_edit(&text, &moved, options)
-            }
-            _ => apply_edit(&text, edit, options),
-        };
-        let ok = r.ok;
-        if ok {
-            if let Some(range) = &r.range {
-                let removed = text.get(range.clone()).map_or(0, |t| t.matches('\n').count());
-                let added = r.replacement.matches('\n').count();
-                delta = delta.saturating_add_unsigned(added).saturating_sub_unsigned(removed);
-            }
+    let _ = find_each::<()>(source, edits, options, |at, outcome| {
+        let r = EditResult::new(at, outcome);
+        if r.ok {
             text.clone_from(&r.text);
         }
         results.push(r);
-        if !ok {
-            let applied = results.len() - 1;
-            return EditsResult { ok: false, text, results, applied };
+        Ok(())
+    });
+    let applied = results.iter().filter(|r| r.ok).count();
+    EditsResult { ok: applied == edits.len(), text, results, applied }
+}
+
+/// Decides edits in order, each on the previous one's output, stopping after
+/// the first failure: calls `step` with the text each edit was tried on and
+/// its outcome (the npm binding sends these back one by one). An edit's
+/// `start_line` counts lines of the file before any edit: it is moved by the
+/// lines the edits before it added or removed.
+pub fn find_each<E>(
+    source: &str,
+    edits: &[Edit],
+    options: &Options,
+    mut step: impl FnMut(&str, Outcome) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut current: Option<String> = None;
+    let mut delta: isize = 0;
+    for edit in edits {
+        let text = current.as_deref().unwrap_or(source);
+        let outcome = match edit.start_line {
+            Some(line) if delta != 0 => find(text, &Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() }, options),
+            _ => find(text, edit, options),
+        };
+        let next = outcome.splice.as_ref().map(|s| {
+            let removed = text.get(s.start..s.end).map_or(0, |t| t.matches('\n').count());
+            let added = s.text.matches('\n').count();
+            delta = delta.saturating_add_unsigned(added).saturating_sub_unsigned(removed);
+            crate::text::apply_splices(text, std::slice::from_ref(s))
+        });
+        step(text, outcome)?;
+        match next {
+            Some(t) => current = Some(t),
+            None => break,
         }
     }
-    let applied = results.len();
-    EditsResult { ok: true, text, results, applied }
+    Ok(())
 }
 
 /// Python's `str.isspace()` (what apply-edit-block's `strip()` removes):
