@@ -207,7 +207,7 @@ fn equals_line(line: &str) -> Option<usize> {
     (n >= 3 && line.get(n..).is_some_and(|r| r.trim().is_empty())).then_some(n)
 }
 
-/// Roo Code's header after a start marker: `:start_line:N` and
+/// Roo Code's header after a start marker: `:start_line:N` (or `[N]`) and
 /// `:end_line:N` lines, then a line of dashes. Returns how many lines it
 /// takes and the two numbers. Without a number line, the dash line is taken
 /// only when it is as long as the start marker (`<<<<<<<` then `-------`),
@@ -217,9 +217,11 @@ fn roo_header(lines: &[&str], from: usize, marker_len: usize) -> (usize, Option<
     let mut k = 0;
     while let Some(line) = lines.get(from + k) {
         let t = line.trim();
-        if let Some(n) = t.strip_prefix(":start_line:").and_then(|r| r.trim().parse().ok()) {
+        // `:start_line:10`, and as models also write it, `:start_line: [10]`.
+        let number = |r: &str| r.trim().trim_start_matches('[').trim_end_matches(']').trim().parse().ok();
+        if let Some(n) = t.strip_prefix(":start_line:").and_then(number) {
             start = Some(n);
-        } else if let Some(n) = t.strip_prefix(":end_line:").and_then(|r| r.trim().parse().ok()) {
+        } else if let Some(n) = t.strip_prefix(":end_line:").and_then(number) {
             end = Some(n);
         } else {
             break;
@@ -512,6 +514,8 @@ mod tests {
         let p = parse_blocks_detailed("<<<<<<< SEARCH\n:start_line:10\n:end_line:11\n-------\nold\n=======\nnew\n>>>>>>> REPLACE");
         let e = &p.edits[0];
         assert_eq!((e.search.as_str(), e.replace.as_str(), e.start_line, e.end_line), ("old", "new", Some(10), Some(11)));
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\n:start_line: [3]\n-------\nold\n=======\nnew\n>>>>>>> REPLACE");
+        assert_eq!((p.edits[0].search.as_str(), p.edits[0].start_line), ("old", Some(3)));
         let p = parse_blocks_detailed("<<<<<<< SEARCH\n-------\nold\n=======\nnew\n>>>>>>> REPLACE");
         assert_eq!((p.edits[0].search.as_str(), p.edits[0].start_line), ("old", None));
         // YAML front matter is text.
