@@ -193,3 +193,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_bare_header_after_an_anchor_says_to_remove_it() {
+    let input = "class Only\n    def run():\n        pass\n";
+    let e = fail(input, "@@ class Only\n@@\n-        pass\n+        return 1");
+    assert_eq!((e.kind, e.diff_line), (ErrorKind::EmptyHunk, Some(2)));
+    assert_eq!(
+        e.message,
+        "Diff line 2 is a bare '@@', which starts a new section, so the section of the anchor above it (diff line 1) has no lines. To use the anchor for the lines below, remove the bare '@@' on diff line 2: anchors written one after another narrow step by step, and the section's lines follow it."
+    );
+    // Following it works.
+    assert_eq!(apply(input, "@@ class Only\n-        pass\n+        return 1").unwrap(), "class Only\n    def run():\n        return 1\n");
+}
