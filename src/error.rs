@@ -86,6 +86,10 @@ error_kinds! {
     /// A write, rename or delete failed; every change already made was
     /// undone.
     WriteFailed => "write_failed",
+    /// (JS only) The WebAssembly engine could not be compiled when the
+    /// package was imported (a Content-Security-Policy without
+    /// `'wasm-unsafe-eval'`, or no WebAssembly); every call reports it.
+    WasmUnavailable => "wasm_unavailable",
 }
 
 impl fmt::Display for ErrorKind {

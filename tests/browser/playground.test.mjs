@@ -206,13 +206,13 @@ const blocksOut = `class Cart:
 
 // ---- tests ----------------------------------------------------------------------
 
-browserTest('the server serves the page, the package and the wasm (application/wasm)', async () => {
+browserTest('the server serves the page and the package (the wasm travels inside dist/wasm/bytes.mjs)', async () => {
   for (const [path, type] of [
     ['', 'text/html'],
     ['app.js', 'text/javascript'],
     ['style.css', 'text/css'],
     ['dist/browser.mjs', 'text/javascript'],
-    ['dist/wasm-web/applypatch_bg.wasm', 'application/wasm'],
+    ['dist/wasm/bytes.mjs', 'text/javascript'],
   ]) {
     const res = await fetch(baseUrl + path);
     assert.equal(res.status, 200, path);

@@ -28,8 +28,8 @@ try {
     'dist/node.d.cts',
     'dist/node.d.mts',
     'dist/cli.cjs',
-    'dist/wasm-node/applypatch_bg.wasm',
-    'dist/wasm-web/applypatch_bg.wasm',
+    'dist/wasm/glue.mjs',
+    'dist/wasm/bytes.mjs',
     'README.md',
     'LICENSE',
     'NOTICE',
@@ -37,6 +37,9 @@ try {
   ]) {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
+  // One copy of the engine: inside dist/wasm/bytes.mjs, for Node and browsers alike.
+  const wasmFiles = files.filter((f) => f.endsWith('.wasm'));
+  if (wasmFiles.length) throw new Error(`the tarball ships .wasm files besides dist/wasm/bytes.mjs: ${wasmFiles.join(', ')}`);
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
   if (stray.length) throw new Error(`the tarball ships sources: ${stray.join(', ')}`);
 
@@ -130,7 +133,9 @@ console.log('${load}: ' + n + ' strict vectors pass');
   r = npx(['--no-such-flag']);
   if (r.status !== 2) throw new Error(`npx applypatch --no-such-flag: exit ${r.status}`);
   console.log('npx applypatch: applies, refuses to apply twice (exit 1), usage error (exit 2)');
-  console.log(`pack: ${packed[0].filename}, ${files.length} files, ${(packed[0].size / 1024).toFixed(0)} KiB packed`);
+  console.log(
+    `pack: ${packed[0].filename}, ${files.length} files, ${(packed[0].size / 1024).toFixed(0)} KiB packed, ${(packed[0].unpackedSize / 1024).toFixed(0)} KiB installed`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
