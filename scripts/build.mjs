@@ -13,9 +13,10 @@
 //
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,9 +42,35 @@ if (process.argv.includes('--if-needed') && existsSync(stamp)) {
 
 // wasm-opt from the npm package `binaryen` comes first on PATH: Debian's
 // binaryen 108 miscompiles wasm-bindgen's externref table.
-const env = { ...process.env, PATH: [join(root, 'node_modules', '.bin'), process.env.PATH].join(delimiter) };
+const env = {
+  ...process.env,
+  PATH: [join(root, 'node_modules', '.bin'), join(homedir(), '.cargo', 'bin'), process.env.PATH].join(delimiter),
+};
 // Progress goes to stderr: stdout stays clean for callers such as `npm pack --json`.
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['inherit', 2, 2], env });
+
+// A fresh clone lacks the toolchain: scripts/setup.sh installs what is missing
+// (the wasm32 target, wasm-bindgen-cli at the crate's version, wasm-pack,
+// node_modules) and says what to do when it cannot (no Rust).
+const output = (cmd, args) => {
+  const r = spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout : null;
+};
+const pinned = /^wasm-bindgen = "=([0-9.]+)"/m.exec(readFileSync(join(root, 'Cargo.toml'), 'utf8'))?.[1];
+const missing = [
+  !output('wasm-pack', ['--version']) && 'wasm-pack',
+  output('wasm-bindgen', ['--version'])?.trim() !== `wasm-bindgen ${pinned}` && `wasm-bindgen-cli ${pinned}`,
+  !/^wasm32-unknown-unknown$/m.test(output('rustup', ['target', 'list', '--installed']) ?? '') && 'the Rust target wasm32-unknown-unknown',
+  !existsSync(join(root, 'node_modules', 'binaryen')) && 'node_modules',
+].filter(Boolean);
+if (missing.length) {
+  console.error(`applypatch: building needs ${missing.join(', ')}: running bash scripts/setup.sh --no-browser`);
+  const r = spawnSync('bash', [join(root, 'scripts', 'setup.sh'), '--no-browser'], { cwd: root, env, stdio: ['inherit', 2, 2] });
+  if (r.status !== 0) {
+    console.error('applypatch: the setup failed (above); fix what it names, then run npm run build again');
+    process.exit(1);
+  }
+}
 
 rmSync(dist, { recursive: true, force: true });
 const pack = join(root, 'target', 'wasm-pack');
