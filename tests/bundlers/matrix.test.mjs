@@ -272,3 +272,34 @@ test('Deno runs the package (npm package deno, pinned)', () => {
 test('Bun runs the package (npm package bun, pinned)', () => {
   assertRight(JSON.parse(run(bin('bun'), ['node.js'])), 'bun');
 });
+
+pageTest('npm run site: the playground as a static folder, served from a sub-path (/applypatch/)', async () => {
+  const dir = join(out, 'site');
+  run(process.execPath, [join(root, 'scripts', 'site.mjs'), '--no-build', '--out', dir], root);
+  const files = serveStatic({ '/applypatch/': dir });
+  const requested = [];
+  const server = createServer((req, res) => {
+    requested.push(req.url);
+    files(req, res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`http://127.0.0.1:${server.address().port}/applypatch/`);
+    await page.waitForFunction(() => Number(document.body.dataset.runs) > 0, null, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', `page errors: ${errors.join(' | ')}`);
+    // The default example (Strict, two changes) applied: its new signature is in the output.
+    assert.match(await page.locator('#output').textContent(), /export function total\(items, taxRate = 0\) \{/);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(
+      requested.filter((u) => !u.startsWith('/applypatch/')),
+      [],
+      'every URL of the site is relative to its folder',
+    );
+  } finally {
+    await page.close();
+  }
+});
