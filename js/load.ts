@@ -48,7 +48,20 @@ export function unavailableError(cause: unknown): PatchError {
   });
 }
 
+/** Native decoders where the platform has one: browsers since 2025, and Node, Deno and Bun (Buffer). */
+interface HexDecoders {
+  fromHex?: (hex: string) => Uint8Array<ArrayBuffer>;
+}
+interface NodeBuffer {
+  from(text: string, encoding: 'hex'): Uint8Array<ArrayBuffer>;
+}
+
 function fromHex(hex: string): Uint8Array<ArrayBuffer> {
+  const native = (Uint8Array as unknown as HexDecoders).fromHex;
+  if (typeof native === 'function') return native.call(Uint8Array, hex);
+  const buffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+  if (typeof buffer?.from === 'function') return buffer.from(hex, 'hex');
+  // Elsewhere, by hand: a cold loop, a few milliseconds.
   const bytes = new Uint8Array(hex.length >>> 1);
   for (let i = 0, j = 0; i < bytes.length; i++, j += 2) {
     // '0'-'9' are 0x30-0x39, 'a'-'f' 0x61-0x66: the low nibble, plus 9 for letters.
