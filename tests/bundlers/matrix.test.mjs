@@ -13,7 +13,7 @@
 // Each page must show the applied text and the PatchError code of a failing call.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -129,21 +129,26 @@ after(async () => {
 
 /** Opens `path` in `dir` (served with `headers`) and returns the page's #out as parsed JSON. */
 async function pageResult(dir, path, headers) {
+  return pageAt((await serve(dir, headers)) + path);
+}
+
+/** Opens `url` and returns the page's #out as parsed JSON. */
+async function pageAt(url) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   try {
-    await page.goto((await serve(dir, headers)) + path);
+    await page.goto(url);
     const pre = page.locator('#out');
     await pre.waitFor({ timeout: 20_000 }).catch(() => {
-      throw new Error(`${path}: no #out on the page; page errors: ${errors.join(' | ') || 'none'}`);
+      throw new Error(`${url}: no #out on the page; page errors: ${errors.join(' | ') || 'none'}`);
     });
     const text = await pre.textContent();
     try {
       return JSON.parse(text);
     } catch {
-      throw new Error(`${path}: #out is not JSON: ${text}`);
+      throw new Error(`${url}: #out is not JSON: ${text}`);
     }
   } finally {
     await page.close();
@@ -170,8 +175,8 @@ function jsGzip(dir) {
 }
 
 /** Builds with one bundler into out/NAME, checks the page in Chromium. */
-function bundlerTest(name, build) {
-  pageTest(`${name}: production build, zero configuration, right result in Chromium`, async () => {
+function bundlerTest(name, build, kind = 'production build') {
+  pageTest(`${name}: ${kind}, zero configuration, right result in Chromium`, async () => {
     const dir = join(out, name);
     build(dir);
     assert.ok(existsSync(join(dir, 'index.html')), `${name} wrote no index.html`);
@@ -191,6 +196,21 @@ module.exports = { mode: 'production', entry: './main.js', output: { path: ${JSO
   );
   run(bin('webpack'), ['--config', 'webpack.config.cjs']);
 });
+
+// The issue's table had webpack failing in development mode too.
+bundlerTest(
+  'webpack-development',
+  (dir) => {
+    writeFileSync(
+      join(app, 'webpack.dev.config.cjs'),
+      `const HtmlWebpackPlugin = require('html-webpack-plugin');
+module.exports = { mode: 'development', entry: './main.js', output: { path: ${JSON.stringify(dir)} }, plugins: [new HtmlWebpackPlugin()] };
+`,
+    );
+    run(bin('webpack'), ['--config', 'webpack.dev.config.cjs'], app, { NODE_ENV: 'development' });
+  },
+  'development build',
+);
 
 bundlerTest('esbuild', (dir) => {
   run(bin('esbuild'), ['main.js', '--bundle', '--format=esm', '--minify', `--outfile=${join(dir, 'main.js')}`, '--log-level=error']);
@@ -224,6 +244,40 @@ bundlerTest('parcel', (dir) =>
 bundlerTest('bun', (dir) => {
   run(bin('bun'), ['build', 'main.js', '--target=browser', '--format=esm', '--minify', `--outdir=${dir}`]);
   writeFileSync(join(dir, 'index.html'), HTML('<script type="module" src="./main.js"></script>'));
+});
+
+pageTest('vite dev server: right result in Chromium', async () => {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = probe.address().port;
+  await new Promise((resolve) => probe.close(resolve));
+  const child = spawn(bin('vite'), ['--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    cwd: app,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'development' },
+  });
+  let log = '';
+  child.stdout.on('data', (d) => {
+    log += d;
+  });
+  child.stderr.on('data', (d) => {
+    log += d;
+  });
+  try {
+    const url = `http://127.0.0.1:${port}/`;
+    for (let i = 0; ; i++) {
+      const ok = await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i === 150 || child.exitCode !== null) throw new Error(`the vite dev server did not start: ${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assertRight(await pageAt(url), 'vite dev');
+  } finally {
+    child.kill();
+  }
 });
 
 for (const format of ['esm', 'cjs']) {
