@@ -40,7 +40,7 @@ export function unavailableError(cause: unknown): PatchError {
   const fix = csp
     ? "The page's Content-Security-Policy forbids compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src (for example script-src 'self' 'wasm-unsafe-eval'). It allows WebAssembly only, not eval."
     : typeof WebAssembly !== 'object'
-      ? 'This JavaScript engine has no WebAssembly: run applypatch in Node >= 20, Deno, Bun or a browser from 2023 on (Chrome 91, Firefox 89, Safari 16.4).'
+      ? 'This JavaScript engine has no WebAssembly: run applypatch in Node >= 20.19, Deno, Bun or a browser from 2023 on (Chrome 91, Firefox 89, Safari 16.4).'
       : "If the page has a Content-Security-Policy, add 'wasm-unsafe-eval' to its script-src; otherwise this engine lacks a WebAssembly feature applypatch needs (SIMD: Chrome 91, Firefox 89, Safari 16.4, Node 20).";
   return new PatchError({
     code: 'wasm_unavailable',
