@@ -40,6 +40,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown;
   blocksApplyEdits(
     inputLen: number,
@@ -48,6 +49,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
