@@ -1,6 +1,8 @@
 // The wasm module as the wrapper sees it. Each entry point (dist/index.cjs for
-// Node, dist/browser.mjs for browsers) loads its own wasm-bindgen build, ready
-// to call, and hands it over with setBinding() before anything else runs.
+// Node, dist/browser.mjs for browsers) compiles the one wasm-bindgen build
+// (js/load.ts) and hands it over with setBinding() before anything else runs,
+// or, when the wasm cannot be compiled, the reason with setUnavailable().
+import { PatchError } from './errors.js';
 
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
@@ -78,6 +80,7 @@ export interface Binding {
 }
 
 let current: Binding | undefined;
+let unavailable: PatchError | undefined;
 let memory: WebAssembly.Memory | undefined;
 const encoder = new TextEncoder();
 
@@ -121,9 +124,21 @@ export function putInputs(texts: readonly string[]): number[] {
   return lengths;
 }
 
+/** Records why the wasm could not be compiled: every call then throws this error. */
+export function setUnavailable(error: PatchError): void {
+  unavailable = error;
+}
+
 export function wasm(): Binding {
   if (current === undefined) {
-    throw new Error('applypatch: the wasm module is not loaded; import the package through its entry point');
+    throw (
+      unavailable ??
+      new PatchError({
+        code: 'wasm_unavailable',
+        message:
+          "applypatch: the WebAssembly engine was never loaded: this module was imported on its own instead of through the package's entry point. Import 'applypatch' (or 'applypatch/node'), not a file inside dist/.",
+      })
+    );
   }
   return current;
 }

@@ -31,6 +31,7 @@ export const errorCodes = Object.freeze([
   'hunk_count_mismatch',
   'binary_patch',
   'file_exists',
+  'wasm_unavailable',
 ] as const);
 
 export type ErrorCode = (typeof errorCodes)[number];

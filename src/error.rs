@@ -94,6 +94,10 @@ error_kinds! {
     BinaryPatch => "binary_patch",
     /// A unified diff creates, renames or copies onto a path that already exists.
     FileExists => "file_exists",
+    /// (JS only) The WebAssembly engine could not be compiled when the
+    /// package was imported (a Content-Security-Policy without
+    /// `'wasm-unsafe-eval'`, or no WebAssembly); every call reports it.
+    WasmUnavailable => "wasm_unavailable",
 }
 
 impl fmt::Display for ErrorKind {

@@ -302,6 +302,13 @@ function runBlocks(ap, { files, selected, patch, preset }) {
         ...(failed.lines ? { diffLine: failed.lines[0], patchLines: failed.lines } : {}),
         path: failed.path,
         ...(Number.isInteger(d.nearest?.line) ? { nearest: d.nearest } : {}),
+        // applyEdit's closest place: lines startLine..endLine, the differing file lines marked as errors.
+        ...(Number.isInteger(d.nearest?.startLine)
+          ? {
+              nearest: { line: d.nearest.startLine, text: d.nearest.text, similarity: d.nearest.similarity },
+              inputLines: (d.nearest.differences ?? []).map((x) => x.fileLine).filter(Number.isInteger),
+            }
+          : {}),
       },
     };
   }
