@@ -58,6 +58,10 @@ for (const target of ['nodejs', 'web']) {
     'applypatch',
     '--no-pack',
     '--no-gitignore',
+    // The binding (src/wasm.rs) is behind the crate's `wasm` feature.
+    '--',
+    '--features',
+    'wasm',
   ]);
 }
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);

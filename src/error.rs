@@ -9,6 +9,7 @@ macro_rules! error_kinds {
         /// What kind of failure an [`Error`] is. Each kind has a stable `code`
         /// (the `code` of `PatchError` in JS); codes never change meaning.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum ErrorKind {
             $($(#[doc = $doc])* $variant,)*
         }
@@ -117,8 +118,11 @@ pub struct Conflict {
 /// A failure, with everything known about where it happened. All line numbers
 /// are 1-based.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Error {
+    /// What kind of failure: [`Error::code`] is its stable code.
     pub kind: ErrorKind,
+    /// What failed, where, and what to change, written for the model.
     pub message: String,
     /// Line in the diff (or in the whole patch, for `apply_files`).
     pub diff_line: Option<usize>,
@@ -130,11 +134,14 @@ pub struct Error {
     pub operation: Option<usize>,
     /// 0-based index of the diff in a batch.
     pub diff: Option<usize>,
+    /// Where the input came closest, when a match was not found.
     pub nearest: Option<Nearest>,
+    /// For an overlap: the other diff of the batch.
     pub conflict: Option<Conflict>,
 }
 
 impl Error {
+    /// An error of `kind` with `message` and no location yet.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
@@ -149,6 +156,7 @@ impl Error {
         }
     }
 
+    /// The stable code of the error's kind, e.g. `"context_not_found"`.
     pub fn code(&self) -> &'static str {
         self.kind.code()
     }
@@ -183,6 +191,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The result of every fallible function of the crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]

@@ -10,14 +10,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::diff::{self, BodyEnd, Dialect, Diff};
+use crate::diff::{self, BodyEnd, Diff};
 use crate::error::{Error, ErrorKind, Result};
-use crate::patch::{self, Operation, OperationKind, Patch};
+use crate::patch::{self, Operation, OperationKind, Patch, Place};
 use crate::Mode;
 
 /// The final state of one path the patch touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileChange {
+    /// The path, as written in the patch.
     pub path: String,
     /// The new contents, or `None` when the file was deleted (or moved away).
     pub contents: Option<String>,
@@ -54,26 +55,22 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
 /// returns the final state of every path it touched.
 pub fn apply_patch<'f>(text: &str, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
     let patch = patch::parse(text)?;
-    if patch.operations.is_empty() {
+    if patch.operations().is_empty() {
         return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
     }
     // Every body is read before anything is applied, as Codex parses the
     // whole patch first.
     let bodies: Vec<Option<Diff>> = patch
-        .operations
-        .iter()
+        .located()
         .enumerate()
-        .map(|(k, op)| read_body(&patch, op, mode).map_err(|e| locate(e, op, k, mode)))
+        .map(|(k, (op, place))| read_body(&patch, op, place, mode).map_err(|e| locate(e, op, k, mode)))
         .collect::<Result<_>>()?;
     let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
-    for (k, (op, body)) in patch.operations.iter().zip(&bodies).enumerate() {
-        let step = Step {
-            kind: op.kind,
-            path: &op.path,
-            move_to: op.move_to.as_deref(),
-            contents: op.contents.as_deref(),
-            body: body.as_ref(),
-            line: Some(op.line),
+    for (k, (op, body)) in patch.operations().iter().zip(&bodies).enumerate() {
+        let step = match op {
+            Operation::Add { path, contents, line } => Step::add(path, contents, Some(*line)),
+            Operation::Delete { path, line } => Step::delete(path, Some(*line)),
+            Operation::Update { path, move_to, line, .. } => Step::update(path, move_to.as_deref(), body.as_ref(), Some(*line)),
         };
         apply_step(&mut files, &step, mode).map_err(|e| locate(e, op, k, mode))?;
     }
@@ -83,16 +80,33 @@ pub fn apply_patch<'f>(text: &str, mode: Mode, get: impl Fn(&str) -> Option<&'f 
 /// One operation of the Responses API `apply_patch` tool: the `operation` of
 /// an `apply_patch_call`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileOperation<'a> {
-    /// `create_file`: `diff` is a create diff (every line `+`, see [`create_file`]).
-    Create { path: &'a str, diff: &'a str },
-    /// `update_file`: `diff` is a V4A update diff; `move_to` renames the file.
-    Update { path: &'a str, diff: &'a str, move_to: Option<&'a str> },
+    /// `create_file`.
+    Create {
+        /// The new file.
+        path: &'a str,
+        /// A create diff: every line `+` (see [`create_file`]).
+        diff: &'a str,
+    },
+    /// `update_file`.
+    Update {
+        /// The file to update.
+        path: &'a str,
+        /// A V4A update diff.
+        diff: &'a str,
+        /// Where the updated file moves, if anywhere.
+        move_to: Option<&'a str>,
+    },
     /// `delete_file`.
-    Delete { path: &'a str },
+    Delete {
+        /// The file to delete.
+        path: &'a str,
+    },
 }
 
 impl FileOperation<'_> {
+    /// The path the operation names.
     pub fn path(&self) -> &str {
         match self {
             FileOperation::Create { path, .. } | FileOperation::Update { path, .. } | FileOperation::Delete { path } => path,
@@ -154,7 +168,7 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
     let step = match *op {
         FileOperation::Create { diff, .. } => {
             contents = create_file(diff).map_err(located)?;
-            Step { kind: OperationKind::Add, path, move_to: None, contents: Some(&contents), body: None, line: None }
+            Step::add(path, &contents, None)
         }
         FileOperation::Update { diff, move_to, .. } => {
             if move_to == Some("") {
@@ -163,10 +177,10 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
                     "The update's move_to is empty: give the new path, or leave move_to out.",
                 )));
             }
-            parsed = diff::parse(diff, mode.dialect(), 1).map_err(located)?;
-            Step { kind: OperationKind::Update, path, move_to, contents: None, body: Some(&parsed), line: None }
+            parsed = diff::parse(diff, mode, 1).map_err(located)?;
+            Step::update(path, move_to, Some(&parsed), None)
         }
-        FileOperation::Delete { .. } => Step { kind: OperationKind::Delete, path, move_to: None, contents: None, body: None, line: None },
+        FileOperation::Delete { .. } => Step::delete(path, None),
     };
     let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
     apply_step(&mut files, &step, mode).map_err(located)?;
@@ -191,14 +205,13 @@ pub fn apply_files(files: &BTreeMap<String, String>, text: &str, mode: Mode) -> 
 /// for deleted ones, each group in patch order.
 pub fn summary(text: &str) -> Result<String> {
     let patch = patch::parse(text)?;
-    if patch.operations.is_empty() {
+    if patch.operations().is_empty() {
         return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
     }
     let mut out = String::from("Success. Updated the following files:\n");
     for (kind, letter) in [(OperationKind::Add, 'A'), (OperationKind::Update, 'M'), (OperationKind::Delete, 'D')] {
-        for op in patch.operations.iter().filter(|o| o.kind == kind) {
-            let path = op.move_to.as_deref().unwrap_or(&op.path);
-            out.push_str(&format!("{letter} {path}\n"));
+        for op in patch.operations().iter().filter(|o| o.kind() == kind) {
+            out.push_str(&format!("{letter} {}\n", op.destination()));
         }
     }
     Ok(out)
@@ -206,20 +219,20 @@ pub fn summary(text: &str) -> Result<String> {
 
 /// Reads an update's body by the mode's rules, numbering lines as the
 /// mode's messages do.
-fn read_body<'p>(patch: &Patch, op: &'p Operation, mode: Mode) -> Result<Option<Diff<'p>>> {
-    let Some(body) = op.diff.as_deref() else { return Ok(None) };
-    match mode.dialect() {
-        Dialect::Strict => {
-            let first = patch.real_line(op.body_codex_line);
-            diff::parse(body, Dialect::Strict, first).map(Some)
+fn read_body<'p>(patch: &Patch, op: &'p Operation, place: &Place, mode: Mode) -> Result<Option<Diff<'p>>> {
+    let Operation::Update { diff: body, path, .. } = op else { return Ok(None) };
+    match mode {
+        Mode::Strict => {
+            let first = patch.real_line(place.body_codex_line);
+            diff::parse(body, Mode::Strict, first).map(Some)
         }
-        Dialect::Codex => {
+        Mode::Codex => {
             let end = BodyEnd {
-                first_line: op.body_codex_line,
-                header_line: op.codex_line,
-                path: &op.path,
-                next_line: op.next_codex_line,
-                next: op.next.as_deref(),
+                first_line: place.body_codex_line,
+                header_line: place.codex_line,
+                path,
+                next_line: place.next_codex_line,
+                next: place.next.as_deref(),
             };
             diff::parse_codex(body, &end).map(Some).map_err(|mut e| {
                 e.diff_line = e.diff_line.map(|l| patch.real_line(l));
@@ -240,6 +253,20 @@ struct Step<'a> {
     body: Option<&'a Diff<'a>>,
     /// The header's line in the patch, when there is a patch.
     line: Option<usize>,
+}
+
+impl<'a> Step<'a> {
+    fn add(path: &'a str, contents: &'a str, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Add, path, move_to: None, contents: Some(contents), body: None, line }
+    }
+
+    fn delete(path: &'a str, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Delete, path, move_to: None, contents: None, body: None, line }
+    }
+
+    fn update(path: &'a str, move_to: Option<&'a str>, body: Option<&'a Diff<'a>>, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Update, path, move_to, contents: None, body, line }
+    }
 }
 
 fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op: &Step, mode: Mode) -> Result<()> {
@@ -264,7 +291,7 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
                 )));
             };
             let new = match op.body {
-                Some(diff) => mode.apply_parsed(current, diff, Some(path))?,
+                Some(diff) => crate::batch::apply_parsed(mode, current, diff, Some(path))?,
                 None => current.to_string(),
             };
             match op.move_to {
@@ -284,12 +311,12 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
 /// for one diff, get the path in front, and count lines of the patch.
 fn locate(mut e: Error, op: &Operation, index: usize, mode: Mode) -> Error {
     if mode == Mode::Strict && e.path.is_none() && !matches!(e.kind, ErrorKind::FileNotFound) {
-        e.message = format!("{}: {}", op.path, e.message.replace("Diff line", "Patch line").replace("diff line", "patch line"));
+        e.message = format!("{}: {}", op.path(), e.message.replace("Diff line", "Patch line").replace("diff line", "patch line"));
     }
-    e.path = Some(op.path.clone());
+    e.path = Some(op.path().to_string());
     e.operation = Some(index);
     if e.diff_line.is_none() {
-        e.diff_line = Some(op.line);
+        e.diff_line = Some(op.line());
     }
     e
 }

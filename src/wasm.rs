@@ -83,10 +83,10 @@ fn mode(code: u8) -> Mode {
 /// Changes as a flat array `[start, end, text, start, end, text, …]`, with
 /// offsets in UTF-16 code units of `input`.
 fn to_js_changes(input: &str, changes: Changes) -> Array {
-    let mut offsets: Vec<usize> = changes.splices.iter().flat_map(|s| [s.start, s.end]).collect();
+    let mut offsets: Vec<usize> = changes.splices().iter().flat_map(|s| [s.start, s.end]).collect();
     text::utf16_offsets(input, &mut offsets);
-    let out = Array::new_with_length((changes.splices.len() * 3) as u32);
-    for (i, (s, o)) in changes.splices.iter().zip(offsets.chunks(2)).enumerate() {
+    let out = Array::new_with_length((changes.splices().len() * 3) as u32);
+    for (i, (s, o)) in changes.splices().iter().zip(offsets.chunks(2)).enumerate() {
         let i = (i * 3) as u32;
         out.set(i, JsValue::from(o.first().copied().unwrap_or(0) as f64));
         out.set(i + 1, JsValue::from(o.get(1).copied().unwrap_or(0) as f64));
@@ -184,19 +184,19 @@ struct JsPatch<'a> {
 
 #[wasm_bindgen(js_name = parsePatch)]
 pub fn parse_patch(patch: &str) -> Result<JsValue, JsValue> {
-    let p = crate::patch::parse(patch).map_err(|e| to_js_error(&e))?;
+    let p = crate::parse_patch(patch).map_err(|e| to_js_error(&e))?;
     let value = JsPatch {
-        environment_id: p.environment_id.as_deref(),
+        environment_id: p.environment_id(),
         operations: p
-            .operations
+            .operations()
             .iter()
-            .map(|o| JsOperation {
-                kind: o.kind.as_str(),
-                path: &o.path,
-                move_to: o.move_to.as_deref(),
-                contents: o.contents.as_deref(),
-                diff: o.diff.as_deref(),
-                line: o.line,
+            .map(|o| {
+                let (contents, move_to, diff) = match o {
+                    crate::Operation::Add { contents, .. } => (Some(contents.as_str()), None, None),
+                    crate::Operation::Update { move_to, diff, .. } => (None, move_to.as_deref(), Some(diff.as_str())),
+                    _ => (None, None, None),
+                };
+                JsOperation { kind: o.kind().as_str(), path: o.path(), move_to, contents, diff, line: o.line() }
             })
             .collect(),
     };

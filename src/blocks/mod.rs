@@ -43,8 +43,8 @@
 mod explain;
 mod indent;
 mod ladder;
-pub mod parse;
-pub mod similarity;
+mod parse;
+mod similarity;
 
 use std::borrow::Cow;
 
@@ -57,11 +57,14 @@ use ladder::{Found, Reindent, Src};
 /// One search/replace edit.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Edit {
+    /// The text to find (SEARCH).
     pub search: String,
+    /// The text to put there (REPLACE).
     pub replace: String,
 }
 
 impl Edit {
+    /// An edit from its SEARCH and REPLACE texts.
     pub fn new(search: impl Into<String>, replace: impl Into<String>) -> Self {
         Edit { search: search.into(), replace: replace.into() }
     }
@@ -69,16 +72,28 @@ impl Edit {
 
 /// The strategy (rung of the ladder) that matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Strategy {
+    /// An empty SEARCH text: the replacement goes first.
     EmptySearch,
+    /// The SEARCH text as a substring.
     Exact,
+    /// Whole lines, equal but for trailing spaces and tabs.
     TrailingWs,
+    /// Whole lines, equal but for leading spaces and tabs; the replacement
+    /// is re-indented.
     Indent,
+    /// The first and last non-blank SEARCH lines, within `anchor_slack`.
     Anchor,
+    /// The most similar window of as many lines, if at least `threshold`.
     Fuzzy,
 }
 
 impl Strategy {
+    /// Every strategy, in ladder order.
+    pub const ALL: &'static [Strategy] =
+        &[Strategy::EmptySearch, Strategy::Exact, Strategy::TrailingWs, Strategy::Indent, Strategy::Anchor, Strategy::Fuzzy];
+
     /// The name apply-edit-block uses: `"empty-search"`, `"exact"`,
     /// `"trailing-ws"`, `"indent"`, `"anchor"`, `"fuzzy"`.
     pub fn as_str(self) -> &'static str {
@@ -162,6 +177,7 @@ impl Default for Options {
 
 /// Why an edit was not applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reason {
     /// No strategy matched.
     NotFound,
@@ -170,6 +186,7 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// The name the JS API uses: `"not-found"` or `"ambiguous"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::NotFound => "not-found",
@@ -181,12 +198,15 @@ impl Reason {
 /// 1-based, inclusive range of lines of the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineRange {
+    /// The first line.
     pub start: usize,
+    /// The last line.
     pub end: usize,
 }
 
 /// How a SEARCH line and the file differ at the closest place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DifferenceKind {
     /// The lines differ only in whitespace.
     Whitespace,
@@ -199,6 +219,8 @@ pub enum DifferenceKind {
 }
 
 impl DifferenceKind {
+    /// The name the JS API uses: `"whitespace"`, `"changed"`,
+    /// `"not-in-file"` or `"not-in-search"`.
     pub fn as_str(self) -> &'static str {
         match self {
             DifferenceKind::Whitespace => "whitespace",
@@ -212,18 +234,22 @@ impl DifferenceKind {
 /// One difference between the SEARCH text and the closest place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Difference {
+    /// How the lines differ.
     pub kind: DifferenceKind,
-    /// 1-based line in the SEARCH text, and its text.
+    /// 1-based line in the SEARCH text.
     pub search_line: Option<usize>,
+    /// That SEARCH line's text.
     pub search: Option<String>,
-    /// 1-based line in the file, and its text.
+    /// 1-based line in the file.
     pub file_line: Option<usize>,
+    /// That file line's text.
     pub file: Option<String>,
 }
 
 /// The place in the file that came closest to the SEARCH text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Nearest {
+    /// The lines of the file.
     pub lines: LineRange,
     /// Share of the SEARCH lines found there in order, ignoring whitespace
     /// around each line (line LCS over the longer side).
@@ -238,6 +264,7 @@ pub struct Nearest {
 /// ambiguity).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
+    /// Not found, or ambiguous.
     pub reason: Reason,
     /// For the model: what failed, where, and what to change.
     pub message: String,
@@ -266,10 +293,12 @@ pub struct Outcome {
     /// (the REPLACE text, re-indented and with the file's newline as the
     /// options say).
     pub splice: Option<Splice>,
+    /// Why the edit failed, with `explain` or `unique`.
     pub failure: Option<Failure>,
 }
 
 impl Outcome {
+    /// Whether the edit applies.
     pub fn ok(&self) -> bool {
         self.splice.is_some()
     }
@@ -278,16 +307,21 @@ impl Outcome {
 /// The result of [`apply_edit`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct EditResult {
+    /// Whether the edit applied.
     pub ok: bool,
     /// The new text; on failure the source unchanged.
     pub text: String,
+    /// The strategy that matched; `None` on failure.
     pub strategy: Option<Strategy>,
+    /// apply-edit-block's similarity (see [`Outcome::similarity`]).
     pub similarity: f64,
     /// Bytes of the source replaced (`None` on failure).
     pub range: Option<std::ops::Range<usize>>,
     /// What was written there.
     pub replacement: String,
+    /// How many places the winning strategy matched.
     pub matches: usize,
+    /// Why the edit failed, with `explain` or `unique`.
     pub failure: Option<Failure>,
 }
 

@@ -25,7 +25,9 @@ use super::Edit;
 /// file it is for, when the message names one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsedEdit {
+    /// The SEARCH text.
     pub search: String,
+    /// The REPLACE text.
     pub replace: String,
     /// The file name written on the line before the block (a fence line in
     /// between is skipped); otherwise the previous block's.
@@ -46,7 +48,9 @@ pub struct Problem {
 /// The result of [`parse_blocks_detailed`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Parsed {
+    /// The edits, in message order.
     pub edits: Vec<ParsedEdit>,
+    /// Blocks that were not closed, in message order.
     pub problems: Vec<Problem>,
 }
 
