@@ -17,11 +17,11 @@ export interface Binding {
   applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
   summary(patch: string): string;
   createFile(diff: string): string;
-  /** One Responses API operation (`kind` 0 create, 1 update, 2 delete) over files put with {@link putInputs}. */
+  /** One Responses API operation (`kind`: its type, one of `operationTypes`) over files put with {@link putInputs}. */
   applyOperationChanges(
     paths: string[],
     lengths: Uint32Array | number[],
-    kind: number,
+    kind: string,
     path: string,
     diff: string,
     moveTo: string | undefined,
@@ -30,23 +30,9 @@ export interface Binding {
   codexDescription(): string;
   codexGrammar(environmentId: boolean): string;
   /** Edit blocks (js/blocks.ts): the source is read from the input buffer. */
-  blocksApplyEdit(
-    inputLen: number,
-    search: string,
-    replace: string,
-    anchorSlack: number,
-    threshold: number,
-    anchorThreshold: number,
-    flags: number,
-  ): unknown;
-  blocksApplyEdits(
-    inputLen: number,
-    edits: string[],
-    anchorSlack: number,
-    threshold: number,
-    anchorThreshold: number,
-    flags: number,
-  ): unknown[];
+  /** `options`: numbers in the order of `editOptionFields` (js/generated.ts). */
+  blocksApplyEdit(inputLen: number, search: string, replace: string, options: Float64Array): unknown;
+  blocksApplyEdits(inputLen: number, edits: string[], options: Float64Array): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
 }

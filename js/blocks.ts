@@ -4,9 +4,10 @@
 // refused with a PatchError like everywhere else in the package.
 import { checkOptions, checkString } from './args.js';
 import { putInput, wasm } from './binding.js';
+import { editOptionFields, presets, strategies } from './generated.js';
 
 /** The ladder's rungs, in the order they are tried. */
-export type Strategy = 'empty-search' | 'exact' | 'trailing-ws' | 'indent' | 'anchor' | 'fuzzy';
+export type Strategy = (typeof strategies)[number];
 
 /** `'compatible'`: apply-edit-block 0.1.0's behaviour. `'safe'`: every improvement on. */
 export type Preset = 'compatible' | 'safe';
@@ -130,20 +131,8 @@ type RawResult = [number, number, number, number, number, string, FailureFields 
 
 type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied'>;
 
-const STRATEGIES: Array<Strategy | null> = [null, 'empty-search', 'exact', 'trailing-ws', 'indent', 'anchor', 'fuzzy'];
-
-const PRESETS: Record<Preset, Required<Omit<EditOptions, 'preset'>>> = {
-  compatible: {
-    anchorSlack: 2,
-    threshold: 0.85,
-    unique: false,
-    anchorThreshold: 0,
-    newlines: false,
-    relativeIndent: false,
-    explain: false,
-  },
-  safe: { anchorSlack: 2, threshold: 0.85, unique: true, anchorThreshold: 0.5, newlines: true, relativeIndent: true, explain: true },
-};
+/** The binding's strategy numbers: 0 none, then the ladder in order. */
+const STRATEGIES: ReadonlyArray<Strategy | null> = [null, ...strategies];
 
 function kind(value: unknown): string {
   if (value === null) return 'null';
@@ -151,8 +140,8 @@ function kind(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** The binding's option arguments: anchorSlack, threshold, anchorThreshold, flags. */
-function resolve(options: unknown): [number, number, number, number] {
+/** The options as the binding takes them: one array of numbers, in the order of `editOptionFields`. */
+function resolve(options: unknown): Float64Array {
   const o = checkOptions(options);
   const preset = o.preset ?? 'compatible';
   if (preset !== 'compatible' && preset !== 'safe') {
@@ -160,21 +149,14 @@ function resolve(options: unknown): [number, number, number, number] {
       `applypatch: options.preset must be 'compatible' or 'safe', got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`,
     );
   }
-  const base = PRESETS[preset];
-  const num = (name: 'anchorSlack' | 'threshold' | 'anchorThreshold'): number => {
+  const values = Float64Array.from(presets[preset as Preset]);
+  editOptionFields.forEach(([name, type], i) => {
     const v = o[name];
-    if (v === undefined) return base[name];
-    if (typeof v !== 'number') throw new TypeError(`applypatch: options.${name} must be a number, got ${kind(v)}`);
-    return v;
-  };
-  const flag = (name: 'unique' | 'newlines' | 'relativeIndent' | 'explain', bit: number): number => {
-    const v = o[name];
-    if (v === undefined) return base[name] ? bit : 0;
-    if (typeof v !== 'boolean') throw new TypeError(`applypatch: options.${name} must be a boolean, got ${kind(v)}`);
-    return v ? bit : 0;
-  };
-  const flags = flag('unique', 1) | flag('newlines', 2) | flag('relativeIndent', 4) | flag('explain', 8);
-  return [num('anchorSlack'), num('threshold'), num('anchorThreshold'), flags];
+    if (v === undefined) return;
+    if (typeof v !== type) throw new TypeError(`applypatch: options.${name} must be a ${type}, got ${kind(v)}`);
+    values[i] = Number(v);
+  });
+  return values;
 }
 
 function checkEdit(name: string, edit: unknown): EditBlock {
@@ -225,7 +207,7 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
   const { search, replace } = checkEdit('edit', edit);
   const args = resolve(options);
   const len = putInput(source);
-  return finish(source, wasm().blocksApplyEdit(len, search, replace, ...args) as RawResult);
+  return finish(source, wasm().blocksApplyEdit(len, search, replace, args) as RawResult);
 }
 
 /**
@@ -242,7 +224,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   });
   const args = resolve(options);
   const len = putInput(source);
-  const raws = wasm().blocksApplyEdits(len, flat, ...args) as RawResult[];
+  const raws = wasm().blocksApplyEdits(len, flat, args) as RawResult[];
   let text = source;
   const results = raws.map((raw) => {
     const r = finish(text, raw);

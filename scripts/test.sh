@@ -16,6 +16,7 @@ step "cargo test"
 cargo test --release --quiet
 step "clippy: the engine's no-panic lints (no indexing, unwrap or panic outside tests), host and wasm32"
 cargo clippy --quiet --release --all-targets -- -D warnings
+cargo clippy --quiet --release --lib --features serde -- -D warnings
 cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --features wasm -- -D warnings
 step "the Rust library: every public item documented, links resolve; the crate packages"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps

@@ -105,7 +105,22 @@ pub enum FileOperation<'a> {
     },
 }
 
-impl FileOperation<'_> {
+impl<'a> FileOperation<'a> {
+    /// The operation types of the Responses API, in the order of the variants.
+    pub const TYPES: [&'static str; 3] = ["create_file", "update_file", "delete_file"];
+
+    /// The operation of Responses API type `kind` (`"create_file"`,
+    /// `"update_file"` or `"delete_file"`; `diff` and `move_to` are ignored
+    /// where the type has none), or `None` for another type.
+    pub fn from_type(kind: &str, path: &'a str, diff: &'a str, move_to: Option<&'a str>) -> Option<Self> {
+        match kind {
+            "create_file" => Some(FileOperation::Create { path, diff }),
+            "update_file" => Some(FileOperation::Update { path, diff, move_to }),
+            "delete_file" => Some(FileOperation::Delete { path }),
+            _ => None,
+        }
+    }
+
     /// The path the operation names.
     pub fn path(&self) -> &str {
         match self {

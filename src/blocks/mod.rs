@@ -56,6 +56,7 @@ use ladder::{Found, Reindent, Src};
 
 /// One search/replace edit.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Edit {
     /// The text to find (SEARCH).
     pub search: String,
@@ -72,6 +73,7 @@ impl Edit {
 
 /// The strategy (rung of the ladder) that matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 #[non_exhaustive]
 pub enum Strategy {
     /// An empty SEARCH text: the replacement goes first.
@@ -169,6 +171,61 @@ impl Options {
     };
 }
 
+impl Options {
+    /// The options as a binding passes them in one value: their names as the
+    /// JS API spells them, in the order of [`Options::to_numbers`], and
+    /// whether each is a flag (1 or 0) rather than a number.
+    pub const FIELDS: [(&'static str, bool); 7] = [
+        ("anchorSlack", false),
+        ("threshold", false),
+        ("anchorThreshold", false),
+        ("unique", true),
+        ("newlines", true),
+        ("relativeIndent", true),
+        ("explain", true),
+    ];
+
+    /// The options as numbers, in the order of [`Options::FIELDS`] (flags as
+    /// 1 or 0).
+    pub fn to_numbers(&self) -> [f64; 7] {
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        [
+            self.anchor_slack as f64,
+            self.threshold,
+            self.anchor_threshold,
+            flag(self.unique),
+            flag(self.newlines),
+            flag(self.relative_indent),
+            flag(self.explain),
+        ]
+    }
+
+    /// Options from numbers in the order of [`Options::FIELDS`] (a missing
+    /// number keeps the compatible value; a flag is on unless 0). A slack
+    /// that is not a whole number is read as apply-edit-block compares
+    /// `|gap| <= slack`: a fraction rounds down, NaN and negative numbers
+    /// never match, infinity always may.
+    pub fn from_numbers(values: &[f64]) -> Options {
+        let c = Options::COMPATIBLE;
+        let at = |i: usize| values.get(i).copied();
+        let flag = |i: usize, default: bool| at(i).map_or(default, |v| v != 0.0);
+        let anchor_slack = match at(0) {
+            None => c.anchor_slack,
+            Some(v) if v.is_nan() => -1,
+            Some(v) => v.floor().clamp(-1.0, i64::MAX as f64) as i64,
+        };
+        Options {
+            anchor_slack,
+            threshold: at(1).unwrap_or(c.threshold),
+            anchor_threshold: at(2).unwrap_or(c.anchor_threshold),
+            unique: flag(3, c.unique),
+            newlines: flag(4, c.newlines),
+            relative_indent: flag(5, c.relative_indent),
+            explain: flag(6, c.explain),
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options::COMPATIBLE
@@ -177,6 +234,7 @@ impl Default for Options {
 
 /// Why an edit was not applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 #[non_exhaustive]
 pub enum Reason {
     /// No strategy matched.
@@ -197,15 +255,19 @@ impl Reason {
 
 /// 1-based, inclusive range of lines of the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LineRange {
     /// The first line.
+    #[cfg_attr(feature = "serde", serde(rename = "startLine"))]
     pub start: usize,
     /// The last line.
+    #[cfg_attr(feature = "serde", serde(rename = "endLine"))]
     pub end: usize,
 }
 
 /// How a SEARCH line and the file differ at the closest place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 #[non_exhaustive]
 pub enum DifferenceKind {
     /// The lines differ only in whitespace.
@@ -233,23 +295,30 @@ impl DifferenceKind {
 
 /// One difference between the SEARCH text and the closest place.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Difference {
     /// How the lines differ.
     pub kind: DifferenceKind,
     /// 1-based line in the SEARCH text.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub search_line: Option<usize>,
     /// That SEARCH line's text.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub search: Option<String>,
     /// 1-based line in the file.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub file_line: Option<usize>,
     /// That file line's text.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub file: Option<String>,
 }
 
 /// The place in the file that came closest to the SEARCH text.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Nearest {
     /// The lines of the file.
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub lines: LineRange,
     /// Share of the SEARCH lines found there in order, ignoring whitespace
     /// around each line (line LCS over the longer side).
@@ -263,17 +332,21 @@ pub struct Nearest {
 /// What is known about a failed edit (with `explain`, or `unique` for
 /// ambiguity).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Failure {
     /// Not found, or ambiguous.
     pub reason: Reason,
     /// For the model: what failed, where, and what to change.
     pub message: String,
     /// `Ambiguous`: the places matched (at most 20; `matches` counts all).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub candidates: Vec<LineRange>,
     /// `NotFound` with `explain`: the closest place.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub nearest: Option<Nearest>,
     /// `NotFound` with `explain`: where the REPLACE text already is, when it
     /// is in the file as it stands (the edit was probably applied already).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub already_applied: Option<LineRange>,
 }
 
@@ -370,22 +443,30 @@ pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> EditResult {
 /// Applies edits in order, each to the previous one's output; stops at the
 /// first failure.
 pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> EditsResult {
-    let mut text = source.to_string();
     let mut results = Vec::with_capacity(edits.len());
+    find_each(source, edits, options, |text, outcome| results.push(EditResult::new(text, outcome.clone())));
+    let applied = results.iter().filter(|r| r.ok).count();
+    // The last result's text: the final text, or on failure the text the
+    // failing edit was tried on (after the last edit that applied).
+    let text = results.last().map_or_else(|| source.to_string(), |r| r.text.clone());
+    EditsResult { ok: applied == edits.len(), text, results, applied }
+}
+
+/// Decides each edit in order, each on the text the edits before it left,
+/// and stops after the first failure: `f` sees the text each edit was tried
+/// on and its outcome. What [`apply_edits`] does, without building results
+/// (the npm binding sends only the splices back).
+pub fn find_each(source: &str, edits: &[Edit], options: &Options, mut f: impl FnMut(&str, &Outcome)) {
+    let mut current: Option<String> = None;
     for edit in edits {
-        let r = apply_edit(&text, edit, options);
-        let ok = r.ok;
-        if ok {
-            text.clone_from(&r.text);
-        }
-        results.push(r);
-        if !ok {
-            let applied = results.len() - 1;
-            return EditsResult { ok: false, text, results, applied };
+        let text = current.as_deref().unwrap_or(source);
+        let outcome = find(text, edit, options);
+        f(text, &outcome);
+        match &outcome.splice {
+            Some(s) => current = Some(crate::text::apply_splices(text, std::slice::from_ref(s))),
+            None => break,
         }
     }
-    let applied = results.len();
-    EditsResult { ok: true, text, results, applied }
 }
 
 /// Python's `str.isspace()` (what apply-edit-block's `strip()` removes):

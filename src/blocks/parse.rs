@@ -24,6 +24,7 @@ use super::Edit;
 /// An edit from [`parse_blocks_detailed`]: the SEARCH and REPLACE text and the
 /// file it is for, when the message names one.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ParsedEdit {
     /// The SEARCH text.
     pub search: String,
@@ -31,6 +32,7 @@ pub struct ParsedEdit {
     pub replace: String,
     /// The file name written on the line before the block (a fence line in
     /// between is skipped); otherwise the previous block's.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
     /// 1-based line of the block's start marker in the message.
     pub line: usize,
@@ -38,6 +40,7 @@ pub struct ParsedEdit {
 
 /// Something in the message that looked like an edit block but is not one.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Problem {
     /// 1-based line in the message.
     pub line: usize,
@@ -47,6 +50,7 @@ pub struct Problem {
 
 /// The result of [`parse_blocks_detailed`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Parsed {
     /// The edits, in message order.
     pub edits: Vec<ParsedEdit>,
