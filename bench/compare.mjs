@@ -73,7 +73,15 @@ for (const c of cases) {
   if (JSON.stringify(c.run(after)) !== want) throw new Error(`${c.name}: the builds disagree`);
   const t = { before: [], after: [] };
   for (let r = 0; r < rounds; r++) {
-    for (const [key, api] of r % 2 ? [['after', after], ['before', before]] : [['before', before], ['after', after]]) {
+    for (const [key, api] of r % 2
+      ? [
+          ['after', after],
+          ['before', before],
+        ]
+      : [
+          ['before', before],
+          ['after', after],
+        ]) {
       const s = performance.now();
       for (let i = 0; i < c.reps; i++) c.run(api);
       t[key].push((performance.now() - s) / c.reps);

@@ -5,6 +5,27 @@
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
 
+/** A path a patch touches (the engine's `Touch`). */
+export interface PatchTouch {
+  path: string;
+  /** An update or delete names it: the engine looks it up. */
+  read: boolean;
+  /** Its text before the patch is needed (an update of a file the patch did not write first). */
+  needsText: boolean;
+  /** A move's destination: the file moved here. */
+  movedFrom?: string;
+}
+
+/** A patch parsed once in wasm (free it when done). */
+export interface PreparedPatch {
+  operations(): unknown;
+  touches(): PatchTouch[];
+  summary(): string;
+  /** Applies it to files put with {@link putInputs}; returns `[path, contents | null, …]`. */
+  apply(paths: string[], lengths: Uint32Array | number[], mode: number): Array<string | null>;
+  free(): void;
+}
+
 export interface Binding {
   wasmMemory(): WebAssembly.Memory;
   reserveInput(len: number, keep: number): number;
@@ -13,6 +34,7 @@ export interface Binding {
   applyBatchChanges(inputLen: number, diffs: string[], mode: number): FlatChanges;
   errorCodes(): string[];
   parsePatch(patch: string): unknown;
+  preparePatch(patch: string): PreparedPatch;
   /** Files put with {@link putInputs}; returns `[path, contents | null, …]`. */
   applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
   summary(patch: string): string;
@@ -34,6 +56,15 @@ export interface Binding {
   blocksApplyEdit(inputLen: number, search: string, replace: string, options: Float64Array): unknown;
   blocksApplyEdits(inputLen: number, edits: string[], options: Float64Array): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
+  /** Blocks over files put with {@link putInputs}: the engine's `BlocksResult`. */
+  blocksApplyToFiles(
+    paths: string[],
+    lengths: Uint32Array | number[],
+    message: string,
+    options: Float64Array,
+    defaultPath: string | undefined,
+  ): unknown;
+  detectFormat(text: string): string;
   blocksSimilarity(a: string, b: string): number;
 }
 

@@ -5,6 +5,7 @@
 import { checkOptions, checkString } from './args.js';
 import { putInput, wasm } from './binding.js';
 import { editOptionFields, presets, strategies } from './generated.js';
+import { type Files, fileMap, putFiles } from './patch.js';
 
 /** The ladder's rungs, in the order they are tried. */
 export type Strategy = (typeof strategies)[number];
@@ -103,8 +104,8 @@ export interface EditResult {
   end: number;
   /** How many places the winning strategy matched (0 on a plain failure). */
   matches: number;
-  /** On failure with `explain` or `unique`: why. */
-  reason?: 'not-found' | 'ambiguous';
+  /** On failure with `explain` or `unique`: why (`'unknown-file'`: {@link applyBlocks} only). */
+  reason?: 'not-found' | 'ambiguous' | 'unknown-file';
   /** On failure with `explain` or `unique`: what failed and what to change, for the model. */
   message?: string;
   /** `ambiguous`: the places matched (at most 20). */
@@ -243,4 +244,52 @@ export function similarity(a: string, b: string): number {
   checkString('a', a);
   checkString('b', b);
   return wasm().blocksSimilarity(a, b);
+}
+
+/** One block of {@link applyBlocks}: the file it went to, and its result (offsets and text left out). */
+export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end'> {
+  /** The file the block applies to. */
+  path: string;
+  /** 1-based line of the block's start marker in the message. */
+  line: number;
+}
+
+export interface BlocksResult<T extends Files> {
+  /** Every block applied, there was at least one, and none was malformed. */
+  ok: boolean;
+  /** The new file map (of the same kind); the files unchanged unless `ok`: all or nothing. */
+  files: T;
+  /** One per block tried, in message order, the failing one last. */
+  results: BlockResult[];
+  /** Blocks that are not closed (then nothing is applied). */
+  problems: BlockProblem[];
+}
+
+export interface ApplyBlocksOptions extends EditOptions {
+  /** The file for blocks that name none. */
+  path?: string;
+}
+
+/**
+ * Applies the SEARCH/REPLACE blocks of a model's message to a file map (a
+ * plain object or a Map): each block goes to the file named on the line
+ * before it (or `options.path`), in message order, each to its file as the
+ * blocks before left it. A block for a file the map lacks creates it when its
+ * SEARCH text is empty, and fails otherwise (`reason: 'unknown-file'`). All or
+ * nothing: the first failure stops, and `files` is then the map unchanged.
+ */
+export function applyBlocks<T extends Files>(files: T, message: string, options?: ApplyBlocksOptions): BlocksResult<T> {
+  const map = fileMap(files);
+  checkString('message', message);
+  const args = resolve(options);
+  const path = checkOptions(options).path;
+  if (path !== undefined && typeof path !== 'string') throw new TypeError(`applypatch: options.path must be a string, got ${kind(path)}`);
+  const put = putFiles(map, map.paths);
+  const raw = wasm().blocksApplyToFiles(put.paths, put.lengths, message, args, path) as {
+    ok: boolean;
+    changes: Array<{ path: string; contents: string | null }>;
+    results: BlockResult[];
+    problems: BlockProblem[];
+  };
+  return { ok: raw.ok, files: map.with(raw.changes.flatMap((c) => [c.path, c.contents])), results: raw.results, problems: raw.problems };
 }

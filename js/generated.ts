@@ -4,6 +4,9 @@
 /** The modes; the binding takes a mode as its index here. */
 export const modes = ['strict', 'codex'] as const;
 
+/** The formats `detectFormat` tells apart. */
+export const formats = ['patch', 'diff', 'blocks'] as const;
+
 /** The kinds of a patch's operations (`parse(patch).operations[].kind`). */
 export const operationKinds = ['add', 'delete', 'update'] as const;
 

@@ -2,9 +2,13 @@
 
 export type { Mode } from './args.js';
 export {
+  type ApplyBlocksOptions,
+  applyBlocks,
   applyEdit,
   applyEdits,
   type BlockProblem,
+  type BlockResult,
+  type BlocksResult,
   type EditBlock,
   type EditOptions,
   type EditResult,
@@ -23,6 +27,7 @@ export {
 export { type ApplyOptions, apply, applyBatch } from './diff.js';
 export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './editor.js';
 export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, type PatchErrorFields } from './errors.js';
+export { detectFormat, type Format } from './format.js';
 export {
   type ApplyPatchOperation,
   applyOperation,

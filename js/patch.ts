@@ -1,6 +1,6 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, describe, modeCode } from './args.js';
-import { putInputs, wasm } from './binding.js';
+import { type PreparedPatch, putInputs, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
 
@@ -55,6 +55,8 @@ function define(target: Record<string, string>, key: string, value: string): voi
 
 /** A checked file map: how to read it, and how to build a new one from changes. */
 export interface FileMap<T extends Files> {
+  /** Every path of the map. */
+  paths: string[];
   get(path: string): string | undefined;
   /** A new map of the same kind: the old one with `[path, contents | null, …]` applied. */
   with(changes: Array<string | null>): T;
@@ -93,7 +95,7 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
     }
     return out as T;
   };
-  return { get, with: withChanges };
+  return { paths: entries.map(([path]) => path as string), get, with: withChanges };
 }
 
 /** Puts the contents of `paths` that the map has into the wasm input buffer. */
@@ -120,12 +122,31 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: A
   const map = fileMap(files);
   checkString('patch', patch);
   const mode = modeCode(checkOptions(options));
+  return withPatch(patch, (prepared) => applyPrepared(map, prepared, mode));
+}
+
+/**
+ * Parses a patch once and runs `use` on it (its operations, the paths it
+ * touches, its summary, its changes), then frees it. @internal
+ */
+export function withPatch<R>(patch: string, use: (prepared: PreparedPatch) => R): R {
+  const prepared = call(() => wasm().preparePatch(patch));
+  try {
+    return use(prepared);
+  } finally {
+    prepared.free();
+  }
+}
+
+/** Applies a prepared patch to a file map; `mode` is the binding's mode number. @internal */
+export function applyPrepared<T extends Files>(map: FileMap<T>, prepared: PreparedPatch, mode: number): T {
   // Only the files the patch reads cross into wasm.
-  const read = parse(patch)
-    .operations.filter((op) => op.kind !== 'add')
-    .map((op) => op.path);
+  const read = prepared
+    .touches()
+    .filter((t) => t.read)
+    .map((t) => t.path);
   const put = putFiles(map, read);
-  return map.with(call(() => wasm().applyFilesChanges(put.paths, put.lengths, patch, mode)));
+  return map.with(call(() => prepared.apply(put.paths, put.lengths, mode)));
 }
 
 /**

@@ -17,6 +17,7 @@ use crate::Mode;
 
 /// The final state of one path the patch touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FileChange {
     /// The path, as written in the patch.
     pub path: String,
@@ -52,29 +53,114 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
 }
 
 /// Applies a `*** Begin Patch` patch to files looked up with `get`, and
-/// returns the final state of every path it touched.
+/// returns the final state of every path it touched. The same as
+/// [`parse_patch`](crate::parse_patch) then [`Patch::apply`].
 pub fn apply_patch<'f>(text: &str, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
-    let patch = patch::parse(text)?;
-    if patch.operations().is_empty() {
-        return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
+    patch::parse(text)?.apply(mode, get)
+}
+
+/// A path a patch touches, and what the patch needs to know about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct Touch {
+    /// The path, as written in the patch.
+    pub path: String,
+    /// An update or delete names it: [`Patch::apply`] looks it up (unless an
+    /// earlier operation wrote it).
+    pub read: bool,
+    /// Its text before the patch is needed: an update of a file the patch did
+    /// not write first (a file that is not text cannot be updated).
+    pub needs_text: bool,
+    /// When an update moves a file here: the file it moves.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub moved_from: Option<String>,
+}
+
+impl Patch {
+    /// Applies the patch to files looked up with `get`, and returns the final
+    /// state of every path it touched, in the order first touched. All or
+    /// nothing: an error returns no files.
+    pub fn apply<'f>(&self, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+        if self.operations().is_empty() {
+            return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
+        }
+        // Every body is read before anything is applied, as Codex parses the
+        // whole patch first.
+        let bodies: Vec<Option<Diff>> = self
+            .located()
+            .enumerate()
+            .map(|(k, (op, place))| read_body(self, op, place, mode).map_err(|e| locate(e, op, k, mode)))
+            .collect::<Result<_>>()?;
+        let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+        for (k, (op, body)) in self.operations().iter().zip(&bodies).enumerate() {
+            let step = match op {
+                Operation::Add { path, contents, line } => Step::add(path, contents, Some(*line)),
+                Operation::Delete { path, line } => Step::delete(path, Some(*line)),
+                Operation::Update { path, move_to, line, .. } => Step::update(path, move_to.as_deref(), body.as_ref(), Some(*line)),
+            };
+            apply_step(&mut files, &step, mode).map_err(|e| locate(e, op, k, mode))?;
+        }
+        Ok(files.changes)
     }
-    // Every body is read before anything is applied, as Codex parses the
-    // whole patch first.
-    let bodies: Vec<Option<Diff>> = patch
-        .located()
-        .enumerate()
-        .map(|(k, (op, place))| read_body(&patch, op, place, mode).map_err(|e| locate(e, op, k, mode)))
-        .collect::<Result<_>>()?;
-    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
-    for (k, (op, body)) in patch.operations().iter().zip(&bodies).enumerate() {
-        let step = match op {
-            Operation::Add { path, contents, line } => Step::add(path, contents, Some(*line)),
-            Operation::Delete { path, line } => Step::delete(path, Some(*line)),
-            Operation::Update { path, move_to, line, .. } => Step::update(path, move_to.as_deref(), body.as_ref(), Some(*line)),
+
+    /// What the Codex CLI prints when the patch applies: `A` lines for added
+    /// files, then `M` for updated ones (a move prints its destination), then
+    /// `D` for deleted ones, each group in patch order.
+    pub fn summary(&self) -> Result<String> {
+        if self.operations().is_empty() {
+            return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
+        }
+        let mut out = String::from("Success. Updated the following files:\n");
+        for (kind, letter) in [(OperationKind::Add, 'A'), (OperationKind::Update, 'M'), (OperationKind::Delete, 'D')] {
+            for op in self.operations().iter().filter(|o| o.kind() == kind) {
+                out.push_str(&format!("{letter} {}\n", op.destination()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every path the patch touches, in the order first touched (a move's
+    /// destination after its source): what a caller must look up or resolve
+    /// before [`Patch::apply`], without reading the patch again.
+    pub fn touches(&self) -> Vec<Touch> {
+        let mut touches: Vec<Touch> = Vec::new();
+        let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let touch = |touches: &mut Vec<Touch>, path: &str| -> usize {
+            match touches.iter().position(|t| t.path == path) {
+                Some(i) => i,
+                None => {
+                    touches.push(Touch { path: path.to_string(), read: false, needs_text: false, moved_from: None });
+                    touches.len() - 1
+                }
+            }
         };
-        apply_step(&mut files, &step, mode).map_err(|e| locate(e, op, k, mode))?;
+        for op in self.operations() {
+            let path = op.path();
+            let i = touch(&mut touches, path);
+            if let Some(t) = touches.get_mut(i) {
+                t.read |= op.kind() != OperationKind::Add;
+                t.needs_text |= op.kind() == OperationKind::Update && !written.contains(path);
+            }
+            match op {
+                Operation::Add { .. } => {
+                    written.insert(path);
+                }
+                Operation::Delete { .. } => {
+                    written.remove(path);
+                }
+                Operation::Update { move_to: Some(dest), .. } if dest != path => {
+                    let d = touch(&mut touches, dest);
+                    if let Some(t) = touches.get_mut(d) {
+                        t.moved_from = Some(path.to_string());
+                    }
+                    written.insert(dest);
+                    written.remove(path);
+                }
+                _ => {}
+            }
+        }
+        touches
     }
-    Ok(files.changes)
 }
 
 /// One operation of the Responses API `apply_patch` tool: the `operation` of
@@ -215,21 +301,9 @@ pub fn apply_files(files: &BTreeMap<String, String>, text: &str, mode: Mode) -> 
     Ok(out)
 }
 
-/// What the Codex CLI prints when the patch applies: `A` lines for added
-/// files, then `M` for updated ones (a move prints its destination), then `D`
-/// for deleted ones, each group in patch order.
+/// What the Codex CLI prints when the patch applies (see [`Patch::summary`]).
 pub fn summary(text: &str) -> Result<String> {
-    let patch = patch::parse(text)?;
-    if patch.operations().is_empty() {
-        return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
-    }
-    let mut out = String::from("Success. Updated the following files:\n");
-    for (kind, letter) in [(OperationKind::Add, 'A'), (OperationKind::Update, 'M'), (OperationKind::Delete, 'D')] {
-        for op in patch.operations().iter().filter(|o| o.kind() == kind) {
-            out.push_str(&format!("{letter} {}\n", op.destination()));
-        }
-    }
-    Ok(out)
+    patch::parse(text)?.summary()
 }
 
 /// Reads an update's body by the mode's rules, numbering lines as the
@@ -426,6 +500,31 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::InvalidOperation);
         let e = run(FileOperation::Delete { path: "" }, Mode::Strict).unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidOperation);
+    }
+
+    #[test]
+    fn one_parse_answers_touches_summary_and_changes() {
+        let text = "*** Begin Patch\n*** Add File: n\n+x\n*** Update File: n\n@@\n-x\n+y\n*** Update File: a\n*** Move to: b\n@@\n-1\n+2\n*** Delete File: d\n*** End Patch";
+        let patch = patch::parse(text).unwrap();
+        let touch = |path: &str, read, needs_text, moved_from: Option<&str>| Touch {
+            path: path.into(),
+            read,
+            needs_text,
+            moved_from: moved_from.map(Into::into),
+        };
+        assert_eq!(
+            patch.touches(),
+            [
+                touch("n", true, false, None),
+                touch("a", true, true, None),
+                touch("b", false, false, Some("a")),
+                touch("d", true, false, None)
+            ]
+        );
+        assert_eq!(patch.summary().unwrap(), summary(text).unwrap());
+        let base = files(&[("a", "1\n"), ("d", "gone\n")]);
+        let changes = patch.apply(Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap();
+        assert_eq!(changes, apply_patch(text, Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap());
     }
 
     #[test]

@@ -55,6 +55,7 @@
 //! assert_eq!(r.results[0].strategy, Some(Strategy::Exact));
 //! ```
 //!
+//! [`detect_format`] tells the three apart by the parsers' own rules, and
 //! [`tool`] has the Codex `apply_patch` tool's description and grammar.
 #![deny(missing_docs)]
 // Errors are the rare path and carry several locations; their public fields
@@ -70,6 +71,7 @@ pub mod blocks;
 mod diff;
 mod error;
 mod files;
+mod format;
 mod matcher;
 mod mode;
 mod patch;
@@ -79,7 +81,8 @@ pub mod tool;
 mod wasm;
 
 pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
-pub use files::{apply_file_operation, apply_files, apply_patch, create_file, summary, FileChange, FileOperation};
+pub use files::{apply_file_operation, apply_files, apply_patch, create_file, summary, FileChange, FileOperation, Touch};
+pub use format::{detect_format, Format};
 pub use mode::{Changes, Mode};
 pub use patch::{parse as parse_patch, Operation, OperationKind, Patch};
 pub use text::Splice;

@@ -140,6 +140,49 @@ pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, m
     })
 }
 
+/// A patch parsed once, for a caller that needs several answers about it
+/// (the paths it touches, its summary, its changes): one parse per call of
+/// the public API. The wrapper frees it when done.
+#[wasm_bindgen]
+pub struct PreparedPatch {
+    patch: crate::Patch,
+}
+
+/// Parses a patch once (`PatchError` fields when the envelope is malformed).
+#[wasm_bindgen(js_name = preparePatch)]
+pub fn prepare_patch(patch: &str) -> Result<PreparedPatch, JsValue> {
+    crate::parse_patch(patch).map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
+}
+
+#[wasm_bindgen]
+impl PreparedPatch {
+    /// `{ environmentId?, operations }`, as `parsePatch`.
+    pub fn operations(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.patch)
+    }
+
+    /// `[{ path, read, needsText, movedFrom? }]`: every path the patch touches.
+    pub fn touches(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.patch.touches())
+    }
+
+    /// Codex's success text.
+    pub fn summary(&self) -> Result<String, JsValue> {
+        self.patch.summary().map_err(|e| to_js_error(&e))
+    }
+
+    /// Applies the patch to the files `paths`, put in the input buffer as for
+    /// `applyFilesChanges`. Returns `[path, contents | null, …]`.
+    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, mode_code: u8) -> Result<Array, JsValue> {
+        let total: usize = lengths.iter().map(|&l| l as usize).sum();
+        with_input(total, |all| {
+            let files = split_inputs(all, &paths, &lengths)?;
+            let changes = self.patch.apply(mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+            Ok(changes_to_js(changes))
+        })
+    }
+}
+
 /// The files the wrapper put one after another in the input buffer.
 fn split_inputs<'a>(all: &'a str, paths: &'a [String], lengths: &[u32]) -> Result<HashMap<&'a str, &'a str>, JsValue> {
     let mut files = HashMap::new();
@@ -284,6 +327,30 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
     } else {
         serialize(&blocks::parse_blocks(text))
     }
+}
+
+/// Applies the blocks of `message` to the files `paths`, put in the input
+/// buffer as for `applyFilesChanges`: the engine's `BlocksResult`.
+#[wasm_bindgen(js_name = blocksApplyToFiles)]
+pub fn blocks_apply_to_files(
+    paths: Vec<String>,
+    lengths: Vec<u32>,
+    message: &str,
+    options: &[f64],
+    default_path: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let options = Options::from_numbers(options);
+    let total: usize = lengths.iter().map(|&l| l as usize).sum();
+    with_input(total, |all| {
+        let files = split_inputs(all, &paths, &lengths)?;
+        serialize(&blocks::apply_blocks(message, &options, default_path.as_deref(), |p| files.get(p).copied()))
+    })
+}
+
+/// The format of a text: `"patch"`, `"diff"` or `"blocks"`.
+#[wasm_bindgen(js_name = detectFormat)]
+pub fn detect_format(text: &str) -> String {
+    crate::detect_format(text).as_str().to_string()
 }
 
 /// apply-edit-block's line similarity of two texts.

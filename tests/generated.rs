@@ -3,7 +3,7 @@
 //! This test fails when the committed file is stale;
 //! `UPDATE_GENERATED=1 cargo test --test generated` rewrites it.
 use applypatch::blocks::{Options, Strategy};
-use applypatch::{ErrorKind, FileOperation, Mode, OperationKind};
+use applypatch::{ErrorKind, FileOperation, Format, Mode, OperationKind};
 
 fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
     let quoted: Vec<String> = items.into_iter().map(|s| format!("'{s}'")).collect();
@@ -25,6 +25,9 @@ fn generated() -> String {
 
 /** The modes; the binding takes a mode as its index here. */
 export const modes = {modes} as const;
+
+/** The formats `detectFormat` tells apart. */
+export const formats = {formats} as const;
 
 /** The kinds of a patch's operations (`parse(patch).operations[].kind`). */
 export const operationKinds = {kinds} as const;
@@ -49,6 +52,7 @@ export const engineErrorCodes = [
 ] as const;
 ",
         modes = list(Mode::ALL.iter().map(|m| m.as_str())),
+        formats = list(Format::ALL.iter().map(|f| f.as_str())),
         kinds = list(OperationKind::ALL.iter().map(|k| k.as_str())),
         types = list(FileOperation::TYPES),
         strategies = list(Strategy::ALL.iter().map(|s| s.as_str())),

@@ -41,6 +41,7 @@
 //! ```
 
 mod explain;
+mod files;
 mod indent;
 mod ladder;
 mod parse;
@@ -48,6 +49,7 @@ mod similarity;
 
 use std::borrow::Cow;
 
+pub use files::{apply_blocks, BlockResult, BlocksResult};
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 
@@ -241,14 +243,17 @@ pub enum Reason {
     NotFound,
     /// With `unique`: the winning strategy matched several places.
     Ambiguous,
+    /// [`apply_blocks`]: the block names a file that is not there (or none).
+    UnknownFile,
 }
 
 impl Reason {
-    /// The name the JS API uses: `"not-found"` or `"ambiguous"`.
+    /// The name the JS API uses: `"not-found"`, `"ambiguous"` or `"unknown-file"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::NotFound => "not-found",
             Reason::Ambiguous => "ambiguous",
+            Reason::UnknownFile => "unknown-file",
         }
     }
 }
