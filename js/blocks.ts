@@ -252,6 +252,8 @@ export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end'> 
   path: string;
   /** 1-based line of the block's start marker in the message. */
   line: number;
+  /** 1-based line of its end marker. */
+  endLine: number;
 }
 
 export interface BlocksResult<T extends Files> {

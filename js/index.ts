@@ -36,5 +36,15 @@ export {
   type DeleteFileOperation,
   type UpdateFileOperation,
 } from './operation.js';
-export { applyFiles, type Files, type Operation, type Patch, parse, summary } from './patch.js';
+export {
+  applyFiles,
+  applyPatch,
+  type Files,
+  type Operation,
+  type Patch,
+  type PatchChange,
+  type PatchResult,
+  parse,
+  summary,
+} from './patch.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';

@@ -171,7 +171,7 @@ function update() {
   const result = run(ap, features, state);
   last = result;
   runs++;
-  const kind = patchKind(state.mode, state.patch);
+  const kind = result.kind ?? patchKind(ap, state.mode, state.patch);
   $('patch-kind').textContent = { diff: 'V4A diff', files: '*** Begin Patch patch', blocks: 'edit blocks' }[kind];
   $('input-hint').textContent = {
     diff:

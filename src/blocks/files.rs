@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, Problem, Reason, Strategy};
+use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, ParsedEdit, Problem, Reason, Strategy};
 use crate::FileChange;
 
 /// What happened to one block of a message applied over files.
@@ -15,6 +15,8 @@ pub struct BlockResult {
     pub path: String,
     /// 1-based line of the block's start marker in the message.
     pub line: usize,
+    /// 1-based line of its end marker.
+    pub end_line: usize,
     /// Whether the block applied.
     pub ok: bool,
     /// The strategy that matched; `None` on failure.
@@ -81,7 +83,7 @@ pub fn apply_blocks<'f>(
                 i + 1,
                 block.line
             );
-            results.push(unknown(String::new(), block.line, message));
+            results.push(unknown(String::new(), block, message));
             failed = true;
             break;
         };
@@ -93,7 +95,7 @@ pub fn apply_blocks<'f>(
                     i + 1,
                     block.line
                 );
-                results.push(unknown(path.to_string(), block.line, message));
+                results.push(unknown(path.to_string(), block, message));
                 failed = true;
                 break;
             }
@@ -106,7 +108,8 @@ pub fn apply_blocks<'f>(
         if ok {
             *text = new;
         }
-        results.push(BlockResult { path: path.to_string(), line: block.line, ok, strategy, similarity, matches, failure });
+        let (line, end_line) = (block.line, block.end_line);
+        results.push(BlockResult { path: path.to_string(), line, end_line, ok, strategy, similarity, matches, failure });
         failed = !ok;
     }
     let changes = if failed {
@@ -124,9 +127,10 @@ pub fn apply_blocks<'f>(
 }
 
 /// A block whose file is unknown.
-fn unknown(path: String, line: usize, message: String) -> BlockResult {
+fn unknown(path: String, block: &ParsedEdit, message: String) -> BlockResult {
     let failure = Failure { reason: Reason::UnknownFile, message, candidates: Vec::new(), nearest: None, already_applied: None };
-    BlockResult { path, line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure) }
+    let (line, end_line) = (block.line, block.end_line);
+    BlockResult { path, line, end_line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure) }
 }
 
 #[cfg(test)]
@@ -150,7 +154,8 @@ mod tests {
         assert!(r.ok);
         let changes: Vec<_> = r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
         assert_eq!(changes, [("a.py", Some("x = 100\ny = 2\n")), ("b.py", Some("z = 30\n"))]);
-        assert_eq!(r.results.iter().map(|b| (b.path.as_str(), b.line)).collect::<Vec<_>>(), [("a.py", 2), ("b.py", 8), ("a.py", 14)]);
+        let lines: Vec<_> = r.results.iter().map(|b| (b.path.as_str(), b.line, b.end_line)).collect();
+        assert_eq!(lines, [("a.py", 2, 6), ("b.py", 8, 12), ("a.py", 14, 18)]);
     }
 
     #[test]

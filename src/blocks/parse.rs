@@ -36,6 +36,10 @@ pub struct ParsedEdit {
     pub path: Option<String>,
     /// 1-based line of the block's start marker in the message.
     pub line: usize,
+    /// 1-based line of its end marker (the JS `parseBlocks` keeps its
+    /// published shape without it; `applyBlocks` results carry it).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub end_line: usize,
 }
 
 /// Something in the message that looked like an edit block but is not one.
@@ -261,7 +265,13 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                 let body = |a: usize, b: usize| lines.get(a..b).unwrap_or(&[]).join("\n");
                 let path = path_before(&lines, start).or_else(|| last_path.clone());
                 last_path.clone_from(&path);
-                out.edits.push(ParsedEdit { search: body(start + 1, div), replace: body(div + 1, i), path, line: start + 1 });
+                out.edits.push(ParsedEdit {
+                    search: body(start + 1, div),
+                    replace: body(div + 1, i),
+                    path,
+                    line: start + 1,
+                    end_line: i + 1,
+                });
                 open = None;
             }
             (Some(Marker::End), Some((start, len, None))) => {

@@ -66,3 +66,28 @@ test('applyFiles parses the patch once', (t) => {
   assert.deepEqual(calls, { preparePatch: 1 });
   assert.deepEqual(out, { 'b.txt': 'two\n', 'c.txt': 'new\n' });
 });
+
+test('applyPatch: the new files, the changes with the move, and the summary, from one parse', (t) => {
+  const calls = countParses(t);
+  const { applyPatch } = require('applypatch');
+  const files = new Map([
+    ['a.txt', 'one\n'],
+    ['d.txt', 'gone\n'],
+  ]);
+  const r = applyPatch(files, patch, { mode: 'codex' });
+  assert.deepEqual(calls, { preparePatch: 1 });
+  assert.deepEqual(
+    r.files,
+    new Map([
+      ['b.txt', 'two\n'],
+      ['c.txt', 'new\n'],
+    ]),
+  );
+  assert.deepEqual(r.changes, [
+    { path: 'b.txt', status: 'added', movedFrom: 'a.txt' },
+    { path: 'a.txt', status: 'deleted' },
+    { path: 'c.txt', status: 'added' },
+    { path: 'd.txt', status: 'deleted' },
+  ]);
+  assert.equal(r.summary, 'Success. Updated the following files:\nA c.txt\nM b.txt\nD d.txt\n');
+});
