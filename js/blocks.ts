@@ -253,7 +253,7 @@ export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end'> 
   /** 1-based line of the block's start marker in the message. */
   line: number;
   /** 1-based line of its end marker. */
-  endLine: number;
+  endMarkerLine: number;
 }
 
 export interface BlocksResult<T extends Files> {

@@ -167,7 +167,7 @@ function runBlocks(ap, { files, selected, patch, preset }) {
     return {
       n: i + 1,
       path: res.path,
-      lines: [res.line, res.endLine],
+      lines: [res.line, res.endMarkerLine],
       ok: res.ok,
       strategy: res.strategy,
       similarity: res.similarity,

@@ -16,7 +16,7 @@ pub struct BlockResult {
     /// 1-based line of the block's start marker in the message.
     pub line: usize,
     /// 1-based line of its end marker.
-    pub end_line: usize,
+    pub end_marker_line: usize,
     /// Whether the block applied.
     pub ok: bool,
     /// The strategy that matched; `None` on failure.
@@ -108,8 +108,8 @@ pub fn apply_blocks<'f>(
         if ok {
             *text = new;
         }
-        let (line, end_line) = (block.line, block.end_line);
-        results.push(BlockResult { path: path.to_string(), line, end_line, ok, strategy, similarity, matches, failure });
+        let (line, end_marker_line) = (block.line, block.end_marker_line);
+        results.push(BlockResult { path: path.to_string(), line, end_marker_line, ok, strategy, similarity, matches, failure });
         failed = !ok;
     }
     let changes = if failed {
@@ -129,8 +129,8 @@ pub fn apply_blocks<'f>(
 /// A block whose file is unknown.
 fn unknown(path: String, block: &ParsedEdit, message: String) -> BlockResult {
     let failure = Failure { reason: Reason::UnknownFile, message, candidates: Vec::new(), nearest: None, already_applied: None };
-    let (line, end_line) = (block.line, block.end_line);
-    BlockResult { path, line, end_line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure) }
+    let (line, end_marker_line) = (block.line, block.end_marker_line);
+    BlockResult { path, line, end_marker_line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure) }
 }
 
 #[cfg(test)]
@@ -154,7 +154,7 @@ mod tests {
         assert!(r.ok);
         let changes: Vec<_> = r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
         assert_eq!(changes, [("a.py", Some("x = 100\ny = 2\n")), ("b.py", Some("z = 30\n"))]);
-        let lines: Vec<_> = r.results.iter().map(|b| (b.path.as_str(), b.line, b.end_line)).collect();
+        let lines: Vec<_> = r.results.iter().map(|b| (b.path.as_str(), b.line, b.end_marker_line)).collect();
         assert_eq!(lines, [("a.py", 2, 6), ("b.py", 8, 12), ("a.py", 14, 18)]);
     }
 

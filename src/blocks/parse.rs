@@ -39,7 +39,7 @@ pub struct ParsedEdit {
     /// 1-based line of its end marker (the JS `parseBlocks` keeps its
     /// published shape without it; `applyBlocks` results carry it).
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub end_line: usize,
+    pub end_marker_line: usize,
 }
 
 /// Something in the message that looked like an edit block but is not one.
@@ -270,7 +270,7 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                     replace: body(div + 1, i),
                     path,
                     line: start + 1,
-                    end_line: i + 1,
+                    end_marker_line: i + 1,
                 });
                 open = None;
             }
