@@ -25,9 +25,9 @@ export {
   similarity,
 } from './blocks.js';
 export { type ApplyOptions, apply, applyBatch } from './diff.js';
-export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './editor.js';
 export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, type PatchErrorFields } from './errors.js';
 export { detectFormat, type Format } from './format.js';
+export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './memory-editor.js';
 export {
   type ApplyPatchOperation,
   applyOperation,

@@ -321,7 +321,7 @@ pub struct Difference {
 /// The place in the file that came closest to the SEARCH text.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
-pub struct Nearest {
+pub struct NearestBlock {
     /// The lines of the file.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub lines: LineRange,
@@ -348,7 +348,7 @@ pub struct Failure {
     pub candidates: Vec<LineRange>,
     /// `NotFound` with `explain`: the closest place.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub nearest: Option<Nearest>,
+    pub nearest: Option<NearestBlock>,
     /// `NotFound` with `explain`: where the REPLACE text already is, when it
     /// is in the file as it stands (the edit was probably applied already).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
