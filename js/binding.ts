@@ -2,6 +2,8 @@
 // Node, dist/browser.mjs for browsers) loads its own wasm-bindgen build, ready
 // to call, and hands it over with setBinding() before anything else runs.
 
+import type * as Glue from './wasm-glue.js';
+
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
 
@@ -16,57 +18,15 @@ export interface PatchTouch {
   movedFrom?: string;
 }
 
-/** A patch parsed once in wasm (free it when done). */
-export interface PreparedPatch {
-  operations(): unknown;
-  touches(): PatchTouch[];
-  summary(): string;
-  /** Applies it to files put with {@link putInputs}; returns `[path, contents | null, …]`. */
-  apply(paths: string[], lengths: Uint32Array | number[], mode: number): Array<string | null>;
-  free(): void;
-}
+/**
+ * The binding, typed from what wasm-bindgen emits: scripts/build.mjs copies
+ * its declarations (dist/wasm-node/applypatch.d.ts) to js/wasm-glue.d.ts
+ * before compiling, so a Rust signature that changes breaks the build here.
+ */
+export type Binding = typeof Glue;
 
-export interface Binding {
-  wasmMemory(): WebAssembly.Memory;
-  reserveInput(len: number, keep: number): number;
-  /** Reads the input from the buffer filled by {@link putInput}. */
-  applyChanges(inputLen: number, diff: string, mode: number): FlatChanges;
-  applyBatchChanges(inputLen: number, diffs: string[], mode: number): FlatChanges;
-  errorCodes(): string[];
-  parsePatch(patch: string): unknown;
-  preparePatch(patch: string): PreparedPatch;
-  /** Files put with {@link putInputs}; returns `[path, contents | null, …]`. */
-  applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
-  summary(patch: string): string;
-  createFile(diff: string): string;
-  /** One Responses API operation (`kind`: its type, one of `operationTypes`) over files put with {@link putInputs}. */
-  applyOperationChanges(
-    paths: string[],
-    lengths: Uint32Array | number[],
-    kind: string,
-    path: string,
-    diff: string,
-    moveTo: string | undefined,
-    mode: number,
-  ): Array<string | null>;
-  codexDescription(): string;
-  codexGrammar(environmentId: boolean): string;
-  /** Edit blocks (js/blocks.ts): the source is read from the input buffer. */
-  /** `options`: numbers in the order of `editOptionFields` (js/generated.ts). */
-  blocksApplyEdit(inputLen: number, search: string, replace: string, options: Float64Array): unknown;
-  blocksApplyEdits(inputLen: number, edits: string[], options: Float64Array): unknown[];
-  blocksParse(text: string, detailed: boolean): unknown;
-  /** Blocks over files put with {@link putInputs}: the engine's `BlocksResult`. */
-  blocksApplyToFiles(
-    paths: string[],
-    lengths: Uint32Array | number[],
-    message: string,
-    options: Float64Array,
-    defaultPath: string | undefined,
-  ): unknown;
-  detectFormat(text: string): string;
-  blocksSimilarity(a: string, b: string): number;
-}
+/** A patch parsed once in wasm (free it when done). */
+export type PreparedPatch = Glue.PreparedPatch;
 
 let current: Binding | undefined;
 let memory: WebAssembly.Memory | undefined;

@@ -140,7 +140,7 @@ export function withPatch<R>(patch: string, use: (prepared: PreparedPatch) => R)
 
 /** Applies a prepared patch to a file map; `mode` is the binding's mode number. @internal */
 export function applyPrepared<T extends Files>(map: FileMap<T>, prepared: PreparedPatch, mode: number): T {
-  return map.with(preparedChanges(map, prepared, prepared.touches(), mode));
+  return map.with(preparedChanges(map, prepared, prepared.touches() as PatchTouch[], mode));
 }
 
 /** The engine's changes `[path, contents | null, …]` of a prepared patch over a file map. */
@@ -180,7 +180,7 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
   checkString('patch', patch);
   const mode = modeCode(checkOptions(options));
   return withPatch(patch, (prepared) => {
-    const touches = prepared.touches();
+    const touches = prepared.touches() as PatchTouch[];
     const flat = preparedChanges(map, prepared, touches, mode);
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
     const changes: PatchChange[] = [];

@@ -12,7 +12,7 @@
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,10 +64,16 @@ for (const target of ['nodejs', 'web']) {
     'wasm',
   ]);
 }
+// js/binding.ts is typed from wasm-bindgen's declarations of the binding.
+// Its [Symbol.dispose] needs lib esnext, which the wrapper never uses and a
+// consumer's compiler may not have: that line is left out.
+const glueTypes = readFileSync(join(dist, 'wasm-node', 'applypatch.d.ts'), 'utf8').replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, '');
+writeFileSync(join(root, 'js', 'wasm-glue.d.ts'), `// Copied by scripts/build.mjs from wasm-bindgen's output: do not edit.\n${glueTypes}`);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
 writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(join(dist, 'esm', 'package.json'), '{ "type": "module" }\n');
+for (const out of ['cjs', 'esm']) writeFileSync(join(dist, out, 'wasm-glue.d.ts'), glueTypes);
 
 writeFileSync(
   join(dist, 'index.cjs'),

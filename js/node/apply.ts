@@ -3,6 +3,7 @@
 // commit all or nothing (./directory.ts).
 import * as nodeFs from 'node:fs';
 import { checkOptions, checkString, type Mode, modeCode } from '../args.js';
+import type { PatchTouch } from '../binding.js';
 import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
@@ -171,7 +172,7 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
   return withPatch(patch, (prepared) => {
     const touches: Touch[] = [];
     const moves = new Map<string, string>();
-    for (const t of prepared.touches()) {
+    for (const t of prepared.touches() as PatchTouch[]) {
       touches.push({ path: t.path, needsText: t.needsText });
       if (t.movedFrom !== undefined) moves.set(t.path, t.movedFrom);
     }
