@@ -25,10 +25,15 @@ export const editOptionFields = [
   ['newlines', 'boolean'],
   ['relativeIndent', 'boolean'],
   ['explain', 'boolean'],
+  ['wholeLines', 'boolean'],
+  ['emptySearch', 'boolean'],
+  ['noChange', 'boolean'],
+  ['lineHints', 'boolean'],
+  ['replaceAll', 'boolean'],
 ] as const;
 
 /** The presets' option values, in the order of {@link editOptionFields}. */
-export const presets = { compatible: [2, 0.85, 0, 0, 0, 0, 0], safe: [2, 0.85, 0.5, 1, 1, 1, 1] } as const;
+export const presets = { compatible: [2, 0.85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], safe: [2, 0.85, 0.5, 1, 1, 1, 1, 1, 1, 1, 1, 0] } as const;
 
 /** Every error code of the engine, in order. */
 export const engineErrorCodes = [

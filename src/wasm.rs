@@ -264,7 +264,8 @@ pub fn codex_grammar(environment_id: bool) -> String {
 /// field through serde costs ~10 µs a call, more than a small edit): `[strategy
 /// (0 for none, else its position in `Strategy::ALL` plus 1), similarity,
 /// start, end, matches, replacement, failure (the engine's `Failure`, or
-/// undefined)]`, offsets in UTF-16 code units of `source`.
+/// undefined; on success `{ note }` when the outcome has one)]`, offsets in
+/// UTF-16 code units of `source`.
 fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
     let (start, end) = match &o.splice {
         Some(s) => {
@@ -276,9 +277,10 @@ fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
         None => (-1.0, -1.0),
     };
     let strategy = o.strategy.and_then(|s| Strategy::ALL.iter().position(|&t| t == s)).map_or(0, |i| i + 1);
-    let failure = match &o.failure {
-        None => JsValue::UNDEFINED,
-        Some(f) => serialize(f)?,
+    let failure = match (&o.failure, &o.note) {
+        (None, None) => JsValue::UNDEFINED,
+        (None, Some(note)) => serialize(&std::collections::BTreeMap::from([("note", note)]))?,
+        (Some(f), _) => serialize(f)?,
     };
     let out = Array::new_with_length(7);
     out.set(0, JsValue::from(strategy as u32));
@@ -291,31 +293,43 @@ fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
     Ok(out.into())
 }
 
+/// An edit from the wrapper: `hints` are `[startLine, endLine, replaceAll]`,
+/// 0 for none.
+fn block_edit(search: String, replace: String, hints: &[f64]) -> Edit {
+    let line = |i: usize| hints.get(i).copied().filter(|&n| n >= 1.0 && n.is_finite()).map(|n| n as usize);
+    Edit { start_line: line(0), end_line: line(1), replace_all: hints.get(2).is_some_and(|&n| n != 0.0), ..Edit::new(search, replace) }
+}
+
 /// Applies one edit to the input buffer's first `input_len` bytes.
 #[wasm_bindgen(js_name = blocksApplyEdit)]
-pub fn blocks_apply_edit(input_len: usize, search: String, replace: String, options: &[f64]) -> Result<JsValue, JsValue> {
+pub fn blocks_apply_edit(input_len: usize, search: String, replace: String, options: &[f64], hints: &[f64]) -> Result<JsValue, JsValue> {
     let options = Options::from_numbers(options);
-    let edit = Edit { search, replace };
+    let edit = block_edit(search, replace, hints);
     with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options)))
 }
 
-/// Applies edits (`[search, replace, search, replace, …]`) in order to the
-/// input buffer, stopping at the first failure: one outcome per edit tried,
-/// each with offsets into the text at its step.
+/// Applies edits (`[search, replace, search, replace, …]`, with `hints`
+/// three per edit as for one) in order to the input buffer, stopping at the
+/// first failure: one outcome per edit tried, each with offsets into the
+/// text at its step.
 #[wasm_bindgen(js_name = blocksApplyEdits)]
-pub fn blocks_apply_edits(input_len: usize, edits: Vec<String>, options: &[f64]) -> Result<Array, JsValue> {
+pub fn blocks_apply_edits(input_len: usize, edits: Vec<String>, options: &[f64], hints: &[f64]) -> Result<Array, JsValue> {
     let options = Options::from_numbers(options);
-    let edits: Vec<Edit> = edits.chunks_exact(2).filter_map(|p| Some(Edit::new(p.first()?.as_str(), p.get(1)?.as_str()))).collect();
+    let edits: Vec<Edit> = edits
+        .chunks_exact(2)
+        .enumerate()
+        .filter_map(|(i, pair)| match pair {
+            [search, replace] => Some(block_edit(search.clone(), replace.clone(), hints.get(i * 3..i * 3 + 3).unwrap_or(&[]))),
+            _ => None,
+        })
+        .collect();
     with_input(input_len, |source| {
         let out = Array::new();
-        let mut failed = None;
-        blocks::find_each(source, &edits, &options, |text, outcome| match to_js_outcome(text, outcome) {
-            Ok(v) => {
-                out.push(&v);
-            }
-            Err(e) => failed = Some(e),
-        });
-        failed.map_or(Ok(out), Err)
+        blocks::find_each(source, &edits, &options, |text, outcome| {
+            out.push(&to_js_outcome(text, &outcome)?);
+            Ok::<(), JsValue>(())
+        })?;
+        Ok(out)
     })
 }
 

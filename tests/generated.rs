@@ -10,7 +10,7 @@ fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
     format!("[{}]", quoted.join(", "))
 }
 
-fn numbers(values: [f64; 7]) -> String {
+fn numbers(values: [f64; 12]) -> String {
     let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
     format!("[{}]", shown.join(", "))
 }

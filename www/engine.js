@@ -160,7 +160,7 @@ function runBlocks(ap, { files, selected, patch, preset }) {
   // Each block goes to the file it names, or to the selected file: the package routes them, all or nothing.
   const input = new Map(files.map((f) => [f.path, f.text]));
   const path = files[selected].path;
-  const r = ap.applyBlocks(input, patch, preset === 'safe' ? { preset: 'safe', path } : { path });
+  const r = ap.applyBlocks(input, patch, { preset: preset === 'compatible' ? 'compatible' : 'safe', path });
   const blocks = edits.map((edit, i) => {
     const res = r.results[i];
     if (res === undefined) return { n: i + 1, path: edit.path ?? path, lines: [edit.line, edit.line], ok: null }; // not tried

@@ -29,6 +29,9 @@ pub struct BlockResult {
     /// block whose file is unknown.
     #[cfg_attr(feature = "serde", serde(flatten, skip_serializing_if = "Option::is_none"))]
     pub failure: Option<Failure>,
+    /// On success, how the block was placed (see [`super::Outcome::note`]).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub note: Option<String>,
 }
 
 /// The result of [`apply_blocks`].
@@ -60,7 +63,7 @@ pub struct BlocksResult {
 /// let r = apply_blocks(message, &Options::SAFE, None, |p| (p == "a.py").then_some("x = 1\n"));
 /// assert!(r.ok);
 /// assert_eq!(r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect::<Vec<_>>(),
-///            [("a.py", Some("x = 2\n")), ("b.py", Some("new"))]);
+///            [("a.py", Some("x = 2\n")), ("b.py", Some("new\n"))]);
 /// ```
 pub fn apply_blocks<'f>(
     message: &str,
@@ -103,13 +106,14 @@ pub fn apply_blocks<'f>(
             current.insert(path.to_string(), (original, original.unwrap_or_default().to_string()));
         }
         let Some((_, text)) = current.get_mut(path) else { break };
-        let edit = Edit::new(block.search.as_str(), block.replace.as_str());
-        let EditResult { ok, text: new, strategy, similarity, matches, failure, .. } = apply_edit(text, &edit, options);
+        let edit =
+            Edit { start_line: block.start_line, end_line: block.end_line, ..Edit::new(block.search.as_str(), block.replace.as_str()) };
+        let EditResult { ok, text: new, strategy, similarity, matches, failure, note, .. } = apply_edit(text, &edit, options);
         if ok {
             *text = new;
         }
         let (line, end_marker_line) = (block.line, block.end_marker_line);
-        results.push(BlockResult { path: path.to_string(), line, end_marker_line, ok, strategy, similarity, matches, failure });
+        results.push(BlockResult { path: path.to_string(), line, end_marker_line, ok, strategy, similarity, matches, failure, note });
         failed = !ok;
     }
     let changes = if failed {
@@ -130,7 +134,7 @@ pub fn apply_blocks<'f>(
 fn unknown(path: String, block: &ParsedEdit, message: String) -> BlockResult {
     let failure = Failure { reason: Reason::UnknownFile, message, candidates: Vec::new(), nearest: None, already_applied: None };
     let (line, end_marker_line) = (block.line, block.end_marker_line);
-    BlockResult { path, line, end_marker_line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure) }
+    BlockResult { path, line, end_marker_line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure), note: None }
 }
 
 #[cfg(test)]
@@ -182,7 +186,7 @@ mod tests {
         let r = apply_blocks(unnamed, &Options::SAFE, Some("a.py"), get);
         assert_eq!(r.changes[0].contents.as_deref(), Some("x = 1\ny = 20\n"));
         let created = apply_blocks(&block("new.txt", "", "hello"), &Options::SAFE, None, get);
-        assert_eq!(created.changes[0].contents.as_deref(), Some("hello"));
+        assert_eq!(created.changes[0].contents.as_deref(), Some("hello\n"));
         let malformed = apply_blocks("a.py\n<<<<<<< SEARCH\nx = 1\n", &Options::SAFE, None, get);
         assert!(!malformed.ok && malformed.results.is_empty() && malformed.problems.len() == 1);
     }

@@ -35,7 +35,7 @@ test('applyBlocks: each block to its file, in order, all or nothing, a map of th
     new Map([
       ['a.py', 'x = 10\ny = 2\n'],
       ['b.py', 'z = 30\n'],
-      ['c.txt', 'new'],
+      ['c.txt', 'new\n'],
     ]),
   );
   assert.deepEqual(
