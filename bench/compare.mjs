@@ -62,7 +62,7 @@ for (const n of [1_000, 10_000]) {
     ['outdented', outdented],
     ['failing', failing],
   ]) {
-    cases.push({ name: `applyEdit ${n} lines, ${name}`, reps, run: (api) => api.applyEdit(source, edit) });
+    cases.push({ name: `applyEdit ${n} lines, ${name}`, reps, run: (api) => api.applyEdit(source, edit, { preset: 'compatible' }) });
     cases.push({ name: `applyEdit ${n} lines, ${name}, safe`, reps, run: (api) => api.applyEdit(source, edit, { preset: 'safe' }) });
   }
 }
@@ -71,7 +71,11 @@ console.log(`median CPU ms per call over ${rounds} alternating rounds; ratio = a
 console.log(`${'case'.padEnd(44)}    before     after   ratio`);
 for (const c of cases) {
   const want = JSON.stringify(c.run(before));
-  if (JSON.stringify(c.run(after)) !== want) throw new Error(`${c.name}: the builds disagree`);
+  if (JSON.stringify(c.run(after)) !== want) {
+    // A change of behaviour, not of speed: not timed.
+    console.log(`${c.name.padEnd(44)}   (the builds give different results: not compared)`);
+    continue;
+  }
   const t = { before: [], after: [] };
   for (let r = 0; r < rounds; r++) {
     for (const [key, api] of r % 2
