@@ -4,80 +4,31 @@
 // or, when the wasm cannot be compiled, the reason with setUnavailable().
 import { PatchError } from './errors.js';
 
+import type * as Glue from './wasm-glue.js';
+
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
 
-export interface Binding {
-  wasmMemory(): WebAssembly.Memory;
-  reserveInput(len: number, keep: number): number;
-  /** Reads the input from the buffer filled by {@link putInput}. */
-  applyChanges(inputLen: number, diff: string, mode: number): FlatChanges;
-  applyBatchChanges(inputLen: number, diffs: string[], mode: number): FlatChanges;
-  errorCodes(): string[];
-  parsePatch(patch: string): unknown;
-  /** Files put with {@link putInputs}; returns `[path, contents | null, …]`. */
-  applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
-  summary(patch: string): string;
-  createFile(diff: string): string;
-  /** One Responses API operation (`kind` 0 create, 1 update, 2 delete) over files put with {@link putInputs}. */
-  applyOperationChanges(
-    paths: string[],
-    lengths: Uint32Array | number[],
-    kind: number,
-    path: string,
-    diff: string,
-    moveTo: string | undefined,
-    mode: number,
-  ): Array<string | null>;
-  codexDescription(): string;
-  codexGrammar(environmentId: boolean): string;
-  /** Edit blocks (js/blocks.ts): the source is read from the input buffer. */
-  blocksApplyEdit(
-    inputLen: number,
-    search: string,
-    replace: string,
-    anchorSlack: number,
-    threshold: number,
-    anchorThreshold: number,
-    flags: number,
-    hints: Float64Array,
-  ): unknown;
-  blocksApplyEdits(
-    inputLen: number,
-    edits: string[],
-    anchorSlack: number,
-    threshold: number,
-    anchorThreshold: number,
-    flags: number,
-    hints: Float64Array,
-  ): unknown[];
-  blocksParse(text: string, detailed: boolean): unknown;
-  blocksSimilarity(a: string, b: string): number;
-  /** Unified diffs (js/unified.ts). */
-  parseUnified(diff: string): unknown;
-  unifiedPaths(diff: string): string[];
-  applyUnifiedChanges(
-    paths: string[],
-    lengths: Uint32Array | number[],
-    diff: string,
-    mode: number,
-    report: boolean,
-  ): [
-    Array<string | null>,
-    Array<{ path: string; mode: string }>?,
-    Array<{ path: string; hunk: number; statedLine: number; line: number; offset: number }>?,
-  ];
-  unifiedDiffFiles(oldPaths: string[], oldTexts: string[], newPaths: string[], newTexts: string[], context: number, git: boolean): string;
-  unifiedDiffFile(
-    oldPath: string | undefined,
-    newPath: string | undefined,
-    before: string,
-    after: string,
-    context: number,
-    git: boolean,
-  ): string;
-  lineDiff(a: string[], b: string[]): Uint32Array | number[];
+/** A path a patch touches (the engine's `Touch`). */
+export interface PatchTouch {
+  path: string;
+  /** An update or delete names it: the engine looks it up. */
+  read: boolean;
+  /** Its text before the patch is needed (an update of a file the patch did not write first). */
+  needsText: boolean;
+  /** A move's destination: the file moved here. */
+  movedFrom?: string;
 }
+
+/**
+ * The binding, typed from what wasm-bindgen emits: scripts/build.mjs copies
+ * its declarations (dist/wasm-node/applypatch.d.ts) to js/wasm-glue.d.ts
+ * before compiling, so a Rust signature that changes breaks the build here.
+ */
+export type Binding = typeof Glue;
+
+/** A patch parsed once in wasm (free it when done). */
+export type PreparedPatch = Glue.PreparedPatch;
 
 let current: Binding | undefined;
 let unavailable: PatchError | undefined;

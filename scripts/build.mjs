@@ -56,7 +56,7 @@ const output = (cmd, args) => {
   const r = spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8' });
   return r.status === 0 ? r.stdout : null;
 };
-const pinned = /^wasm-bindgen = "=([0-9.]+)"/m.exec(readFileSync(join(root, 'Cargo.toml'), 'utf8'))?.[1];
+const pinned = /^wasm-bindgen = .*"=([0-9.]+)"/m.exec(readFileSync(join(root, 'Cargo.toml'), 'utf8'))?.[1];
 const missing = [
   !output('wasm-pack', ['--version']) && 'wasm-pack',
   output('wasm-bindgen', ['--version'])?.trim() !== `wasm-bindgen ${pinned}` && `wasm-bindgen-cli ${pinned}`,
@@ -86,6 +86,10 @@ run('wasm-pack', [
   'applypatch',
   '--no-pack',
   '--no-gitignore',
+  // The binding (src/wasm.rs) is behind the crate's `wasm` feature.
+  '--',
+  '--features',
+  'wasm',
 ]);
 // The glue must load nowhere by itself: js/load.ts instantiates the engine
 // with it, so no bundler looks for a .wasm file.
@@ -100,10 +104,16 @@ writeFileSync(
   join(dist, 'wasm', 'bytes.mjs'),
   `// The engine, applypatch_bg.wasm (${wasmBytes.length} bytes), as hex: compiled by js/load.ts.\nexport default '${wasmBytes.toString('hex')}';\n`,
 );
+// js/binding.ts is typed from wasm-bindgen's declarations of the binding.
+// Its [Symbol.dispose] needs lib esnext, which the wrapper never uses and a
+// consumer's compiler may not have: that line is left out.
+const glueTypes = readFileSync(join(pack, 'applypatch.d.ts'), 'utf8').replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, '');
+writeFileSync(join(root, 'js', 'wasm-glue.d.ts'), `// Copied by scripts/build.mjs from wasm-bindgen's output: do not edit.\n${glueTypes}`);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
 writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(join(dist, 'esm', 'package.json'), '{ "type": "module" }\n');
+for (const out of ['cjs', 'esm']) writeFileSync(join(dist, out, 'wasm-glue.d.ts'), glueTypes);
 
 writeFileSync(
   join(dist, 'index.cjs'),

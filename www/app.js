@@ -2,10 +2,10 @@
 // the result. The state (mode, files, patch, view) is mirrored in the URL hash.
 
 import { diffRows, endsWithNewline, useEngine } from './diff.js';
-import { createEditor } from './editor.js';
 import { detect, MODE_NAMES, modesAvailable, patchKind, run } from './engine.js';
 import { defaultExample, examples } from './examples.js';
 import { decodeHash, encodeHash, normalize } from './state.js';
+import { lineNumbered } from './textarea.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -29,8 +29,8 @@ const features = detect(ap);
 const available = modesAvailable(features);
 document.body.dataset.multiFile = String(features.files);
 
-const inputEditor = createEditor($('input'));
-const patchEditor = createEditor($('patch'));
+const inputEditor = lineNumbered($('input'));
+const patchEditor = lineNumbered($('patch'));
 let state = normalize(decodeHash(location.hash) ?? fromExample(defaultExample));
 let last = null; // the last run's result
 let runs = 0;
@@ -172,7 +172,7 @@ function update() {
   const result = run(ap, features, state);
   last = result;
   runs++;
-  const kind = patchKind(state.mode, state.patch);
+  const kind = result.kind ?? patchKind(ap, state.mode, state.patch);
   $('patch-kind').textContent = { diff: 'V4A diff', files: '*** Begin Patch patch', blocks: 'edit blocks' }[kind];
   $('input-hint').textContent = {
     diff:

@@ -2,11 +2,10 @@
 // The `applypatch` command: applies a patch to a directory, safely.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import { applyEdits, type EditResult, type Preset, parseBlocks } from '../blocks.js';
+import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
-import { summary } from '../patch.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
-import { applyPatchToDirectory, withFs } from './apply.js';
+import { diffOf, patchDirectory, plan, withFs } from './apply.js';
 import { binaryError, commit, type Fs, readTarget, realRoot, resolveTarget } from './directory.js';
 import { applyUnifiedToDirectory } from './unified-dir.js';
 
@@ -49,7 +48,8 @@ Options:
                        the input: a patch, a unified diff (detected when
                        not given), or search/replace edit blocks
                        (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE)
-  --file PATH          with --format blocks: the file the blocks edit
+  --file PATH          with --format blocks: the file the blocks edit (not needed
+                       when each block names its file on the line before it)
   --preset safe|compatible
                        with --format blocks: how blocks match (default: safe)
   -h, --help           print this help
@@ -138,8 +138,6 @@ function parseArgs(argv: string[]): Args {
   }
   if (positional.length > 1) throw new UsageError(`one patch file at most, got ${positional.length}: ${positional.join(' ')}`);
   if (positional.length === 1 && positional[0] !== '-') args.input = positional[0];
-  if (args.format === 'blocks' && args.file === undefined)
-    throw new UsageError('--format blocks needs --file PATH (the file the blocks edit)');
   if (args.format !== 'blocks' && args.file !== undefined)
     throw new UsageError('--file is for --format blocks; a patch names its own files');
   if (args.format === 'patch' && args.mode === 'git')
@@ -230,6 +228,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (e instanceof UsageError) return usage(e.message);
     throw e;
   }
+  if (args.format === 'blocks' && args.file === undefined) {
+    // Without --file, every block must name its file.
+    const { edits } = parseBlocks(input, { detailed: true });
+    if (edits.length === 0 || edits.some((e) => e.path === undefined))
+      return usage('--format blocks needs --file PATH (the file the blocks edit), or blocks that each name their file on the line before');
+    return blocksOverFiles(args, io, cwd, input, edits);
+  }
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
   if (args.format === 'unified' || (args.format === undefined && looksUnified(input))) {
     if (args.mode === 'codex') return usage("--mode codex is for patches; a unified diff's modes are strict and git");
@@ -237,8 +242,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   if (args.mode === 'git') return usage("--mode git is for unified diffs; a patch's modes are strict and codex");
   try {
-    const result = applyPatchToDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
-    const text = summary(input);
+    // One parse: the engine answers the paths, the changes and the summary.
+    const { result, summary: text } = patchDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
     if (args.json) {
       io.stdout(
         JSON.stringify({
@@ -376,7 +381,76 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
   }
 }
 
-function describeBlockFailure(r: Omit<EditResult, 'text'> | undefined): string {
+/** `--format blocks` without `--file`: blocks that name their files, over the directory, all or nothing. */
+function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: ParsedEditBlock[]): number {
+  const paths = [...new Set(edits.map((e) => e.path!))];
+  const fail = (code: ErrorCode | 'no_match', message: string, path: string, extra: Record<string, unknown> = {}): number => {
+    if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path, ...extra } }) + '\n');
+    io.stderr(`applypatch: error[${code}] in ${path}.${code === 'write_failed' ? '' : ' Nothing was written.'}\n${message}\n`);
+    return 1;
+  };
+  const fs = withFs(io.fs);
+  try {
+    let result: BlocksResult<Map<string, string>> | undefined;
+    const touches = paths.map((path) => ({ path, needsText: true }));
+    const p = plan(
+      cwd,
+      touches,
+      new Map(),
+      (files) => {
+        result = applyBlocks(files, input, { preset: args.preset });
+        return result.files;
+      },
+      fs,
+    );
+    const results = result!.results;
+    if (!result!.ok) {
+      const index = results.length - 1;
+      const failed = results[index];
+      const detail = failed?.message ?? describeBlockFailure(failed);
+      const before = index > 0 ? ` Blocks 1-${index} matched but were not written either: the edit is all or nothing.` : '';
+      return fail(
+        'no_match',
+        `Block ${index + 1} of ${edits.length} did not match ${failed?.path}.${before}\n${detail}`,
+        failed?.path ?? '',
+        {
+          block: index + 1,
+          results,
+        },
+      );
+    }
+    if (!args.dryRun) commit(p.changes, fs);
+    const changed = p.changes.map((c) => c.target.path);
+    if (args.json) {
+      io.stdout(
+        JSON.stringify({
+          ok: true,
+          applied: changed.length > 0 && !args.dryRun,
+          paths: changed,
+          blocks: edits.length,
+          results,
+          ...(args.dryRun ? { diff: diffOf(p) } : {}),
+        }) + '\n',
+      );
+    } else if (args.dryRun) {
+      io.stdout(diffOf(p));
+      io.stderr(
+        `applypatch: dry run: ${edits.length} block${edits.length === 1 ? '' : 's'} would apply to ${paths.join(', ')}; nothing was written.\n`,
+      );
+    } else {
+      const strategies = results.map((r) => r.strategy).filter((s) => typeof s === 'string');
+      io.stdout(
+        `Applied ${edits.length} edit block${edits.length === 1 ? '' : 's'} to ${paths.join(', ')}${strategies.length ? ` (${strategies.join(', ')})` : ''}${changed.length ? '' : '; the files were already like this'}.\n`,
+      );
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof PatchError)) throw e;
+    return fail(e.code, e.message, e.path ?? paths[0]!);
+  }
+}
+
+function describeBlockFailure(r: Omit<EditResult, 'text' | 'start' | 'end'> | undefined): string {
   const parts: string[] = [];
   if (r !== undefined) parts.push(`best similarity ${r.similarity.toFixed(2)}`);
   if (r !== undefined) parts.push(`${r.matches} matching place(s)`);

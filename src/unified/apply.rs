@@ -10,6 +10,7 @@ use crate::error::{Error, ErrorKind, Nearest, Result};
 /// The final state of one path the diff touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnifiedChange {
+    /// The path after the diff.
     pub path: String,
     /// The new contents, `None` when the file was deleted (or renamed away).
     pub contents: Option<String>,

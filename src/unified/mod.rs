@@ -42,6 +42,7 @@ pub enum UnifiedMode {
 /// A parsed unified diff.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unified<'a> {
+    /// The file diffs, in the order they appear.
     pub files: Vec<FilePatch<'a>>,
     /// The diff line of a hunk line without a line break (the last line of a
     /// text that does not end with one), if any.
@@ -51,14 +52,20 @@ pub struct Unified<'a> {
 /// What a file diff does to its file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FileKind {
+    /// The file's text (or mode) changes in place.
     Modify,
+    /// A new file (`--- /dev/null` or `new file mode`).
     Add,
+    /// The file is deleted (`+++ /dev/null` or `deleted file mode`).
     Delete,
+    /// `rename from` / `rename to`: the file moves, maybe with changes.
     Rename,
+    /// `copy from` / `copy to`: a copy is made, maybe with changes.
     Copy,
 }
 
 impl FileKind {
+    /// The name used in JS results: `modified`, `added`, `deleted`, `renamed`, `copied`.
     pub fn as_str(self) -> &'static str {
         match self {
             FileKind::Modify => "modified",
@@ -77,6 +84,7 @@ pub struct FilePatch<'a> {
     pub old_path: Option<String>,
     /// The path after (`b/` removed), `None` for a deleted file.
     pub new_path: Option<String>,
+    /// What the file diff does.
     pub kind: FileKind,
     /// `old mode` / `deleted file mode`, e.g. `0o100644`.
     pub old_mode: Option<u32>,
@@ -86,6 +94,7 @@ pub struct FilePatch<'a> {
     pub similarity: Option<u32>,
     /// The `index` line's value (`abc123..def456 100644`).
     pub index: Option<String>,
+    /// The `@@` hunks, in order.
     pub hunks: Vec<Hunk<'a>>,
     /// 1-based diff line where the file's header starts.
     pub line: usize,
@@ -118,14 +127,19 @@ impl FilePatch<'_> {
 /// One `@@ -l,s +l,s @@` hunk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hunk<'a> {
+    /// First old line the header states (1-based; 0 for an empty side).
     pub old_start: usize,
+    /// Old line count the header states.
     pub old_len: usize,
+    /// First new line the header states.
     pub new_start: usize,
+    /// New line count the header states.
     pub new_len: usize,
     /// The text after the second `@@` (git's function context), may be empty.
     pub section: &'a str,
     /// 1-based diff line of the `@@` header.
     pub line: usize,
+    /// The hunk's lines, as many as the header counts.
     pub lines: Vec<HunkLine<'a>>,
     /// How many lines that look like hunk lines follow the counted ones (a
     /// miscounted header): `git apply` ignores them, Strict refuses.
@@ -151,16 +165,21 @@ impl Hunk<'_> {
     }
 }
 
+/// What a hunk line does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineKind {
+    /// ` ` a line kept.
     Context,
+    /// `-` a line removed.
     Remove,
+    /// `+` a line added.
     Add,
 }
 
 /// One line of a hunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HunkLine<'a> {
+    /// Context, removed or added.
     pub kind: LineKind,
     /// The line's text with its `\n`, which is missing when
     /// `\ No newline at end of file` follows.
@@ -170,6 +189,7 @@ pub struct HunkLine<'a> {
 }
 
 impl HunkLine<'_> {
+    /// Whether `\ No newline at end of file` follows the line.
     pub fn no_newline(&self) -> bool {
         !self.text.ends_with('\n')
     }

@@ -8,8 +8,11 @@ use super::split_lines;
 /// One step of the edit script from lines `a` to lines `b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
+    /// The line is in both.
     Equal,
+    /// The line of `a` is removed.
     Delete,
+    /// The line of `b` is added.
     Insert,
 }
 
@@ -17,8 +20,11 @@ pub enum Op {
 /// where the line goes in `a`; for [`Op::Delete`], `b` is where it was in `b`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineOp {
+    /// What the step does.
     pub op: Op,
+    /// 0-based line in `a`.
     pub a: usize,
+    /// 0-based line in `b`.
     pub b: usize,
 }
 
