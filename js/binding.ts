@@ -1,6 +1,16 @@
 // The wasm module as the wrapper sees it. Each entry point (dist/index.cjs for
 // Node, dist/browser.mjs for browsers) loads its own wasm-bindgen build, ready
 // to call, and hands it over with setBinding() before anything else runs.
+//
+// Every call into wasm goes through a guard. A trap (for example an
+// allocation past wasm's 4 GB) leaves the instance in an unknown state: its
+// stack pointer, allocator and buffers are wherever the trap left them. So on
+// a trap the guard throws a PatchError `internal_error` and replaces the
+// instance with a fresh one (the glue's `__wbg_reset_state`, which
+// scripts/build.mjs adds): the next call works. And since wasm memory never
+// shrinks, an instance whose memory grew past MEMORY_LIMIT during a call is
+// replaced after it, so that memory goes back to the system.
+import { PatchError } from './errors.js';
 
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
@@ -49,15 +59,60 @@ export interface Binding {
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
+  /** A fresh instance of the module (added to the glue by scripts/build.mjs). */
+  __wbg_reset_state?(): void;
 }
 
+/** Wasm memory (bytes) above which an instance is replaced after a call. Ordinary calls stay far below. */
+export const MEMORY_LIMIT = 256 * 1024 * 1024;
+
+let glue: Binding | undefined;
 let current: Binding | undefined;
 let memory: WebAssembly.Memory | undefined;
 const encoder = new TextEncoder();
 
 export function setBinding(binding: Binding): void {
-  current = binding;
+  glue = binding;
   memory = binding.wasmMemory();
+  const guarded: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(binding)) {
+    if (typeof fn === 'function' && name !== '__wbg_reset_state') guarded[name] = guard(name, fn as (...args: unknown[]) => unknown);
+  }
+  current = guarded as unknown as Binding;
+}
+
+/** Replaces the wasm instance with a fresh one (the old one and its memory are dropped). */
+function renew(): boolean {
+  const reset = glue?.__wbg_reset_state;
+  if (typeof reset !== 'function') return false;
+  reset();
+  memory = glue!.wasmMemory();
+  return true;
+}
+
+function guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  return (...args) => {
+    let result: unknown;
+    try {
+      result = fn(...args);
+    } catch (e) {
+      // The engine's own errors are plain values (an error object, a string):
+      // it returned normally. An Error is a trap (RuntimeError), a stack
+      // overflow (RangeError) or a JS exception that unwound through wasm.
+      if (!(e instanceof Error)) throw e;
+      const renewed = renew();
+      throw new PatchError({
+        code: 'internal_error',
+        message:
+          `The WebAssembly engine failed inside ${name} (${e.name}: ${e.message}), most likely by running out of wasm memory on a very large input. ` +
+          `Nothing was applied. ${renewed ? 'The engine was restarted: later calls work.' : 'The engine could not be restarted.'} ` +
+          'If the input was not unusually large, this is a bug in applypatch: please report it with the input.',
+      });
+    }
+    // reserveInput is followed by the call that reads the input: never drop the instance in between.
+    if (name !== 'reserveInput' && memory !== undefined && memory.buffer.byteLength > MEMORY_LIMIT) renew();
+    return result;
+  };
 }
 
 /**

@@ -28,6 +28,8 @@ export const errorCodes = Object.freeze([
   'not_a_file',
   'read_failed',
   'write_failed',
+  'internal_error',
+  'file_changed',
 ] as const);
 
 export type ErrorCode = (typeof errorCodes)[number];

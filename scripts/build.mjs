@@ -12,7 +12,7 @@
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +60,41 @@ for (const target of ['nodejs', 'web']) {
     '--no-gitignore',
   ]);
 }
+// A fresh wasm instance on demand: js/binding.ts calls __wbg_reset_state after
+// a trap, or to give back memory a call grew. wasm-bindgen writes this
+// function with --experimental-reset-state-function, a flag wasm-pack cannot
+// pass on; the same function is added here, and the build stops if the glue
+// no longer has the shape it relies on.
+function addResetState(file, esm) {
+  let glue = readFileSync(file, 'utf8');
+  const caches = [...glue.matchAll(/^let (cached\w+Memory0) = null;$/gm)].map((m) => m[1]);
+  const needs = [
+    /^let (wasmModule, )?wasmInstance\b/m,
+    /^function __wbg_get_imports\(/m,
+    /^let WASM_VECTOR_LEN = 0;$/m,
+    /wasm\.__wbindgen_start\(\);/,
+  ];
+  const missing = needs.filter((re) => !re.test(glue));
+  if (missing.length > 0 || caches.length === 0 || glue.includes('__wbg_reset_state')) {
+    throw new Error(`scripts/build.mjs: ${file} does not look as expected (${missing.join(', ') || 'no caches'}); update addResetState`);
+  }
+  glue += `
+// Added by scripts/build.mjs: a fresh instance of the module, for js/binding.ts.
+function __wbg_reset_state() {
+${caches.map((c) => `    ${c} = null;`).join('\n')}
+    if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
+    WASM_VECTOR_LEN = 0;
+    wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());
+    wasm = wasmInstance.exports;
+    wasm.__wbindgen_start();
+}
+${esm ? 'export { __wbg_reset_state };' : 'exports.__wbg_reset_state = __wbg_reset_state;'}
+`;
+  writeFileSync(file, glue);
+}
+addResetState(join(dist, 'wasm-node', 'applypatch.js'), false);
+addResetState(join(dist, 'wasm-web', 'applypatch.js'), true);
+
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
 writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
