@@ -7,11 +7,8 @@ import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
 import { applyFiles, parse } from '../patch.js';
-import { binaryError, type Change, commit, type Fs, readTarget, realRoot, resolveTarget, type Target } from './directory.js';
+import { binaryError, type Change, commit, type Fs, openRoot, type Root, readTarget, resolveTarget, type Target } from './directory.js';
 import { unifiedDiff } from './unified.js';
-
-/** Stands for a file that is not text and is only replaced or deleted: a NUL never comes from a file read as text. */
-const NOT_TEXT = '\0applypatch: not text\0';
 
 /** A path the patch touches; `needsText`: its contents are read (an update's source). */
 interface Touch {
@@ -22,8 +19,10 @@ interface Touch {
 export interface Plan {
   targets: Target[];
   changes: Change[];
-  /** Contents before and after, by path as written (NOT_TEXT for files not read as text). */
+  /** Contents before and after, by path as written ('' for files not read as text). */
   before: Map<string, string>;
+  /** Files that are not text, never read as such: only deleted or replaced whole. */
+  unread: Set<string>;
   after: Map<string, string>;
   /** Moves: destination → source. */
   moves: Map<string, string>;
@@ -34,18 +33,17 @@ export interface Plan {
  * lists the changes to write. Writes nothing.
  */
 function plan(
-  root: string,
+  root: Root,
   touches: Touch[],
   moves: Map<string, string>,
   compute: (files: Map<string, string>) => Map<string, string>,
   fs: Fs,
 ): Plan {
-  const real = realRoot(root, fs);
   const byPath = new Map<string, Target>();
   const byReal = new Map<string, string>();
   for (const { path } of touches) {
     if (byPath.has(path)) continue;
-    const t = resolveTarget(real, path, fs);
+    const t = resolveTarget(root, path, fs);
     const other = byReal.get(t.real);
     if (other !== undefined) {
       throw new PatchError({
@@ -60,24 +58,29 @@ function plan(
   }
   const needsText = new Set(touches.filter((t) => t.needsText).map((t) => t.path));
   const before = new Map<string, string>();
+  const unread = new Set<string>();
   for (const [path, t] of byPath) {
     if (t.kind !== 'file') continue;
     if (t.text !== undefined) before.set(path, t.text);
     else if (needsText.has(path)) throw binaryError(path);
-    else before.set(path, NOT_TEXT);
+    else {
+      // The engine only needs to know it exists: every operation on it deletes or replaces it whole.
+      before.set(path, '');
+      unread.add(path);
+    }
   }
   const after = compute(before);
   const changes: Change[] = [];
   for (const [path, t] of byPath) {
     const old = before.get(path);
     const now = after.get(path);
-    if (now === old) continue;
-    if (now === NOT_TEXT) throw new Error(`applypatch: internal error: ${path} would be written without being read`);
+    // A file not read as text is touched only to be deleted or replaced: its new state is the patch's.
+    if (now === old && !unread.has(path)) continue;
     const source = moves.get(path);
     const mode = (source !== undefined ? byPath.get(source)?.mode : undefined) ?? t.mode;
     changes.push({ target: t, contents: now ?? null, ...(mode !== undefined ? { mode } : {}) });
   }
-  return { targets: [...byPath.values()], changes, before, after, moves };
+  return { targets: [...byPath.values()], changes, before, unread, after, moves };
 }
 
 /** The final state of one file a patch changed. */
@@ -125,7 +128,7 @@ function diffOf(p: Plan): string {
     const source = p.moves.get(path);
     const fromPath = c.contents !== null && source !== undefined && movedFrom.has(source) ? source : path;
     const old = p.before.get(fromPath);
-    if (old === NOT_TEXT) {
+    if (p.unread.has(fromPath)) {
       out += `Binary file ${path} ${c.contents === null ? 'deleted' : 'replaced'}\n`;
       if (c.contents !== null) out += unifiedDiff(null, path, '', c.contents);
       continue;
@@ -173,9 +176,15 @@ export function applyPatchToDirectory(root: string, patch: string, options?: Dir
       written.delete(op.path);
     }
   }
-  const p = plan(root, touches, moves, (files) => applyFiles(files, patch, { mode }), fs);
   const dryRun = opts.dryRun === true;
-  if (!dryRun) commit(p.changes, fs);
+  const dir = openRoot(root, fs);
+  let p: Plan;
+  try {
+    p = plan(dir, touches, moves, (files) => applyFiles(files, patch, { mode }), fs);
+    if (!dryRun) commit(dir, p.changes, fs);
+  } finally {
+    dir.close();
+  }
   const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
   if (dryRun || opts.diff === true) result.diff = diffOf(p);
   return result;
@@ -195,9 +204,14 @@ export function applyOperationToDirectory(root: string, op: CheckedOperation, mo
       : op.type === 'create_file'
         ? { type: op.type, path: op.path, diff: op.diff }
         : { type: op.type, path: op.path };
-  const p = plan(root, touches, moves, (files) => applyOperation(files, operation, { mode }), fs);
-  commit(p.changes, fs);
-  return p;
+  const dir = openRoot(root, fs);
+  try {
+    const p = plan(dir, touches, moves, (files) => applyOperation(files, operation, { mode }), fs);
+    commit(dir, p.changes, fs);
+    return p;
+  } finally {
+    dir.close();
+  }
 }
 
 export { withFs };

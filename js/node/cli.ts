@@ -6,7 +6,7 @@ import { applyEdits, type EditResult, type Preset, parseBlocks } from '../blocks
 import { type ErrorCode, PatchError } from '../errors.js';
 import { summary } from '../patch.js';
 import { applyPatchToDirectory, withFs } from './apply.js';
-import { binaryError, commit, type Fs, readTarget, realRoot, resolveTarget } from './directory.js';
+import { binaryError, commit, type Fs, openRoot, type Root, readTarget, resolveTarget } from './directory.js';
 import { unifiedDiff } from './unified.js';
 
 export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
@@ -255,8 +255,10 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
     return 1;
   };
   const fs = withFs(io.fs);
+  let root: Root | undefined;
   try {
-    const target = resolveTarget(realRoot(cwd, fs), args.file!, fs);
+    root = openRoot(cwd, fs);
+    const target = resolveTarget(root, args.file!, fs);
     readTarget(target, fs);
     if (target.kind === 'file' && target.text === undefined) throw binaryError(args.file!);
     const source = target.text ?? '';
@@ -282,7 +284,7 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
     }
     const changed = result.text !== source;
     if (changed && !args.dryRun)
-      commit([{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
+      commit(root, [{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
     const diff = unifiedDiff(target.kind === 'file' ? args.file! : null, args.file!, source, result.text);
     if (args.json) {
       io.stdout(
@@ -310,6 +312,8 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
     return fail(e.code, e.message);
+  } finally {
+    root?.close();
   }
 }
 

@@ -7,10 +7,22 @@
 //    (a NUL byte, invalid UTF-8) are never read as text.
 // 3. The whole result is computed in memory (the engine's file maps).
 // 4. Then it is written all or nothing: new contents go to temporary files
-//    next to their targets, which are then renamed into place, and deletes
-//    come last. If any step fails, what was already replaced, created or
-//    deleted is restored from the old bytes kept in memory, and the
-//    temporary files and created directories are removed.
+//    next to their targets; each file to replace or delete is first claimed
+//    (renamed to a backup name next to it) and checked to be the very file
+//    that was read, then the new file is linked into place; deletes come
+//    last. If any step fails, or a file changed since it was read
+//    (`file_changed`), the backups are renamed back and the temporary files
+//    and created directories are removed.
+//
+// Race safety (Linux): each directory is opened once, component by
+// component, without following symlinks (O_NOFOLLOW | O_DIRECTORY), and
+// every later step names files relative to that open directory through
+// /proc/self/fd/N/name: a directory swapped for a symlink after it was
+// checked cannot redirect a read, a temporary file, a rename or a delete.
+// Files are opened with O_NOFOLLOW | O_NONBLOCK and checked to be regular
+// files from the open handle, so a FIFO swapped in never blocks. Where
+// /proc/self/fd is missing (macOS, Windows, some sandboxes) the same steps
+// use path strings: the checks hold, but not against a concurrent swap.
 // File modes are kept (a moved file keeps its own).
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
@@ -21,10 +33,16 @@ export type Fs = Pick<
   typeof nodeFs,
   | 'lstatSync'
   | 'statSync'
+  | 'fstatSync'
   | 'realpathSync'
   | 'readFileSync'
   | 'writeFileSync'
+  | 'openSync'
+  | 'closeSync'
+  | 'writeSync'
+  | 'fchmodSync'
   | 'renameSync'
+  | 'linkSync'
   | 'unlinkSync'
   | 'mkdirSync'
   | 'rmdirSync'
@@ -33,21 +51,74 @@ export type Fs = Pick<
   | 'symlinkSync'
 >;
 
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = nodeFs.constants;
+const O_NOFOLLOW = nodeFs.constants.O_NOFOLLOW ?? 0;
+const O_DIRECTORY = nodeFs.constants.O_DIRECTORY ?? 0;
+const O_NONBLOCK = nodeFs.constants.O_NONBLOCK ?? 0;
+
+/** Whether directories can be used through handles (Linux: /proc/self/fd). */
+export const HANDLES: boolean = process.platform === 'linux' && O_NOFOLLOW !== 0 && nodeFs.existsSync('/proc/self/fd');
+
+/** A directory inside the root, opened once (`fd`, or -1 without handles). */
+export interface Dir {
+  fd: number;
+  /** Its path below the root's real path (for messages and identity). */
+  real: string;
+}
+
+/** The path of `name` in `dir`: through the open handle when there is one. */
+const at = (dir: Dir, name: string): string => (dir.fd >= 0 ? `/proc/self/fd/${dir.fd}/${name}` : nodePath.join(dir.real, name));
+
+/** The root of one call: its real path, and every directory opened below it (closed by {@link Root.close}). */
+export class Root {
+  readonly real: string;
+  readonly top: Dir;
+  private readonly opened: number[] = [];
+  constructor(
+    real: string,
+    private readonly fs: Fs,
+  ) {
+    this.real = real;
+    this.top = { fd: HANDLES ? this.open(real, O_RDONLY | O_DIRECTORY) : -1, real };
+  }
+  open(path: string, flags: number): number {
+    const fd = this.fs.openSync(path, flags);
+    this.opened.push(fd);
+    return fd;
+  }
+  close(): void {
+    for (const fd of this.opened.splice(0)) {
+      try {
+        this.fs.closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
+
 /** A path of the patch, resolved inside the root. */
 export interface Target {
   /** The path as written in the patch. */
   path: string;
   /** Where its contents live: the real path, through any symlinks. */
   real: string;
-  /** The directory entry the path names (a final symlink not followed). */
-  entry: string;
+  /** The directory that holds (or will hold) the file, and its name there. */
+  dir: Dir;
+  name: string;
+  /** Directories to create under `dir` before the file (the file goes in the last). */
+  missing: string[];
   /** What is there now. */
   kind: 'file' | 'none';
-  /** The entry is a symlink (to a file inside the root). */
+  /** The entry is a symlink (to a file inside the root): where it is, and its text. */
   link?: string;
-  /** The file's bytes and mode, when it exists. */
+  linkDir?: Dir;
+  linkName?: string;
+  linkStat?: nodeFs.BigIntStats;
+  /** The file's bytes, mode and identity when read. */
   bytes?: Buffer;
   mode?: number;
+  stat?: nodeFs.BigIntStats;
   /** Its text, when it is UTF-8 text. */
   text?: string;
 }
@@ -78,8 +149,10 @@ export function reason(e: unknown): string {
   return err instanceof Error ? err.message : String(e);
 }
 
-/** The root's real path; it must be a directory. */
-export function realRoot(root: string, fs: Fs = nodeFs): string {
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
+
+/** Opens the root (its real path; it must be a directory) for one call. */
+export function openRoot(root: string, fs: Fs = nodeFs): Root {
   let real: string;
   try {
     real = fs.realpathSync(root);
@@ -89,7 +162,11 @@ export function realRoot(root: string, fs: Fs = nodeFs): string {
   if (!fs.statSync(real).isDirectory()) {
     throw fail('not_a_file', `The root ${root} is not a directory. Nothing was written.`);
   }
-  return real;
+  try {
+    return new Root(real, fs);
+  } catch (e) {
+    throw fail('read_failed', `The root directory ${root} cannot be opened: ${reason(e)}. Nothing was written.`);
+  }
 }
 
 const inside = (root: string, p: string): boolean => {
@@ -97,88 +174,180 @@ const inside = (root: string, p: string): boolean => {
   return rel !== '' && rel !== '..' && !rel.startsWith('..' + nodePath.sep) && !nodePath.isAbsolute(rel);
 };
 
+/** At most this many symlinks are followed in one path (Linux's limit). */
+const MAX_LINKS = 40;
+
+/** What one name in an open directory is. */
+type Entry =
+  | { kind: 'dir'; dir: Dir }
+  | { kind: 'missing' }
+  | { kind: 'link'; text: string; stat: nodeFs.BigIntStats }
+  | { kind: 'other'; stat: nodeFs.Stats };
+
+/** Looks at `name` in `dir` without following a symlink; a directory is opened (from `dir`, not by path). */
+function entry(root: Root, dir: Dir, name: string, wantDir: boolean, fs: Fs): Entry {
+  const path = at(dir, name);
+  if (wantDir && HANDLES) {
+    try {
+      return {
+        kind: 'dir',
+        dir: { fd: root.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK), real: nodePath.join(dir.real, name) },
+      };
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return { kind: 'missing' };
+      if (errno(e) !== 'ELOOP' && errno(e) !== 'ENOTDIR') throw e;
+      // a symlink or a non-directory: lstat says which
+    }
+  }
+  let st: nodeFs.BigIntStats;
+  try {
+    st = fs.lstatSync(path, { bigint: true });
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return { kind: 'missing' };
+    throw e;
+  }
+  if (st.isSymbolicLink()) return { kind: 'link', text: fs.readlinkSync(path, 'utf8'), stat: st };
+  if (st.isDirectory() && wantDir) return { kind: 'dir', dir: { fd: -1, real: nodePath.join(dir.real, name) } };
+  return { kind: 'other', stat: fs.lstatSync(path) };
+}
+
 /**
- * Resolves `path` against the real root, refusing what leaves it. Walks the
- * existing components one by one, following symlinks only to places inside
- * the root.
+ * Resolves `path` inside the root, refusing what leaves it. Walks the
+ * components one by one from the root, each opened from its parent
+ * directory without following symlinks; a symlink is followed only by
+ * walking its text the same way (from the root for an absolute one, `..`
+ * going back up the directories walked), so it can never lead outside.
  */
-export function resolveTarget(root: string, path: string, fs: Fs = nodeFs): Target {
+export function resolveTarget(root: Root, path: string, fs: Fs = nodeFs): Target {
   const refuse = (code: ErrorCode, why: string): PatchError => fail(code, `${why} Nothing was written.`, path);
   if (path === '') throw refuse('invalid_path', 'A path is empty.');
   if (path.includes('\0')) throw refuse('invalid_path', `The path ${JSON.stringify(path)} has a NUL character.`);
   if (nodePath.isAbsolute(path) || nodePath.win32.isAbsolute(path)) {
-    throw refuse('path_outside_root', `The path ${path} is absolute: write paths relative to the root (${root}).`);
+    throw refuse('path_outside_root', `The path ${path} is absolute: write paths relative to the root (${root.real}).`);
   }
-  const lexical = nodePath.resolve(root, path);
-  if (lexical === root) throw refuse('invalid_path', `The path ${path} names the root directory itself, not a file.`);
-  if (!inside(root, lexical)) throw refuse('path_outside_root', `The path ${path} leaves the root directory (${root}) through '..'.`);
+  const lexical = nodePath.resolve(root.real, path);
+  if (lexical === root.real) throw refuse('invalid_path', `The path ${path} names the root directory itself, not a file.`);
+  if (!inside(root.real, lexical)) {
+    throw refuse('path_outside_root', `The path ${path} leaves the root directory (${root.real}) through '..'.`);
+  }
+  if (/[/\\]$/.test(path)) throw refuse('invalid_path', `The path ${path} ends with a slash: it names a directory, not a file.`);
 
-  const parts = nodePath.relative(root, lexical).split(nodePath.sep);
-  let cur = root;
-  for (let i = 0; i < parts.length; i++) {
-    const last = i === parts.length - 1;
-    const next = nodePath.join(cur, parts[i]!);
-    let st: nodeFs.Stats;
-    try {
-      st = fs.lstatSync(next);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        // The rest does not exist (or goes through a file, which writing will report).
-        const rest = nodePath.join(next, ...parts.slice(i + 1));
-        return { path, real: rest, entry: rest, kind: 'none' };
-      }
-      throw refuse('read_failed', `Cannot read ${path}: ${reason(e)}.`);
+  const queue = nodePath.relative(root.real, lexical).split(nodePath.sep);
+  const stack: Dir[] = [root.top];
+  /** The entry the path itself names, when its last component is a symlink. */
+  let linkEntry: Pick<Target, 'link' | 'linkDir' | 'linkName' | 'linkStat'> | undefined;
+  let links = 0;
+  /** How many of the next names in the queue come from a symlink's text (they must exist). */
+  let pending = 0;
+  let walked = '';
+  const follow = (text: string, name: string): void => {
+    if (++links > MAX_LINKS) throw refuse('invalid_path', `${path} goes through more than ${MAX_LINKS} symlinks.`);
+    const outside = (): PatchError =>
+      refuse('path_outside_root', `${walked}${name} (in ${path}) is a symlink to ${text}, outside the root directory (${root.real}).`);
+    let parts: string[];
+    if (nodePath.isAbsolute(text)) {
+      const abs = nodePath.resolve(text);
+      if (abs !== root.real && !inside(root.real, abs)) throw outside();
+      stack.splice(1);
+      parts = abs === root.real ? [] : nodePath.relative(root.real, abs).split(nodePath.sep);
+    } else {
+      parts = nodePath.normalize(text).split(nodePath.sep);
     }
-    if (st.isSymbolicLink()) {
-      let to: string;
-      try {
-        to = fs.realpathSync(next);
-      } catch (e) {
+    for (const p of parts.reverse()) {
+      if (p === '' || p === '.') continue;
+      queue.unshift(p);
+      pending++;
+    }
+    // Leading '..' of a relative link go up the walked directories, never past the root.
+    while (queue[0] === '..') {
+      if (stack.length === 1) throw outside();
+      stack.pop();
+      queue.shift();
+      pending--;
+    }
+  };
+  try {
+    for (;;) {
+      const name = queue.shift();
+      if (name === undefined) throw refuse('not_a_file', `${path} is a symlink to a directory, not a file.`);
+      const fromLink = pending > 0;
+      if (fromLink) pending--;
+      const dir = stack[stack.length - 1]!;
+      const last = queue.length === 0;
+      const e = entry(root, dir, name, !last, fs);
+      walked = stack.length > 1 ? `${nodePath.relative(root.real, dir.real)}/` : '';
+      if (e.kind === 'link') {
+        if (last && linkEntry === undefined) linkEntry = { link: e.text, linkDir: dir, linkName: name, linkStat: e.stat };
+        follow(e.text, name);
+        continue;
+      }
+      if (e.kind === 'missing') {
+        if (fromLink) {
+          throw refuse(
+            'path_outside_root',
+            `${path} is a symlink that leads nowhere (${nodePath.join(dir.real, name)} does not exist); it is not followed.`,
+          );
+        }
+        if (queue.includes('..')) throw refuse('invalid_path', `${path} goes through ${walked}${name}, which does not exist.`);
+        const missing = [name, ...queue];
+        const file = missing.pop()!;
+        return { path, real: nodePath.join(dir.real, ...missing, file), dir, name: file, missing, kind: 'none' };
+      }
+      if (e.kind === 'dir') {
+        stack.push(e.dir);
+        continue;
+      }
+      // A file or another non-directory.
+      if (!last) {
+        throw refuse('invalid_path', `${walked}${name} (in ${path}) is a file, not a directory, so ${path} cannot be there.`);
+      }
+      if (e.stat.isDirectory()) {
         throw refuse(
-          'invalid_path',
-          `${parts.slice(0, i + 1).join('/')} (in ${path}) is a symlink that leads nowhere (${reason(e)}); it is not followed.`,
+          'not_a_file',
+          linkEntry ? `${path} is a symlink to a directory (${nodePath.join(dir.real, name)}).` : `${path} is a directory.`,
         );
       }
-      if (!inside(root, to)) {
+      if (!e.stat.isFile()) {
         throw refuse(
-          'path_outside_root',
-          `${parts.slice(0, i + 1).join('/')} (in ${path}) is a symlink to ${to}, outside the root directory (${root}).`,
+          'not_a_file',
+          linkEntry ? `${path} is a symlink to a non-file (${nodePath.join(dir.real, name)}).` : `${path} is not a regular file.`,
         );
       }
-      if (last) {
-        const target = fs.statSync(to);
-        if (!target.isFile()) throw refuse('not_a_file', `${path} is a symlink to a directory or another non-file (${to}).`);
-        return { path, real: to, entry: next, kind: 'file', link: fs.readlinkSync(next) };
-      }
-      cur = to;
-      continue;
+      return { path, real: nodePath.join(dir.real, name), dir, name, missing: [], kind: 'file', ...linkEntry };
     }
-    if (last) {
-      if (!st.isFile()) throw refuse('not_a_file', `${path} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}.`);
-      return { path, real: next, entry: next, kind: 'file' };
-    }
-    if (!st.isDirectory()) {
-      // A file where a directory must be: creating the directory will fail, and report it.
-      const rest = nodePath.join(next, ...parts.slice(i + 1));
-      return { path, real: rest, entry: rest, kind: 'none' };
-    }
-    cur = next;
+  } catch (e) {
+    if (e instanceof PatchError) throw e;
+    throw refuse('read_failed', `Cannot read ${path}: ${reason(e)}.`);
   }
-  /* c8 ignore next */
-  throw refuse('invalid_path', `The path ${path} could not be resolved.`);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Reads a target's bytes and mode; `text` is set when it is UTF-8 without NUL. */
+/**
+ * Reads a target's bytes, mode and identity from one handle, opened without
+ * following a symlink and without blocking (a FIFO swapped in is refused, not
+ * waited on); `text` is set when it is UTF-8 without NUL.
+ */
 export function readTarget(t: Target, fs: Fs = nodeFs): void {
   if (t.kind !== 'file') return;
+  let fd: number;
   try {
-    t.bytes = fs.readFileSync(t.real);
-    t.mode = fs.statSync(t.real).mode & 0o7777;
+    fd = fs.openSync(at(t.dir, t.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (e) {
+    if (errno(e) === 'ENOENT' || errno(e) === 'ELOOP') throw changed(t.path);
     throw fail('read_failed', `Cannot read ${t.path}: ${reason(e)}. Nothing was written.`, t.path);
+  }
+  try {
+    const st = fs.fstatSync(fd, { bigint: true });
+    if (!st.isFile()) throw fail('not_a_file', `${t.path} is not a regular file. Nothing was written.`, t.path);
+    t.stat = st;
+    t.mode = Number(st.mode & 0o7777n);
+    t.bytes = fs.readFileSync(fd);
+  } catch (e) {
+    if (e instanceof PatchError) throw e;
+    throw fail('read_failed', `Cannot read ${t.path}: ${reason(e)}. Nothing was written.`, t.path);
+  } finally {
+    fs.closeSync(fd);
   }
   if (t.bytes.includes(0)) return;
   try {
@@ -186,6 +355,17 @@ export function readTarget(t: Target, fs: Fs = nodeFs): void {
   } catch {
     // not UTF-8: left without text
   }
+}
+
+/** The error for a file that changed on disk between the read and the write. */
+function changed(path: string, created = false): PatchError {
+  return fail(
+    'file_changed',
+    created
+      ? `${path} was created by another program while this patch was being applied, so the patch was not applied: nothing was written. Read ${path} and make the patch against its current contents.`
+      : `${path} changed on disk while this patch was being applied (another program or patch wrote it at the same time), so the patch was not applied: nothing was written. Read ${path} again and make the patch against its current contents.`,
+    path,
+  );
 }
 
 export function binaryError(path: string): PatchError {
@@ -209,53 +389,83 @@ export interface Change {
 const incomplete = new WeakSet<PatchError>();
 export const leftChanges = (e: PatchError): boolean => incomplete.has(e);
 
-function tempName(real: string): string {
-  const rand = Math.random().toString(36).slice(2, 10);
-  return nodePath.join(nodePath.dirname(real), `.${nodePath.basename(real)}.${process.pid}.${rand}.applypatch.tmp`);
+/**
+ * A short, unlikely name for a temporary or backup file next to a target: it
+ * does not repeat the target's name, so names of up to 255 bytes still work.
+ */
+function shortName(kind: 'tmp' | 'old'): string {
+  return `.ap${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 6)}.${kind}`;
+}
+
+/** Where a change stands while it is written. */
+interface Step {
+  change: Change;
+  /** The directory the new file goes in (created directories included). */
+  dir?: Dir;
+  /** The temporary file with the new contents, until it is in place. */
+  tmp?: string;
+  /** The old file (or link), renamed aside: it comes back on undo and is removed at the end. */
+  backup?: { dir: Dir; name: string; as: string };
+  /** The new file is in place. */
+  installed?: boolean;
 }
 
 /**
- * Writes the changes all or nothing. Throws a `write_failed` PatchError after
- * undoing everything; if the undo itself fails, the message lists what could
- * not be restored and {@link leftChanges} is true for the error.
+ * Writes the changes all or nothing. Throws `file_changed` when a file to
+ * replace or delete is no longer the one that was read (or one to create
+ * appeared), and `write_failed` when a step fails, after undoing everything;
+ * if the undo itself fails, the message lists what could not be restored and
+ * {@link leftChanges} is true for the error.
  */
-export function commit(changes: Change[], fs: Fs = nodeFs): void {
-  const writes = changes.filter((c) => c.contents !== null);
-  const deletes = changes.filter((c) => c.contents === null);
-  const createdDirs: string[] = [];
-  const temps = new Map<Change, string>();
-  const done: Change[] = [];
-  let current: Change | undefined;
+export function commit(root: Root, changes: Change[], fs: Fs = nodeFs): void {
+  const steps: Step[] = [...changes.filter((c) => c.contents !== null), ...changes.filter((c) => c.contents === null)].map((change) => ({
+    change,
+  }));
+  const createdDirs: Array<{ dir: Dir; name: string }> = [];
+  let current: Step | undefined;
   try {
-    for (const c of writes) {
-      current = c;
-      makeParents(nodePath.dirname(c.target.real), createdDirs, fs);
-      const tmp = tempName(c.target.real);
-      fs.writeFileSync(tmp, c.contents as string, { flag: 'wx', ...(c.mode !== undefined ? { mode: c.mode } : {}) });
-      temps.set(c, tmp);
-      if (c.mode !== undefined) fs.chmodSync(tmp, c.mode);
+    // New contents to temporary files, next to their targets.
+    for (const step of steps) {
+      const { target: t, contents, mode } = step.change;
+      if (contents === null) continue;
+      current = step;
+      step.dir = makeDirs(root, t, createdDirs, fs);
+      step.tmp = writeTemp(step.dir, contents, mode, fs);
     }
-    for (const c of writes) {
-      current = c;
-      fs.renameSync(temps.get(c)!, c.target.real);
-      temps.delete(c);
-      done.push(c);
-    }
-    for (const c of deletes) {
-      current = c;
-      fs.unlinkSync(c.target.entry);
-      done.push(c);
+    // Claim each old file and check it is the one that was read; put each new file in place.
+    for (const step of steps) {
+      current = step;
+      const t = step.change.target;
+      if (step.change.contents === null && t.link !== undefined) {
+        step.backup = claim(t.linkDir!, t.linkName!, t.linkStat!, t.path, fs);
+      } else if (t.kind === 'file') {
+        step.backup = claim(t.dir, t.name, t.stat!, t.path, fs);
+      }
+      if (step.change.contents !== null) {
+        install(step.dir!, step.tmp!, t.name, t.path, fs);
+        step.installed = true;
+        step.tmp = removeQuietly(step.dir!, step.tmp!, fs) ? undefined : step.tmp;
+      }
     }
   } catch (e) {
-    const failed = undo(done, temps, createdDirs, fs);
-    const path = current?.target.path;
-    const what = current?.contents === null ? 'delete' : 'write';
+    const failed = undo(steps, createdDirs, fs);
+    const path = current?.change.target.path;
+    if (e instanceof PatchError) {
+      if (failed.length === 0) throw e;
+      const err = fail(
+        e.code,
+        `${e.message.replace(': nothing was written.', '.')} Undoing the changes already made failed for ${failed.join('; ')}: check those files.`,
+        path,
+      );
+      incomplete.add(err);
+      throw err;
+    }
+    const done = steps.filter((s) => s.installed || (s.change.contents === null && s.backup !== undefined)).length;
+    const what = current?.change.contents === null ? 'delete' : 'write';
     const head = `Could not ${what} ${path ?? 'a file'}: ${reason(e)}.`;
     if (failed.length === 0) {
       const undone =
-        done.length > 0
-          ? ` (the ${done.length === 1 ? 'change' : `${done.length} changes`} already made ${done.length === 1 ? 'was' : 'were'} undone)`
-          : '';
+        done > 0 ? ` (the ${done === 1 ? 'change' : `${done} changes`} already made ${done === 1 ? 'was' : 'were'} undone)` : '';
       throw fail('write_failed', `${head} Nothing was written: every file is as it was${undone}.`, path);
     }
     const err = fail(
@@ -266,78 +476,127 @@ export function commit(changes: Change[], fs: Fs = nodeFs): void {
     incomplete.add(err);
     throw err;
   }
+  // Everything is in place: the old files go.
+  for (const step of steps) {
+    if (step.backup !== undefined) removeQuietly(step.backup.dir, step.backup.as, fs);
+  }
 }
 
-/** mkdir -p that records each directory it creates. */
-function makeParents(dir: string, created: string[], fs: Fs): void {
-  const missing: string[] = [];
-  let cur = dir;
-  for (;;) {
+/** Creates the target's missing directories, each opened from its parent; returns the directory of the file. */
+function makeDirs(root: Root, t: Target, created: Array<{ dir: Dir; name: string }>, fs: Fs): Dir {
+  let dir = t.dir;
+  for (const name of t.missing) {
     try {
-      fs.lstatSync(cur);
-      break;
+      fs.mkdirSync(at(dir, name));
+      created.push({ dir, name });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') break; // mkdir below reports it
-      missing.push(cur);
-      const up = nodePath.dirname(cur);
-      if (up === cur) break;
-      cur = up;
+      if (errno(e) !== 'EEXIST') throw e;
     }
+    const e = entry(root, dir, name, true, fs);
+    if (e.kind !== 'dir') throw Object.assign(new Error(`${name} is not a directory`), { code: 'ENOTDIR' });
+    dir = e.dir;
   }
-  for (const d of missing.reverse()) {
-    fs.mkdirSync(d);
-    created.push(d);
+  return dir;
+}
+
+/** Writes `contents` to a new temporary file in `dir` (never through a symlink); returns its name. */
+function writeTemp(dir: Dir, contents: string, mode: number | undefined, fs: Fs): string {
+  for (let attempt = 0; ; attempt++) {
+    const name = shortName('tmp');
+    let fd: number;
+    try {
+      fd = fs.openSync(at(dir, name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
+    } catch (e) {
+      if (errno(e) === 'EEXIST' && attempt < 8) continue;
+      throw e;
+    }
+    try {
+      fs.writeFileSync(fd, contents);
+      if (mode !== undefined) fs.fchmodSync(fd, mode);
+    } catch (e) {
+      fs.closeSync(fd);
+      removeQuietly(dir, name, fs);
+      throw e;
+    }
+    fs.closeSync(fd);
+    return name;
   }
 }
 
-/** Restores what `done` changed; returns the paths it could not restore, with why. */
-function undo(done: Change[], temps: Map<Change, string>, createdDirs: string[], fs: Fs): string[] {
+/** Same file: device and inode, and (for a file that was read) size and modification time. */
+function same(a: nodeFs.BigIntStats, b: nodeFs.BigIntStats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+/**
+ * Renames `name` aside to a backup name and checks that it is the file that
+ * was read (`read`). Only one writer can rename a file aside, so two patches
+ * of one file never both replace it: the second finds it gone or different
+ * and fails with `file_changed`.
+ */
+function claim(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): Step['backup'] {
+  const as = shortName('old');
+  try {
+    fs.renameSync(at(dir, name), at(dir, as));
+  } catch (e) {
+    if (errno(e) === 'ENOENT') throw changed(path);
+    throw e;
+  }
+  let now: nodeFs.BigIntStats | undefined;
+  try {
+    now = fs.lstatSync(at(dir, as), { bigint: true });
+  } catch {
+    now = undefined;
+  }
+  if (now === undefined || !same(now, read)) {
+    fs.renameSync(at(dir, as), at(dir, name));
+    throw changed(path);
+  }
+  return { dir, name, as };
+}
+
+/** Puts the temporary file in place as `name`; fails with `file_changed` if a file appeared there. */
+function install(dir: Dir, tmp: string, name: string, path: string, fs: Fs): void {
+  try {
+    // A hard link never replaces: a file another program created meanwhile stays.
+    fs.linkSync(at(dir, tmp), at(dir, name));
+  } catch (e) {
+    if (errno(e) === 'EEXIST') throw changed(path, true);
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK'].includes(errno(e) ?? '')) throw e;
+    fs.renameSync(at(dir, tmp), at(dir, name)); // no hard links on this file system
+  }
+}
+
+function removeQuietly(dir: Dir, name: string, fs: Fs): boolean {
+  try {
+    fs.unlinkSync(at(dir, name));
+    return true;
+  } catch (e) {
+    return errno(e) === 'ENOENT';
+  }
+}
+
+/** Restores what the steps changed; returns the paths it could not restore, with why. */
+function undo(steps: Step[], createdDirs: Array<{ dir: Dir; name: string }>, fs: Fs): string[] {
   const failed: string[] = [];
-  for (const c of [...done].reverse()) {
-    const t = c.target;
+  for (const step of [...steps].reverse()) {
+    const t = step.change.target;
     try {
-      if (c.contents === null) {
-        if (t.link !== undefined) fs.symlinkSync(t.link, t.entry);
-        else restoreBytes(t.entry, t.bytes!, t.mode!, fs);
-      } else if (t.kind === 'file') {
-        restoreBytes(t.real, t.bytes!, t.mode!, fs);
-      } else {
-        fs.unlinkSync(t.real);
-      }
+      if (step.installed && step.backup === undefined) fs.unlinkSync(at(step.dir!, t.name));
+      // The old file comes back over the new one, or where it was deleted.
+      if (step.backup !== undefined) fs.renameSync(at(step.backup.dir, step.backup.as), at(step.backup.dir, step.backup.name));
     } catch (e) {
-      failed.push(`${t.path} (${reason(e)})`);
+      const kept = step.backup !== undefined ? `; its old contents are in ${step.backup.as}, next to it` : '';
+      failed.push(`${t.path} (${reason(e)}${kept})`);
     }
+    if (step.tmp !== undefined) removeQuietly(step.dir!, step.tmp, fs);
   }
-  for (const tmp of temps.values()) {
+  for (const { dir, name } of [...createdDirs].reverse()) {
     try {
-      fs.unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-  }
-  for (const d of [...createdDirs].reverse()) {
-    try {
-      fs.rmdirSync(d);
+      fs.rmdirSync(at(dir, name));
     } catch {
       // not empty (something else wrote there) or gone: leave it
     }
   }
   return failed;
-}
-
-function restoreBytes(path: string, bytes: Buffer, mode: number, fs: Fs): void {
-  const tmp = tempName(path);
-  try {
-    fs.writeFileSync(tmp, bytes, { flag: 'wx', mode });
-    fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, path);
-  } catch {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      // never created
-    }
-    fs.writeFileSync(path, bytes, { mode });
-    fs.chmodSync(path, mode);
-  }
 }

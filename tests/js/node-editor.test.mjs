@@ -3,7 +3,7 @@
 // it does in production and sends apply_patch_call_output items back. A
 // change of the SDK's Editor interface or of the runner's calls breaks these.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Agent, applyPatchTool, Runner } from '@openai/agents-core';
@@ -107,22 +107,21 @@ test('the directory editor through the SDK runner: changes, failures, escapes', 
 test('the directory editor: a write that fails is reported, and undone', async (t) => {
   const { root } = makeTree(t, { 'a.txt': 'a\n', 'b.txt': 'b\n', file: 'not a directory\n' });
   const before = snapshot(root);
-  // The destination's parent is a file: creating it fails before anything is replaced.
+  // The destination's parent is a file: the path is refused before anything is written.
   let [r] = await runAgent(createEditor({ root }), [{ type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+A', move_to: 'file/a.txt' }]);
   assert.equal(r.status, 'failed');
-  assert.match(r.output, /^update_file a\.txt failed \(write_failed\)\. Nothing was written: every file is as it was\./);
-  assert.match(
+  assert.equal(
     r.output,
-    /\nCould not write file\/a\.txt: a part of the path is a file, not a directory \(ENOTDIR\)|\nCould not write file\/a\.txt: a file is in the way \(EEXIST\)/,
+    'update_file a.txt failed (invalid_path). Nothing was written: every file is as it was. Fix the operation and send it again.\n' +
+      'file (in file/a.txt) is a file, not a directory, so file/a.txt cannot be there. Nothing was written.',
   );
   assert.deepEqual(snapshot(root), before);
 
   // A move whose delete fails after the destination was written: the destination goes away again.
-  const fs = {
-    unlinkSync: (p) => {
-      throw Object.assign(new Error(`injected: ${p}`), { code: 'EPERM' });
-    },
+  const injected = (p) => {
+    throw Object.assign(new Error(`injected: ${p}`), { code: 'EPERM' });
   };
+  const fs = { unlinkSync: injected, renameSync: injected };
   [r] = await runAgent(createEditor({ root, fs }), [{ type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+A', move_to: 'c.txt' }]);
   assert.equal(r.status, 'failed');
   assert.match(r.output, /Could not delete a\.txt: operation not permitted \(EPERM\)/);
@@ -130,6 +129,7 @@ test('the directory editor: a write that fails is reported, and undone', async (
   assert.match(r.output, /^update_file a\.txt failed \(write_failed\)\. Some changes could not be undone: see below\.\n/);
   assert.match(r.output, /Undoing the changes already made failed for c\.txt/);
   assert.ok(existsSync(join(root, 'c.txt')));
+  for (const name of readdirSync(root)) if (name.endsWith('.tmp')) unlinkSync(join(root, name));
 
   // With renames failing, nothing is replaced in the first place.
   const noRename = {
