@@ -7,12 +7,14 @@
 //    (a NUL byte, invalid UTF-8) are never read as text.
 // 3. The whole result is computed in memory (the engine's file maps).
 // 4. Then it is written all or nothing: new contents go to temporary files
-//    next to their targets; each file to replace or delete is first claimed
-//    (renamed to a backup name next to it) and checked to be the very file
-//    that was read, then the new file is linked into place; deletes come
-//    last. If any step fails, or a file changed since it was read
-//    (`file_changed`), the backups are renamed back and the temporary files
-//    and created directories are removed.
+//    next to their targets. Each file to replace is first claimed (a hard
+//    link under a backup name next to it) and checked to be the very file
+//    that was read, then the temporary file is renamed over it; a new file
+//    is linked into place (never over a file that appeared meanwhile);
+//    deletes come last (renamed aside, then removed). If any step fails, or
+//    a file changed since it was read (`file_changed`), the backups are
+//    renamed back and the temporary files and created directories are
+//    removed.
 //
 // Race safety (Linux): each directory is opened once, component by
 // component, without following symlinks (O_NOFOLLOW | O_DIRECTORY), and
@@ -182,7 +184,7 @@ type Entry =
   | { kind: 'dir'; dir: Dir }
   | { kind: 'missing' }
   | { kind: 'link'; text: string; stat: nodeFs.BigIntStats }
-  | { kind: 'other'; stat: nodeFs.Stats };
+  | { kind: 'other'; stat: nodeFs.BigIntStats };
 
 /** Looks at `name` in `dir` without following a symlink; a directory is opened (from `dir`, not by path). */
 function entry(root: Root, dir: Dir, name: string, wantDir: boolean, fs: Fs): Entry {
@@ -199,16 +201,27 @@ function entry(root: Root, dir: Dir, name: string, wantDir: boolean, fs: Fs): En
       // a symlink or a non-directory: lstat says which
     }
   }
-  let st: nodeFs.BigIntStats;
-  try {
-    st = fs.lstatSync(path, { bigint: true });
-  } catch (e) {
-    if (errno(e) === 'ENOENT') return { kind: 'missing' };
-    throw e;
+  // Without a handle: lstat, then readlink for a symlink. Either may meet an
+  // entry that another program just replaced; then look again.
+  for (let attempt = 0; ; attempt++) {
+    let st: nodeFs.BigIntStats;
+    try {
+      st = fs.lstatSync(path, { bigint: true });
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return { kind: 'missing' };
+      throw e;
+    }
+    if (st.isSymbolicLink()) {
+      try {
+        return { kind: 'link', text: fs.readlinkSync(path, 'utf8'), stat: st };
+      } catch (e) {
+        if ((errno(e) === 'ENOENT' || errno(e) === 'EINVAL') && attempt < 3) continue;
+        throw e;
+      }
+    }
+    if (st.isDirectory() && wantDir) return { kind: 'dir', dir: { fd: -1, real: nodePath.join(dir.real, name) } };
+    return { kind: 'other', stat: st };
   }
-  if (st.isSymbolicLink()) return { kind: 'link', text: fs.readlinkSync(path, 'utf8'), stat: st };
-  if (st.isDirectory() && wantDir) return { kind: 'dir', dir: { fd: -1, real: nodePath.join(dir.real, name) } };
-  return { kind: 'other', stat: fs.lstatSync(path) };
 }
 
 /**
@@ -402,12 +415,15 @@ interface Step {
   change: Change;
   /** The directory the new file goes in (created directories included). */
   dir?: Dir;
-  /** The temporary file with the new contents, until it is in place. */
+  /** The temporary file with the new contents, until it is in place, and its inode. */
   tmp?: string;
+  ino?: bigint;
   /** The old file (or link), renamed aside: it comes back on undo and is removed at the end. */
-  backup?: { dir: Dir; name: string; as: string };
+  backup?: { dir: Dir; name: string; as: string; linked: boolean };
   /** The new file is in place. */
   installed?: boolean;
+  /** The old file was removed (a delete; its claim keeps it until the end). */
+  removed?: boolean;
 }
 
 /**
@@ -430,18 +446,29 @@ export function commit(root: Root, changes: Change[], fs: Fs = nodeFs): void {
       if (contents === null) continue;
       current = step;
       step.dir = makeDirs(root, t, createdDirs, fs);
-      step.tmp = writeTemp(step.dir, contents, mode, fs);
+      ({ name: step.tmp, ino: step.ino } = writeTemp(step.dir, contents, mode, fs));
     }
     // Claim each old file and check it is the one that was read; put each new file in place.
     for (const step of steps) {
       current = step;
       const t = step.change.target;
-      if (step.change.contents === null && t.link !== undefined) {
-        step.backup = claim(t.linkDir!, t.linkName!, t.linkStat!, t.path, fs);
-      } else if (t.kind === 'file') {
-        step.backup = claim(t.dir, t.name, t.stat!, t.path, fs);
+      if (step.change.contents === null) {
+        const b =
+          t.link !== undefined ? claim(t.linkDir!, t.linkName!, t.linkStat!, t.path, fs) : claim(t.dir, t.name, t.stat!, t.path, fs);
+        step.backup = b;
+        if (b.linked) {
+          fs.unlinkSync(at(b.dir, b.name)); // the claim keeps the old file until the end
+          step.removed = true;
+        }
+        continue;
       }
-      if (step.change.contents !== null) {
+      if (t.kind === 'file') step.backup = claim(t.dir, t.name, t.stat!, t.path, fs);
+      if (step.backup?.linked) {
+        // Claimed: the new file replaces the old one in one rename (never missing for readers).
+        fs.renameSync(at(step.dir!, step.tmp!), at(step.dir!, t.name));
+        step.installed = true;
+        step.tmp = undefined;
+      } else {
         install(step.dir!, step.tmp!, t.name, t.path, fs);
         step.installed = true;
         step.tmp = removeQuietly(step.dir!, step.tmp!, fs) ? undefined : step.tmp;
@@ -460,7 +487,9 @@ export function commit(root: Root, changes: Change[], fs: Fs = nodeFs): void {
       incomplete.add(err);
       throw err;
     }
-    const done = steps.filter((s) => s.installed || (s.change.contents === null && s.backup !== undefined)).length;
+    const done = steps.filter(
+      (s) => s.installed || s.removed || (s.backup !== undefined && !s.backup.linked && s.change.contents === null),
+    ).length;
     const what = current?.change.contents === null ? 'delete' : 'write';
     const head = `Could not ${what} ${path ?? 'a file'}: ${reason(e)}.`;
     if (failed.length === 0) {
@@ -493,14 +522,20 @@ function makeDirs(root: Root, t: Target, created: Array<{ dir: Dir; name: string
       if (errno(e) !== 'EEXIST') throw e;
     }
     const e = entry(root, dir, name, true, fs);
-    if (e.kind !== 'dir') throw Object.assign(new Error(`${name} is not a directory`), { code: 'ENOTDIR' });
+    if (e.kind !== 'dir') {
+      throw fail(
+        'file_changed',
+        `${nodePath.relative(root.real, nodePath.join(dir.real, name))} (in ${t.path}) was replaced by a symlink or a file while this patch was being applied, so the patch was not applied: nothing was written. Check the directory and send the patch again.`,
+        t.path,
+      );
+    }
     dir = e.dir;
   }
   return dir;
 }
 
-/** Writes `contents` to a new temporary file in `dir` (never through a symlink); returns its name. */
-function writeTemp(dir: Dir, contents: string, mode: number | undefined, fs: Fs): string {
+/** Writes `contents` to a new temporary file in `dir` (never through a symlink); returns its name and inode. */
+function writeTemp(dir: Dir, contents: string, mode: number | undefined, fs: Fs): { name: string; ino: bigint } {
   for (let attempt = 0; ; attempt++) {
     const name = shortName('tmp');
     let fd: number;
@@ -510,31 +545,89 @@ function writeTemp(dir: Dir, contents: string, mode: number | undefined, fs: Fs)
       if (errno(e) === 'EEXIST' && attempt < 8) continue;
       throw e;
     }
+    let ino: bigint;
     try {
       fs.writeFileSync(fd, contents);
       if (mode !== undefined) fs.fchmodSync(fd, mode);
+      ino = fs.fstatSync(fd, { bigint: true }).ino;
     } catch (e) {
       fs.closeSync(fd);
       removeQuietly(dir, name, fs);
       throw e;
     }
     fs.closeSync(fd);
-    return name;
+    return { name, ino };
   }
 }
 
-/** Same file: device and inode, and (for a file that was read) size and modification time. */
-function same(a: nodeFs.BigIntStats, b: nodeFs.BigIntStats): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+/** Same file as when it was read: device, inode, size and modification time. */
+function same(now: nodeFs.BigIntStats, read: nodeFs.BigIntStats): boolean {
+  return now.dev === read.dev && now.ino === read.ino && now.size === read.size && now.mtimeNs === read.mtimeNs;
+}
+
+/** Errors of a file system without hard links. */
+const NO_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK'];
+
+/** A claim older than this was left by a process that died: it is removed. */
+const STALE_CLAIM_MS = 60_000;
+
+/** The claim's name for `name`: short (names of 255 bytes still work) and the same for every writer. */
+function claimName(name: string): string {
+  let h = 0xcbf29ce484222325n; // FNV-1a, 64 bits
+  for (const byte of Buffer.from(name)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return `.ap${h.toString(16).padStart(16, '0')}.claim`;
 }
 
 /**
- * Renames `name` aside to a backup name and checks that it is the file that
- * was read (`read`). Only one writer can rename a file aside, so two patches
- * of one file never both replace it: the second finds it gone or different
- * and fails with `file_changed`.
+ * Claims the file `name` that was read (`read`) and checks it is still that
+ * file: a hard link to it under a name every writer of that file uses, so
+ * that only one writer at a time can hold it (the file stays in place for
+ * readers, and the claim keeps the old contents for an undo). A second
+ * writer of the same file fails with `file_changed`; so does one whose file
+ * was replaced or modified since it read it. On a file system without hard
+ * links the file is renamed aside instead (the check holds, the exclusion
+ * does not).
  */
-function claim(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): Step['backup'] {
+function claim(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): NonNullable<Step['backup']> {
+  const as = claimName(name);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.linkSync(at(dir, name), at(dir, as));
+      break;
+    } catch (e) {
+      if (errno(e) === 'ENOENT') throw changed(path);
+      if (errno(e) === 'EEXIST' && attempt === 0 && stale(dir, as, fs)) {
+        removeQuietly(dir, as, fs);
+        continue;
+      }
+      if (errno(e) === 'EEXIST') throw changed(path); // another patch is writing it right now
+      if (!NO_LINKS.includes(errno(e) ?? '')) throw e;
+      return claimAside(dir, name, read, path, fs);
+    }
+  }
+  const now = statOf(dir, as, fs);
+  if (now === undefined || !same(now, read)) {
+    removeQuietly(dir, as, fs);
+    throw changed(path);
+  }
+  return { dir, name, as, linked: true };
+}
+
+function stale(dir: Dir, name: string, fs: Fs): boolean {
+  const st = statOf(dir, name, fs);
+  return st !== undefined && Date.now() - Number(st.ctimeMs) > STALE_CLAIM_MS;
+}
+
+function statOf(dir: Dir, name: string, fs: Fs): nodeFs.BigIntStats | undefined {
+  try {
+    return fs.lstatSync(at(dir, name), { bigint: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Without hard links: renames the file aside and checks it is the one that was read. */
+function claimAside(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): NonNullable<Step['backup']> {
   const as = shortName('old');
   try {
     fs.renameSync(at(dir, name), at(dir, as));
@@ -542,17 +635,36 @@ function claim(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, f
     if (errno(e) === 'ENOENT') throw changed(path);
     throw e;
   }
-  let now: nodeFs.BigIntStats | undefined;
-  try {
-    now = fs.lstatSync(at(dir, as), { bigint: true });
-  } catch {
-    now = undefined;
-  }
+  const now = statOf(dir, as, fs);
   if (now === undefined || !same(now, read)) {
-    fs.renameSync(at(dir, as), at(dir, name));
+    putBack(dir, as, name, fs);
     throw changed(path);
   }
-  return { dir, name, as };
+  return { dir, name, as, linked: false };
+}
+
+function inodeOf(dir: Dir, name: string, fs: Fs): bigint | undefined {
+  try {
+    return fs.lstatSync(at(dir, name), { bigint: true }).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Renames a file that was set aside back to `name`, never over a file that appeared there meanwhile (that one is newer). */
+function putBack(dir: Dir, as: string, name: string, fs: Fs): void {
+  try {
+    fs.linkSync(at(dir, as), at(dir, name));
+  } catch (e) {
+    if (errno(e) === 'EEXIST') {
+      removeQuietly(dir, as, fs);
+      return;
+    }
+    if (!NO_LINKS.includes(errno(e) ?? '')) throw e;
+    fs.renameSync(at(dir, as), at(dir, name));
+    return;
+  }
+  removeQuietly(dir, as, fs);
 }
 
 /** Puts the temporary file in place as `name`; fails with `file_changed` if a file appeared there. */
@@ -562,7 +674,7 @@ function install(dir: Dir, tmp: string, name: string, path: string, fs: Fs): voi
     fs.linkSync(at(dir, tmp), at(dir, name));
   } catch (e) {
     if (errno(e) === 'EEXIST') throw changed(path, true);
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK'].includes(errno(e) ?? '')) throw e;
+    if (!NO_LINKS.includes(errno(e) ?? '')) throw e;
     fs.renameSync(at(dir, tmp), at(dir, name)); // no hard links on this file system
   }
 }
@@ -582,9 +694,18 @@ function undo(steps: Step[], createdDirs: Array<{ dir: Dir; name: string }>, fs:
   for (const step of [...steps].reverse()) {
     const t = step.change.target;
     try {
+      // Only the file this commit put there is taken back: a newer one, written meanwhile by another program, stays.
+      if (step.installed && inodeOf(step.dir!, t.name, fs) !== step.ino) {
+        throw Object.assign(new Error('another program replaced it meanwhile'), { code: 'ECHANGED' });
+      }
       if (step.installed && step.backup === undefined) fs.unlinkSync(at(step.dir!, t.name));
       // The old file comes back over the new one, or where it was deleted.
-      if (step.backup !== undefined) fs.renameSync(at(step.backup.dir, step.backup.as), at(step.backup.dir, step.backup.name));
+      const b = step.backup;
+      if (b !== undefined && step.installed)
+        fs.renameSync(at(b.dir, b.as), at(b.dir, b.name)); // the old file back over the new
+      else if (b !== undefined && b.linked && !step.removed)
+        removeQuietly(b.dir, b.as, fs); // only claimed: drop the claim
+      else if (b !== undefined) putBack(b.dir, b.as, b.name, fs); // deleted: it comes back
     } catch (e) {
       const kept = step.backup !== undefined ? `; its old contents are in ${step.backup.as}, next to it` : '';
       failed.push(`${t.path} (${reason(e)}${kept})`);

@@ -250,9 +250,9 @@ test('a delete that fails after others: deleted files come back, replaced ones t
     '*** Delete File: link.txt',
     '*** Delete File: d2.txt',
   );
-  // Renames aside: a.txt, d1.txt, link.txt, then d2.txt fails.
+  // Removals: d1.txt, link.txt, then d2.txt fails.
   const e = refused(
-    () => applyPatchToDirectory(root, patch, { fs: failing('renameSync', 4) }),
+    () => applyPatchToDirectory(root, patch, { fs: failing('unlinkSync', 3) }),
     { code: 'write_failed', path: 'd2.txt' },
     root,
   );
@@ -266,14 +266,8 @@ test('when undoing fails too, the error says so', (t) => {
   const { root } = makeTree(t, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
   let broken = false;
   const fs = {
-    linkSync: (from, to) => {
-      if (to.endsWith('b.txt')) {
-        broken = true;
-        throw Object.assign(new Error('injected'), { code: 'ENOSPC' });
-      }
-      return linkSync(from, to);
-    },
     renameSync: (from, to) => {
+      if (to.endsWith('b.txt')) broken = true;
       if (broken) throw Object.assign(new Error('injected'), { code: 'ENOSPC' });
       return renameSync(from, to);
     },
@@ -286,12 +280,13 @@ test('when undoing fails too, the error says so', (t) => {
     assert.equal(e.code, 'write_failed');
     assert.match(
       e.message,
-      /^Could not write b\.txt: no space left on the device \(ENOSPC\)\. Undoing the changes already made failed for b\.txt \(no space left on the device \(ENOSPC\); its old contents are in (\.ap\w+\.old), next to it\); a\.txt \(no space left on the device \(ENOSPC\); its old contents are in \.ap\w+\.old, next to it\): check those files\. The other files are as they were\.$/,
+      /^Could not write b\.txt: no space left on the device \(ENOSPC\)\. Undoing the changes already made failed for a\.txt \(no space left on the device \(ENOSPC\); its old contents are in (\.ap\w+\.claim), next to it\): check those files\. The other files are as they were\.$/,
     );
-    assert.equal(read(root, e.message.match(/(\.ap\w+\.old)/)[1]), 'b\n');
+    assert.equal(read(root, e.message.match(/(\.ap\w+\.claim)/)[1]), 'a\n');
+    assert.doesNotMatch(e.message, /Nothing was written/);
   }
   assert.equal(read(root, 'a.txt'), 'A\n', 'the honest report matches the disk');
-  assert.ok(!existsSync(join(root, 'b.txt')), 'b.txt is still aside, as reported');
+  assert.equal(read(root, 'b.txt'), 'b\n');
 });
 
 test('binary and non-UTF-8 files are never read as text; they may be deleted or replaced', (t) => {

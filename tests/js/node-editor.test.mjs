@@ -129,7 +129,7 @@ test('the directory editor: a write that fails is reported, and undone', async (
   assert.match(r.output, /^update_file a\.txt failed \(write_failed\)\. Some changes could not be undone: see below\.\n/);
   assert.match(r.output, /Undoing the changes already made failed for c\.txt/);
   assert.ok(existsSync(join(root, 'c.txt')));
-  for (const name of readdirSync(root)) if (name.endsWith('.tmp')) unlinkSync(join(root, name));
+  for (const name of readdirSync(root)) if (name.startsWith('.ap')) unlinkSync(join(root, name)); // left where unlink failed
 
   // With renames failing, nothing is replaced in the first place.
   const noRename = {
