@@ -47,7 +47,7 @@ export function checkOptions(value: unknown): Record<string, unknown> {
 
 /** The mode's number for the binding. */
 export function modeCode(options: Record<string, unknown>): number {
-  const mode = options.mode ?? 'strict';
+  const mode = options.mode === undefined ? 'strict' : options.mode; // null is not a mode
   const code = typeof mode === 'string' ? MODES[mode] : undefined;
   if (code === undefined) {
     const allowed = Object.keys(MODES)

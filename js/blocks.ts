@@ -236,10 +236,11 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   checkString('source', source);
   if (!Array.isArray(edits)) throw new TypeError(`applypatch: edits must be an array of { search, replace }, got ${kind(edits)}`);
   const flat: string[] = [];
-  edits.forEach((e, i) => {
-    const { search, replace } = checkEdit(`edits[${i}]`, e);
+  // Every index, holes included: forEach would skip a hole in a sparse array.
+  for (let i = 0; i < edits.length; i++) {
+    const { search, replace } = checkEdit(`edits[${i}]`, edits[i]);
     flat.push(search, replace);
-  });
+  }
   const args = resolve(options);
   const len = putInput(source);
   const raws = wasm().blocksApplyEdits(len, flat, ...args) as RawResult[];

@@ -162,6 +162,9 @@ writeFileSync(
 'use strict';
 require('./node.cjs');
 const { main, readStdin } = require('./cjs/node/cli.js');
+// A reader that goes away (applypatch fix.patch | head -1) must not turn an
+// applied patch into a failure: EPIPE on output is ignored.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
 const write = (stream) => (text) => stream.write(text);
 main(process.argv.slice(2), {
   stdout: write(process.stdout),

@@ -2,6 +2,7 @@
 // Patches and Responses API operations on a directory: plan in memory, then
 // commit all or nothing (./directory.ts).
 import * as nodeFs from 'node:fs';
+import * as nodePath from 'node:path';
 import { checkOptions, checkString, type Mode, modeCode } from '../args.js';
 import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
@@ -14,6 +15,8 @@ import { unifiedDiff } from './unified.js';
 interface Touch {
   path: string;
   needsText: boolean;
+  /** The patch deletes it (a delete, or the source of a move). */
+  deletes?: boolean;
 }
 
 export interface Plan {
@@ -41,9 +44,10 @@ function plan(
 ): Plan {
   const byPath = new Map<string, Target>();
   const byReal = new Map<string, string>();
+  const gone = new Set(touches.filter((t) => t.deletes).map((t) => nodePath.normalize(t.path)));
   for (const { path } of touches) {
     if (byPath.has(path)) continue;
-    const t = resolveTarget(root, path, fs);
+    const t = resolveTarget(root, path, fs, gone);
     const other = byReal.get(t.real);
     if (other !== undefined) {
       throw new PatchError({
@@ -166,7 +170,8 @@ export function applyPatchToDirectory(root: string, patch: string, options?: Dir
   const written = new Set<string>();
   for (const op of parse(patch).operations) {
     // An update reads the file from disk unless the patch wrote it first.
-    touches.push({ path: op.path, needsText: op.kind === 'update' && !written.has(op.path) });
+    const moved = op.moveTo !== undefined && op.moveTo !== op.path;
+    touches.push({ path: op.path, needsText: op.kind === 'update' && !written.has(op.path), deletes: op.kind === 'delete' || moved });
     if (op.kind === 'add') written.add(op.path);
     if (op.kind === 'delete') written.delete(op.path);
     if (op.moveTo !== undefined && op.moveTo !== op.path) {
@@ -192,7 +197,8 @@ export function applyPatchToDirectory(root: string, patch: string, options?: Dir
 
 /** One Responses API operation on a directory (for the directory editor). */
 export function applyOperationToDirectory(root: string, op: CheckedOperation, mode: Mode, fs: Fs): Plan {
-  const touches: Touch[] = [{ path: op.path, needsText: op.type === 'update_file' }];
+  const moved = op.moveTo !== undefined && op.moveTo !== op.path;
+  const touches: Touch[] = [{ path: op.path, needsText: op.type === 'update_file', deletes: op.type === 'delete_file' || moved }];
   const moves = new Map<string, string>();
   if (op.moveTo !== undefined && op.moveTo !== op.path) {
     touches.push({ path: op.moveTo, needsText: false });

@@ -57,6 +57,7 @@ Exit status:
   1  the patch did not apply; nothing was written. The error names the file,
      the hunk (the patch's file operation, counted from 1) and the line.
   2  usage error (unknown option, unreadable patch file, no such --cwd)
+  70 internal error (a bug); with --json, still one JSON object
 `;
 
 export interface Io {
@@ -184,8 +185,24 @@ function errorText(e: PatchError, lineOf: string): string {
   return `applypatch: error[${e.code}]${at}.${nothing}\n${e.message}\n`;
 }
 
-/** Runs the command; returns the exit status. */
+/**
+ * Runs the command; returns the exit status. An unexpected failure (a bug,
+ * or the system failing in a way no error code covers) is exit status 70,
+ * still with one JSON object under `--json`.
+ */
 export async function main(argv: string[], io: Io): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (e) {
+    const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const message = `Internal error: ${detail}. Files may or may not have been changed: check them (git status). Please report this with the patch.`;
+    if (argv.includes('--json')) io.stdout(JSON.stringify({ ok: false, error: { code: 'internal_error', message } }) + '\n');
+    io.stderr(`applypatch: ${message}\n${e instanceof Error && e.stack ? `${e.stack}\n` : ''}`);
+    return 70;
+  }
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let args: Args;
   const json = argv.includes('--json');
   const usage = (message: string): number => {

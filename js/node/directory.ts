@@ -6,15 +6,14 @@
 // 2. Only the files the patch touches are read; files that are not UTF-8 text
 //    (a NUL byte, invalid UTF-8) are never read as text.
 // 3. The whole result is computed in memory (the engine's file maps).
-// 4. Then it is written all or nothing: new contents go to temporary files
-//    next to their targets. Each file to replace is first claimed (a hard
-//    link under a backup name next to it) and checked to be the very file
-//    that was read, then the temporary file is renamed over it; a new file
-//    is linked into place (never over a file that appeared meanwhile);
-//    deletes come last (renamed aside, then removed). If any step fails, or
-//    a file changed since it was read (`file_changed`), the backups are
-//    renamed back and the temporary files and created directories are
-//    removed.
+// 4. Then it is written all or nothing: deletes first, then new contents to
+//    temporary files next to their targets, put in place. Each file to
+//    replace or delete is first claimed (a hard link in the root under a
+//    name every writer of that file uses, so only one writer holds it) and
+//    checked to be the very file that was read; a new file is linked into
+//    place (never over a file that appeared meanwhile). If any step fails,
+//    or a file changed since it was read (`file_changed`), the claimed files
+//    come back and the temporary files and created directories are removed.
 //
 // Race safety (Linux): each directory is opened once, component by
 // component, without following symlinks (O_NOFOLLOW | O_DIRECTORY), and
@@ -112,6 +111,8 @@ export interface Target {
   missing: string[];
   /** What is there now. */
   kind: 'file' | 'none';
+  /** An empty directory is there now (the patch deletes what it had): it is removed first. */
+  rmdir?: boolean;
   /** The entry is a symlink (to a file inside the root): where it is, and its text. */
   link?: string;
   linkDir?: Dir;
@@ -230,8 +231,11 @@ function entry(root: Root, dir: Dir, name: string, wantDir: boolean, fs: Fs): En
  * directory without following symlinks; a symlink is followed only by
  * walking its text the same way (from the root for an absolute one, `..`
  * going back up the directories walked), so it can never lead outside.
+ * `gone` holds the paths (relative to the root) of the files this patch
+ * deletes: one of them may be where a directory goes (`x` deleted, `x/y`
+ * added), and a directory holding only such files may become a file.
  */
-export function resolveTarget(root: Root, path: string, fs: Fs = nodeFs): Target {
+export function resolveTarget(root: Root, path: string, fs: Fs = nodeFs, gone: ReadonlySet<string> = new Set()): Target {
   const refuse = (code: ErrorCode, why: string): PatchError => fail(code, `${why} Nothing was written.`, path);
   if (path === '') throw refuse('invalid_path', 'A path is empty.');
   if (path.includes('\0')) throw refuse('invalid_path', `The path ${JSON.stringify(path)} has a NUL character.`);
@@ -311,8 +315,19 @@ export function resolveTarget(root: Root, path: string, fs: Fs = nodeFs): Target
         continue;
       }
       // A file or another non-directory.
+      const rel = nodePath.relative(root.real, nodePath.join(dir.real, name));
+      if (!last && gone.has(rel) && e.stat.isFile()) {
+        // deleted by this patch first: the directory takes its place
+        const missing = [name, ...queue];
+        const file = missing.pop()!;
+        return { path, real: nodePath.join(dir.real, ...missing, file), dir, name: file, missing, kind: 'none' };
+      }
       if (!last) {
         throw refuse('invalid_path', `${walked}${name} (in ${path}) is a file, not a directory, so ${path} cannot be there.`);
+      }
+      if (e.stat.isDirectory() && linkEntry === undefined && [...gone].some((g) => g.startsWith(rel + nodePath.sep))) {
+        // this patch deletes files in it: if that empties it, the file takes its place
+        return { path, real: nodePath.join(dir.real, name), dir, name, missing: [], kind: 'none', rmdir: true };
       }
       if (e.stat.isDirectory()) {
         throw refuse(
@@ -418,12 +433,23 @@ interface Step {
   /** The temporary file with the new contents, until it is in place, and its inode. */
   tmp?: string;
   ino?: bigint;
-  /** The old file (or link), renamed aside: it comes back on undo and is removed at the end. */
-  backup?: { dir: Dir; name: string; as: string; linked: boolean };
+  /** The claim on the old file (or link) at `dir`/`name`: the file `as` in `home` keeps it until the end. */
+  backup?: Backup;
   /** The new file is in place. */
   installed?: boolean;
   /** The old file was removed (a delete; its claim keeps it until the end). */
   removed?: boolean;
+  /** The empty directory that was where the new file goes was removed. */
+  removedDir?: boolean;
+}
+
+interface Backup {
+  dir: Dir;
+  name: string;
+  home: Dir;
+  as: string;
+  /** A hard link (the file stayed in place), or the file itself renamed aside. */
+  linked: boolean;
 }
 
 /**
@@ -432,37 +458,50 @@ interface Step {
  * appeared), and `write_failed` when a step fails, after undoing everything;
  * if the undo itself fails, the message lists what could not be restored and
  * {@link leftChanges} is true for the error.
+ *
+ * Deletes go first (a patch may delete `x` and add `x/y`), each file claimed
+ * and checked; then the new contents go to temporary files; then each file
+ * to replace is claimed and checked, and the new files are put in place.
  */
 export function commit(root: Root, changes: Change[], fs: Fs = nodeFs): void {
-  const steps: Step[] = [...changes.filter((c) => c.contents !== null), ...changes.filter((c) => c.contents === null)].map((change) => ({
+  const steps: Step[] = [...changes.filter((c) => c.contents === null), ...changes.filter((c) => c.contents !== null)].map((change) => ({
     change,
   }));
   const createdDirs: Array<{ dir: Dir; name: string }> = [];
   let current: Step | undefined;
   try {
+    for (const step of steps) {
+      const t = step.change.target;
+      if (step.change.contents !== null) continue;
+      current = step;
+      const b =
+        t.link !== undefined
+          ? claim(root, t.linkDir!, t.linkName!, t.linkStat!, t.path, fs)
+          : claim(root, t.dir, t.name, t.stat!, t.path, fs);
+      step.backup = b;
+      if (b.linked) {
+        fs.unlinkSync(at(b.dir, b.name)); // the claim keeps the old file until the end
+        step.removed = true;
+      }
+    }
     // New contents to temporary files, next to their targets.
     for (const step of steps) {
       const { target: t, contents, mode } = step.change;
       if (contents === null) continue;
       current = step;
+      if (t.rmdir) {
+        fs.rmdirSync(at(t.dir, t.name)); // emptied by the deletes above; fails if anything else is in it
+        step.removedDir = true;
+      }
       step.dir = makeDirs(root, t, createdDirs, fs);
       ({ name: step.tmp, ino: step.ino } = writeTemp(step.dir, contents, mode, fs));
     }
     // Claim each old file and check it is the one that was read; put each new file in place.
     for (const step of steps) {
-      current = step;
       const t = step.change.target;
-      if (step.change.contents === null) {
-        const b =
-          t.link !== undefined ? claim(t.linkDir!, t.linkName!, t.linkStat!, t.path, fs) : claim(t.dir, t.name, t.stat!, t.path, fs);
-        step.backup = b;
-        if (b.linked) {
-          fs.unlinkSync(at(b.dir, b.name)); // the claim keeps the old file until the end
-          step.removed = true;
-        }
-        continue;
-      }
-      if (t.kind === 'file') step.backup = claim(t.dir, t.name, t.stat!, t.path, fs);
+      if (step.change.contents === null) continue;
+      current = step;
+      if (t.kind === 'file') step.backup = claim(root, t.dir, t.name, t.stat!, t.path, fs);
       if (step.backup?.linked) {
         // Claimed: the new file replaces the old one in one rename (never missing for readers).
         fs.renameSync(at(step.dir!, step.tmp!), at(step.dir!, t.name));
@@ -507,7 +546,7 @@ export function commit(root: Root, changes: Change[], fs: Fs = nodeFs): void {
   }
   // Everything is in place: the old files go.
   for (const step of steps) {
-    if (step.backup !== undefined) removeQuietly(step.backup.dir, step.backup.as, fs);
+    if (step.backup !== undefined) removeQuietly(step.backup.home, step.backup.as, fs);
   }
 }
 
@@ -571,7 +610,7 @@ const NO_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']
 /** A claim older than this was left by a process that died: it is removed. */
 const STALE_CLAIM_MS = 60_000;
 
-/** The claim's name for `name`: short (names of 255 bytes still work) and the same for every writer. */
+/** The claim's name for a file (its real path): short, and the same for every writer of that file. */
 function claimName(name: string): string {
   let h = 0xcbf29ce484222325n; // FNV-1a, 64 bits
   for (const byte of Buffer.from(name)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
@@ -588,16 +627,18 @@ function claimName(name: string): string {
  * links the file is renamed aside instead (the check holds, the exclusion
  * does not).
  */
-function claim(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): NonNullable<Step['backup']> {
-  const as = claimName(name);
+function claim(root: Root, dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): Backup {
+  // Claims live in the root, so that a directory emptied by deletes can be removed.
+  const home = root.top;
+  const as = claimName(nodePath.join(dir.real, name));
   for (let attempt = 0; ; attempt++) {
     try {
-      fs.linkSync(at(dir, name), at(dir, as));
+      fs.linkSync(at(dir, name), at(home, as));
       break;
     } catch (e) {
       if (errno(e) === 'ENOENT') throw changed(path);
-      if (errno(e) === 'EEXIST' && attempt === 0 && stale(dir, as, fs)) {
-        removeQuietly(dir, as, fs);
+      if (errno(e) === 'EEXIST' && attempt === 0 && stale(home, as, fs)) {
+        removeQuietly(home, as, fs);
         continue;
       }
       if (errno(e) === 'EEXIST') throw changed(path); // another patch is writing it right now
@@ -605,12 +646,12 @@ function claim(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, f
       return claimAside(dir, name, read, path, fs);
     }
   }
-  const now = statOf(dir, as, fs);
+  const now = statOf(home, as, fs);
   if (now === undefined || !same(now, read)) {
-    removeQuietly(dir, as, fs);
+    removeQuietly(home, as, fs);
     throw changed(path);
   }
-  return { dir, name, as, linked: true };
+  return { dir, name, home, as, linked: true };
 }
 
 function stale(dir: Dir, name: string, fs: Fs): boolean {
@@ -627,7 +668,7 @@ function statOf(dir: Dir, name: string, fs: Fs): nodeFs.BigIntStats | undefined 
 }
 
 /** Without hard links: renames the file aside and checks it is the one that was read. */
-function claimAside(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): NonNullable<Step['backup']> {
+function claimAside(dir: Dir, name: string, read: nodeFs.BigIntStats, path: string, fs: Fs): Backup {
   const as = shortName('old');
   try {
     fs.renameSync(at(dir, name), at(dir, as));
@@ -637,10 +678,14 @@ function claimAside(dir: Dir, name: string, read: nodeFs.BigIntStats, path: stri
   }
   const now = statOf(dir, as, fs);
   if (now === undefined || !same(now, read)) {
-    putBack(dir, as, name, fs);
+    try {
+      putBack(dir, as, dir, name, fs);
+    } catch {
+      // a file appeared in its place meanwhile: this one stays under its aside name
+    }
     throw changed(path);
   }
-  return { dir, name, as, linked: false };
+  return { dir, name, home: dir, as, linked: false };
 }
 
 function inodeOf(dir: Dir, name: string, fs: Fs): bigint | undefined {
@@ -651,20 +696,16 @@ function inodeOf(dir: Dir, name: string, fs: Fs): bigint | undefined {
   }
 }
 
-/** Renames a file that was set aside back to `name`, never over a file that appeared there meanwhile (that one is newer). */
-function putBack(dir: Dir, as: string, name: string, fs: Fs): void {
+/** Puts a claimed or aside file back as `name`, never over a file that appeared there meanwhile (that is an error). */
+function putBack(home: Dir, as: string, dir: Dir, name: string, fs: Fs): void {
   try {
-    fs.linkSync(at(dir, as), at(dir, name));
+    fs.linkSync(at(home, as), at(dir, name));
   } catch (e) {
-    if (errno(e) === 'EEXIST') {
-      removeQuietly(dir, as, fs);
-      return;
-    }
     if (!NO_LINKS.includes(errno(e) ?? '')) throw e;
-    fs.renameSync(at(dir, as), at(dir, name));
+    fs.renameSync(at(home, as), at(dir, name));
     return;
   }
-  removeQuietly(dir, as, fs);
+  removeQuietly(home, as, fs);
 }
 
 /** Puts the temporary file in place as `name`; fails with `file_changed` if a file appeared there. */
@@ -691,25 +732,32 @@ function removeQuietly(dir: Dir, name: string, fs: Fs): boolean {
 /** Restores what the steps changed; returns the paths it could not restore, with why. */
 function undo(steps: Step[], createdDirs: Array<{ dir: Dir; name: string }>, fs: Fs): string[] {
   const failed: string[] = [];
-  for (const step of [...steps].reverse()) {
-    const t = step.change.target;
+  const restore = (step: Step, fn: () => void): void => {
     try {
+      fn();
+    } catch (e) {
+      const kept = step.backup !== undefined ? `; its old contents are in ${step.backup.as}, in ${step.backup.home.real}` : '';
+      failed.push(`${step.change.target.path} (${reason(e)}${kept})`);
+    }
+  };
+  // New files first, then the directories made for them, then what was deleted.
+  for (const step of [...steps].reverse()) {
+    if (step.change.contents === null) continue;
+    const t = step.change.target;
+    const b = step.backup;
+    restore(step, () => {
       // Only the file this commit put there is taken back: a newer one, written meanwhile by another program, stays.
       if (step.installed && inodeOf(step.dir!, t.name, fs) !== step.ino) {
         throw Object.assign(new Error('another program replaced it meanwhile'), { code: 'ECHANGED' });
       }
-      if (step.installed && step.backup === undefined) fs.unlinkSync(at(step.dir!, t.name));
-      // The old file comes back over the new one, or where it was deleted.
-      const b = step.backup;
-      if (b !== undefined && step.installed)
-        fs.renameSync(at(b.dir, b.as), at(b.dir, b.name)); // the old file back over the new
-      else if (b !== undefined && b.linked && !step.removed)
-        removeQuietly(b.dir, b.as, fs); // only claimed: drop the claim
-      else if (b !== undefined) putBack(b.dir, b.as, b.name, fs); // deleted: it comes back
-    } catch (e) {
-      const kept = step.backup !== undefined ? `; its old contents are in ${step.backup.as}, next to it` : '';
-      failed.push(`${t.path} (${reason(e)}${kept})`);
-    }
+      if (step.installed && b === undefined) fs.unlinkSync(at(step.dir!, t.name));
+      if (b === undefined) return;
+      if (step.installed)
+        fs.renameSync(at(b.home, b.as), at(b.dir, b.name)); // the old file back over the new
+      else if (b.linked)
+        removeQuietly(b.home, b.as, fs); // only claimed: drop the claim
+      else putBack(b.home, b.as, b.dir, b.name, fs);
+    });
     if (step.tmp !== undefined) removeQuietly(step.dir!, step.tmp, fs);
   }
   for (const { dir, name } of [...createdDirs].reverse()) {
@@ -718,6 +766,16 @@ function undo(steps: Step[], createdDirs: Array<{ dir: Dir; name: string }>, fs:
     } catch {
       // not empty (something else wrote there) or gone: leave it
     }
+  }
+  for (const step of [...steps].reverse()) {
+    const t = step.change.target;
+    if (step.removedDir) restore(step, () => fs.mkdirSync(at(t.dir, t.name)));
+    if (step.change.contents !== null || step.backup === undefined) continue;
+    const b = step.backup;
+    restore(step, () => {
+      if (step.removed || !b.linked) putBack(b.home, b.as, b.dir, b.name, fs);
+      else removeQuietly(b.home, b.as, fs); // only claimed: drop the claim
+    });
   }
   return failed;
 }

@@ -3,7 +3,7 @@
 // it does in production and sends apply_patch_call_output items back. A
 // change of the SDK's Editor interface or of the runner's calls breaks these.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Agent, applyPatchTool, Runner } from '@openai/agents-core';
@@ -117,19 +117,25 @@ test('the directory editor: a write that fails is reported, and undone', async (
   );
   assert.deepEqual(snapshot(root), before);
 
-  // A move whose delete fails after the destination was written: the destination goes away again.
+  // A move whose destination cannot be written after the source was deleted
+  // (deletes go first), and whose undo fails too: the output says so, and
+  // where the old contents are, instead of claiming nothing was written.
+  let links = 0;
   const injected = (p) => {
     throw Object.assign(new Error(`injected: ${p}`), { code: 'EPERM' });
   };
-  const fs = { unlinkSync: injected, renameSync: injected };
+  const fs = { linkSync: (from, to) => (++links === 1 ? linkSync(from, to) : injected(to)), renameSync: injected };
   [r] = await runAgent(createEditor({ root, fs }), [{ type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+A', move_to: 'c.txt' }]);
   assert.equal(r.status, 'failed');
-  assert.match(r.output, /Could not delete a\.txt: operation not permitted \(EPERM\)/);
-  // Undoing the new c.txt needs unlink too, which fails: the output says so instead of claiming nothing was written.
   assert.match(r.output, /^update_file a\.txt failed \(write_failed\)\. Some changes could not be undone: see below\.\n/);
-  assert.match(r.output, /Undoing the changes already made failed for c\.txt/);
-  assert.ok(existsSync(join(root, 'c.txt')));
-  for (const name of readdirSync(root)) if (name.startsWith('.ap')) unlinkSync(join(root, name)); // left where unlink failed
+  assert.match(r.output, /Could not write c\.txt: operation not permitted \(EPERM\)\./);
+  const kept = r.output.match(
+    /Undoing the changes already made failed for a\.txt \(operation not permitted \(EPERM\); its old contents are in (\.ap\w+\.claim), in /,
+  );
+  assert.ok(kept, r.output);
+  assert.ok(!existsSync(join(root, 'a.txt')) && !existsSync(join(root, 'c.txt')));
+  renameSync(join(root, kept[1]), join(root, 'a.txt'));
+  assert.deepEqual(snapshot(root), before);
 
   // With renames failing, nothing is replaced in the first place.
   const noRename = {
