@@ -75,6 +75,8 @@ export class Root {
   readonly real: string;
   readonly top: Dir;
   private readonly opened: number[] = [];
+  /** Directories opened so far, by parent handle and name. */
+  readonly dirs = new Map<string, Dir>();
   constructor(
     real: string,
     private readonly fs: Fs,
@@ -88,6 +90,7 @@ export class Root {
     return fd;
   }
   close(): void {
+    this.dirs.clear();
     for (const fd of this.opened.splice(0)) {
       try {
         this.fs.closeSync(fd);
@@ -191,11 +194,14 @@ type Entry =
 function entry(root: Root, dir: Dir, name: string, wantDir: boolean, fs: Fs): Entry {
   const path = at(dir, name);
   if (wantDir && HANDLES) {
+    // Each directory is opened once per call (a patch of many files in one directory opens it once).
+    const key = `${dir.fd}/${name}`;
+    const known = root.dirs.get(key);
+    if (known !== undefined) return { kind: 'dir', dir: known };
     try {
-      return {
-        kind: 'dir',
-        dir: { fd: root.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK), real: nodePath.join(dir.real, name) },
-      };
+      const opened = { fd: root.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK), real: nodePath.join(dir.real, name) };
+      root.dirs.set(key, opened);
+      return { kind: 'dir', dir: opened };
     } catch (e) {
       if (errno(e) === 'ENOENT') return { kind: 'missing' };
       if (errno(e) !== 'ELOOP' && errno(e) !== 'ENOTDIR') throw e;
@@ -514,7 +520,7 @@ export function commit(root: Root, changes: Change[], fs: Fs = nodeFs): void {
       }
     }
   } catch (e) {
-    const failed = undo(steps, createdDirs, fs);
+    const failed = undo(root, steps, createdDirs, fs);
     const path = current?.change.target.path;
     if (e instanceof PatchError) {
       if (failed.length === 0) throw e;
@@ -730,7 +736,7 @@ function removeQuietly(dir: Dir, name: string, fs: Fs): boolean {
 }
 
 /** Restores what the steps changed; returns the paths it could not restore, with why. */
-function undo(steps: Step[], createdDirs: Array<{ dir: Dir; name: string }>, fs: Fs): string[] {
+function undo(root: Root, steps: Step[], createdDirs: Array<{ dir: Dir; name: string }>, fs: Fs): string[] {
   const failed: string[] = [];
   const restore = (step: Step, fn: () => void): void => {
     try {
@@ -767,13 +773,24 @@ function undo(steps: Step[], createdDirs: Array<{ dir: Dir; name: string }>, fs:
       // not empty (something else wrote there) or gone: leave it
     }
   }
+  /** Directories removed to make room for a file, made again: the old handle → the new directory. */
+  const remade = new Map<Dir, Dir>();
   for (const step of [...steps].reverse()) {
     const t = step.change.target;
-    if (step.removedDir) restore(step, () => fs.mkdirSync(at(t.dir, t.name)));
+    if (step.removedDir) {
+      restore(step, () => {
+        fs.mkdirSync(at(t.dir, t.name));
+        const old = root.dirs.get(`${t.dir.fd}/${t.name}`);
+        root.dirs.delete(`${t.dir.fd}/${t.name}`);
+        const e = entry(root, t.dir, t.name, true, fs);
+        if (old !== undefined && e.kind === 'dir') remade.set(old, e.dir);
+      });
+    }
     if (step.change.contents !== null || step.backup === undefined) continue;
     const b = step.backup;
+    const dir = remade.get(b.dir) ?? b.dir;
     restore(step, () => {
-      if (step.removed || !b.linked) putBack(b.home, b.as, b.dir, b.name, fs);
+      if (step.removed || !b.linked) putBack(b.home, b.as, dir, b.name, fs);
       else removeQuietly(b.home, b.as, fs); // only claimed: drop the claim
     });
   }

@@ -3,7 +3,7 @@
 // with the right code.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -155,4 +155,26 @@ test('the CLI: an unexpected failure exits 70, with one JSON object under --json
     else assert.equal(stdout, '');
     assert.ok(stderr.startsWith(`applypatch: ${message}\nTypeError: injected\n`), stderr);
   }
+});
+
+test('x/y deleted and x added, then the write of x fails: x/y is back in its directory', (t) => {
+  const { root } = makeTree(t, { 'x/y': 'y\n', 'a.txt': 'a\n' });
+  const before = snapshot(root);
+  const fs = {
+    linkSync: (from, to) => {
+      if (to.endsWith('/x')) throw Object.assign(new Error('injected'), { code: 'EIO' });
+      return linkSync(from, to);
+    },
+  };
+  assert.throws(
+    () =>
+      applyPatchToDirectory(root, patchOf('*** Delete File: x/y', '*** Update File: a.txt', '@@', '-a', '+b', '*** Add File: x', '+x'), {
+        fs,
+      }),
+    (e) =>
+      e.code === 'write_failed' &&
+      e.message ===
+        'Could not write x: input/output error (EIO). Nothing was written: every file is as it was (the 2 changes already made were undone).',
+  );
+  assert.deepEqual(snapshot(root), before);
 });
