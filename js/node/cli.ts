@@ -46,11 +46,14 @@ Options:
   --version            print the version
 
 Safety: every path stays inside the directory (absolute paths, '..' escapes
-and symlinks that lead outside are refused). The whole patch is computed in
-memory first; then each file is written to a temporary file next to it and
-renamed into place, and if any write fails, the files already changed are
-restored. File modes are kept. Files that are not UTF-8 text are never
-updated (they may be deleted or replaced whole).
+and symlinks that lead outside are refused; on Linux even against a
+directory swapped for a symlink while the patch runs). The whole patch is
+computed in memory first; then each file is written to a temporary file next
+to it and renamed into place, and if any write fails, the files already
+changed are restored. A file that changed on disk since it was read (another
+program or patch wrote it) fails the patch (file_changed): nothing is
+written, read it again. File modes are kept. Files that are not UTF-8 text
+are never updated (they may be deleted or replaced whole).
 
 Exit status:
   0  the patch applied (with --dry-run: it would apply)

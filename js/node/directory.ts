@@ -47,9 +47,7 @@ export type Fs = Pick<
   | 'unlinkSync'
   | 'mkdirSync'
   | 'rmdirSync'
-  | 'chmodSync'
   | 'readlinkSync'
-  | 'symlinkSync'
 >;
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = nodeFs.constants;
