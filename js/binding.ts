@@ -48,6 +48,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown;
   blocksApplyEdits(
     inputLen: number,
@@ -56,6 +57,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
