@@ -46,7 +46,7 @@ export function checkOptions(value: unknown): Record<string, unknown> {
 
 /** The mode's number for the binding. */
 export function modeCode(options: Record<string, unknown>): number {
-  const mode = options.mode ?? 'strict';
+  const mode = options.mode === undefined ? 'strict' : options.mode; // null is not a mode
   const code = typeof mode === 'string' ? (modes as readonly string[]).indexOf(mode) : -1;
   if (code < 0) {
     const allowed = modes.map((m) => `'${m}'`).join(' or ');

@@ -2,6 +2,15 @@
 // Node, dist/browser.mjs for browsers) compiles the one wasm-bindgen build
 // (js/load.ts) and hands it over with setBinding() before anything else runs,
 // or, when the wasm cannot be compiled, the reason with setUnavailable().
+//
+// Every call into wasm goes through a guard. A trap (for example an
+// allocation past wasm's 4 GB) leaves the instance in an unknown state: its
+// stack pointer, allocator and buffers are wherever the trap left them. So on
+// a trap the guard throws a PatchError `internal_error` and replaces the
+// instance with a fresh one (js/load.ts instantiates the compiled module
+// again): the next call works. And since wasm memory never shrinks, an
+// instance whose memory grew past MEMORY_LIMIT during a call is replaced
+// after it, so that memory goes back to the system.
 import { PatchError } from './errors.js';
 
 import type * as Glue from './wasm-glue.js';
@@ -30,14 +39,70 @@ export type Binding = typeof Glue;
 /** A patch parsed once in wasm (free it when done). */
 export type PreparedPatch = Glue.PreparedPatch;
 
+/** Wasm memory (bytes) above which an instance is replaced after a call. Ordinary calls stay far below. */
+export const MEMORY_LIMIT = 256 * 1024 * 1024;
+
+let glue: Binding | undefined;
+let renewInstance: (() => void) | undefined;
 let current: Binding | undefined;
 let unavailable: PatchError | undefined;
 let memory: WebAssembly.Memory | undefined;
 const encoder = new TextEncoder();
 
-export function setBinding(binding: Binding): void {
-  current = binding;
+/**
+ * Hands the wrapper a ready instance. `renewInstance` (js/load.ts) replaces
+ * the glue's instance with a fresh one of the same compiled module: the
+ * guard uses it after a trap, and after a call that left memory past
+ * MEMORY_LIMIT.
+ */
+export function setBinding(binding: Binding, renew?: () => void): void {
+  glue = binding;
+  renewInstance = renew;
   memory = binding.wasmMemory();
+  const guarded: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(binding)) {
+    // Classes (PreparedPatch) are handed out by guarded calls, not constructed here.
+    if (typeof fn === 'function' && !/^[A-Z]/.test(name)) guarded[name] = guard(name, fn as (...args: unknown[]) => unknown);
+    else guarded[name] = fn;
+  }
+  current = guarded as unknown as Binding;
+}
+
+/** Replaces the wasm instance with a fresh one (the old one and its memory are dropped). */
+function renew(): boolean {
+  if (renewInstance === undefined || glue === undefined) return false;
+  try {
+    renewInstance();
+  } catch {
+    return false;
+  }
+  memory = glue.wasmMemory();
+  return true;
+}
+
+function guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  return (...args) => {
+    let result: unknown;
+    try {
+      result = fn(...args);
+    } catch (e) {
+      // The engine's own errors are plain values (an error object, a string):
+      // it returned normally. An Error is a trap (RuntimeError), a stack
+      // overflow (RangeError) or a JS exception that unwound through wasm.
+      if (!(e instanceof Error)) throw e;
+      const renewed = renew();
+      throw new PatchError({
+        code: 'internal_error',
+        message:
+          `The WebAssembly engine failed inside ${name} (${e.name}: ${e.message}), most likely by running out of wasm memory on a very large input. ` +
+          `Nothing was applied. ${renewed ? 'The engine was restarted: later calls work.' : 'The engine could not be restarted.'} ` +
+          'If the input was not unusually large, this is a bug in applypatch: please report it with the input.',
+      });
+    }
+    // reserveInput is followed by the call that reads the input: never drop the instance in between.
+    if (name !== 'reserveInput' && memory !== undefined && memory.buffer.byteLength > MEMORY_LIMIT) renew();
+    return result;
+  };
 }
 
 /**

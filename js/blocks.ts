@@ -259,11 +259,12 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   if (!Array.isArray(edits)) throw new TypeError(`applypatch: edits must be an array of { search, replace }, got ${kind(edits)}`);
   const flat: string[] = [];
   const hints = new Float64Array(edits.length * 3);
-  edits.forEach((e, i) => {
-    const checked = checkEdit(`edits[${i}]`, e);
+  // Every index, holes included: forEach would skip a hole in a sparse array.
+  for (let i = 0; i < edits.length; i++) {
+    const checked = checkEdit(`edits[${i}]`, edits[i]);
     flat.push(checked.search, checked.replace);
     hints.set(checked.hints, i * 3);
-  });
+  }
   const args = resolve(options);
   const len = putInput(source);
   const raws = wasm().blocksApplyEdits(len, flat, args, hints) as RawResult[];

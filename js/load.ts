@@ -9,6 +9,8 @@ import { PatchError } from './errors.js';
 /** wasm-bindgen's generated glue (`--target bundler`, dist/wasm/glue.mjs). */
 export interface Glue extends Binding {
   __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  /** Added by scripts/build.mjs: forgets the cached views of the old instance's memory. */
+  __wbg_reset_caches?(): void;
 }
 
 /**
@@ -24,10 +26,17 @@ export function loadEngine(glue: Glue, hex: string): void {
     for (const { module: name } of WebAssembly.Module.imports(module)) {
       imports[name] = glue as unknown as WebAssembly.ModuleImports;
     }
-    const instance = new WebAssembly.Instance(module, imports);
-    glue.__wbg_set_wasm(instance.exports);
-    (instance.exports.__wbindgen_start as () => void)();
-    setBinding(glue);
+    // A fresh instance of the compiled module: at the start, and whenever
+    // js/binding.ts drops one (after a trap, or after a call that left its
+    // memory very large). The glue's views of the old memory are forgotten.
+    const instantiate = () => {
+      const instance = new WebAssembly.Instance(module, imports);
+      glue.__wbg_reset_caches?.();
+      glue.__wbg_set_wasm(instance.exports);
+      (instance.exports.__wbindgen_start as () => void)();
+    };
+    instantiate();
+    setBinding(glue, instantiate);
   } catch (cause) {
     setUnavailable(unavailableError(cause));
   }

@@ -78,7 +78,8 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
     isMap ? (files as Map<string, string>).get(path) : Object.hasOwn(files, path) ? (files as Record<string, string>)[path] : undefined;
   const withChanges = (changes: Array<string | null>): T => {
     if (isMap) {
-      const out = new Map(files as Map<string, string>);
+      // A Map subclass comes back as that class (as a plain object keeps its prototype).
+      const out = Object.setPrototypeOf(new Map(files as Map<string, string>), Object.getPrototypeOf(files)) as Map<string, string>;
       for (let i = 0; i < changes.length; i += 2) {
         const [path, contents] = [changes[i] as string, changes[i + 1]];
         if (contents === null) out.delete(path);

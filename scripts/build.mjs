@@ -97,8 +97,24 @@ const glue = readFileSync(join(pack, 'applypatch_bg.js'), 'utf8');
 if (/import\.meta|\brequire\(|^import /m.test(glue) || !glue.includes('export function __wbg_set_wasm')) {
   throw new Error('wasm-bindgen glue changed shape: expected plain exports and __wbg_set_wasm, no imports');
 }
+// A fresh wasm instance on demand: js/binding.ts asks js/load.ts for one after
+// a trap, or to give back memory a call grew. The glue caches views of the
+// instance's memory; this function, added here, forgets them. The build stops
+// if the glue no longer has the shape it relies on.
+const caches = [...glue.matchAll(/^let (cached\w+Memory0) = null;$/gm)].map((m) => m[1]);
+if (caches.length === 0 || !/^let WASM_VECTOR_LEN = 0;$/m.test(glue) || glue.includes('__wbg_reset_caches')) {
+  throw new Error('wasm-bindgen glue changed shape: expected cached memory views and WASM_VECTOR_LEN; update __wbg_reset_caches');
+}
+const resetCaches = `
+// Added by scripts/build.mjs: forget the views of the old instance's memory (js/load.ts renews the instance).
+export function __wbg_reset_caches() {
+${caches.map((c) => `    ${c} = null;`).join('\n')}
+    if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
+    WASM_VECTOR_LEN = 0;
+}
+`;
 mkdirSync(join(dist, 'wasm'), { recursive: true });
-writeFileSync(join(dist, 'wasm', 'glue.mjs'), glue);
+writeFileSync(join(dist, 'wasm', 'glue.mjs'), glue + resetCaches);
 const wasmBytes = readFileSync(join(pack, 'applypatch_bg.wasm'));
 writeFileSync(
   join(dist, 'wasm', 'bytes.mjs'),
@@ -178,6 +194,9 @@ writeFileSync(
 'use strict';
 require('./node.cjs');
 const { main, readStdin } = require('./cjs/node/cli.js');
+// A reader that goes away (applypatch fix.patch | head -1) must not turn an
+// applied patch into a failure: EPIPE on output is ignored.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
 const write = (stream) => (text) => stream.write(text);
 main(process.argv.slice(2), {
   stdout: write(process.stdout),

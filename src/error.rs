@@ -99,6 +99,14 @@ error_kinds! {
     /// package was imported (a Content-Security-Policy without
     /// `'wasm-unsafe-eval'`, or no WebAssembly); every call reports it.
     WasmUnavailable => "wasm_unavailable",
+    /// The WebAssembly engine failed inside (a trap, such as running out of
+    /// wasm memory). The JS wrapper reports it and starts a fresh instance,
+    /// so the next call works.
+    InternalError => "internal_error",
+    /// A file changed on disk between the moment it was read and the moment
+    /// it would have been replaced (another process or thread wrote it): the
+    /// patch was not applied, and the file must be read again.
+    FileChanged => "file_changed",
 }
 
 /// An error kind serializes as its code.

@@ -69,30 +69,45 @@ pub fn wasm_memory() -> JsValue {
 
 /// Makes the input buffer at least `len` bytes long, keeping its first
 /// `keep` bytes, and returns where it starts in wasm memory.
+///
+/// The buffer is taken out of its cell while it grows (an allocation that
+/// fails is a trap), so a trap never leaves the cell borrowed.
 #[wasm_bindgen(js_name = reserveInput)]
 pub fn reserve_input(len: usize, keep: usize) -> *mut u8 {
-    INPUT.with(|buf| {
-        let mut buf = buf.borrow_mut();
+    INPUT.with(|cell| {
+        let mut buf = cell.take();
         if buf.len() < len {
             let mut grown = vec![0u8; len.max(buf.len() * 2)];
             let keep = keep.min(buf.len());
             if let (Some(to), Some(from)) = (grown.get_mut(..keep), buf.get(..keep)) {
                 to.copy_from_slice(from);
             }
-            *buf = grown;
+            buf = grown;
         }
-        buf.as_mut_ptr()
+        let ptr = buf.as_mut_ptr();
+        cell.replace(buf);
+        ptr
     })
 }
 
 /// Runs `f` on the first `len` bytes of the input buffer, as UTF-8.
+///
+/// The buffer is taken out of its cell for the call and put back after, so
+/// no `RefCell` borrow is held while the engine runs: a trap inside it skips
+/// every drop, and a borrow held across it would make every later call
+/// panic. (The wrapper replaces the instance after a trap anyway; this keeps
+/// the instance usable if it ever is not.)
 fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Result<T, JsValue> {
-    INPUT.with(|buf| {
-        let buf = buf.borrow();
-        let bytes = buf.get(..len).ok_or_else(|| JsValue::from_str("applypatch: input buffer overrun"))?;
-        let input = std::str::from_utf8(bytes).map_err(|e| JsValue::from_str(&format!("applypatch: input is not UTF-8: {e}")))?;
-        f(input)
-    })
+    let buf = INPUT.with(|cell| cell.take());
+    let result = match buf.get(..len) {
+        None => Err(JsValue::from_str("applypatch: input buffer overrun")),
+        Some(bytes) => match std::str::from_utf8(bytes) {
+            Ok(input) => f(input),
+            Err(e) => Err(JsValue::from_str(&format!("applypatch: input is not UTF-8: {e}"))),
+        },
+    };
+    INPUT.with(|cell| cell.replace(buf));
+    result
 }
 
 /// Applies a diff to the input buffer's first `input_len` bytes.

@@ -2,29 +2,31 @@
 // Patches and Responses API operations on a directory: plan in memory, then
 // commit all or nothing (./directory.ts).
 import * as nodeFs from 'node:fs';
+import * as nodePath from 'node:path';
 import { checkOptions, checkString, type Mode, modeCode } from '../args.js';
 import type { PatchTouch } from '../binding.js';
 import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
-import { applyPrepared, fileMap, withPatch } from '../patch.js';
+import { applyPrepared, fileMap, type Patch, withPatch } from '../patch.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
-import { binaryError, type Change, commit, type Fs, readTarget, realRoot, resolveTarget, type Target } from './directory.js';
-
-/** Stands for a file that is not text and is only replaced or deleted: a NUL never comes from a file read as text. */
-const NOT_TEXT = '\0applypatch: not text\0';
+import { binaryError, type Change, commit, type Fs, openRoot, type Root, readTarget, resolveTarget, type Target } from './directory.js';
 
 /** A path the patch touches; `needsText`: its contents are read (an update's source). */
 export interface Touch {
   path: string;
   needsText: boolean;
+  /** The patch deletes it (a delete, or the source of a move). */
+  deletes?: boolean;
 }
 
 export interface Plan {
   targets: Target[];
   changes: Change[];
-  /** Contents before and after, by path as written (NOT_TEXT for files not read as text). */
+  /** Contents before and after, by path as written ('' for files not read as text). */
   before: Map<string, string>;
+  /** Files that are not text, never read as such: only deleted or replaced whole. */
+  unread: Set<string>;
   after: Map<string, string>;
   /** Moves: destination → source. */
   moves: Map<string, string>;
@@ -35,18 +37,18 @@ export interface Plan {
  * lists the changes to write. Writes nothing.
  */
 export function plan(
-  root: string,
+  root: Root,
   touches: Touch[],
   moves: Map<string, string>,
   compute: (files: Map<string, string>) => Map<string, string>,
   fs: Fs,
 ): Plan {
-  const real = realRoot(root, fs);
   const byPath = new Map<string, Target>();
   const byReal = new Map<string, string>();
+  const gone = new Set(touches.filter((t) => t.deletes).map((t) => nodePath.normalize(t.path)));
   for (const { path } of touches) {
     if (byPath.has(path)) continue;
-    const t = resolveTarget(real, path, fs);
+    const t = resolveTarget(root, path, fs, gone);
     const other = byReal.get(t.real);
     if (other !== undefined) {
       throw new PatchError({
@@ -61,24 +63,29 @@ export function plan(
   }
   const needsText = new Set(touches.filter((t) => t.needsText).map((t) => t.path));
   const before = new Map<string, string>();
+  const unread = new Set<string>();
   for (const [path, t] of byPath) {
     if (t.kind !== 'file') continue;
     if (t.text !== undefined) before.set(path, t.text);
     else if (needsText.has(path)) throw binaryError(path);
-    else before.set(path, NOT_TEXT);
+    else {
+      // The engine only needs to know it exists: every operation on it deletes or replaces it whole.
+      before.set(path, '');
+      unread.add(path);
+    }
   }
   const after = compute(before);
   const changes: Change[] = [];
   for (const [path, t] of byPath) {
     const old = before.get(path);
     const now = after.get(path);
-    if (now === old) continue;
-    if (now === NOT_TEXT) throw new Error(`applypatch: internal error: ${path} would be written without being read`);
+    // A file not read as text is touched only to be deleted or replaced: its new state is the patch's.
+    if (now === old && !unread.has(path)) continue;
     const source = moves.get(path);
     const mode = (source !== undefined ? byPath.get(source)?.mode : undefined) ?? t.mode;
     changes.push({ target: t, contents: now ?? null, ...(mode !== undefined ? { mode } : {}) });
   }
-  return { targets: [...byPath.values()], changes, before, after, moves };
+  return { targets: [...byPath.values()], changes, before, unread, after, moves };
 }
 
 /** The final state of one file a patch changed. */
@@ -126,7 +133,7 @@ export function diffOf(p: Plan): string {
     const source = p.moves.get(path);
     const fromPath = c.contents !== null && source !== undefined && movedFrom.has(source) ? source : path;
     const old = p.before.get(fromPath);
-    if (old === NOT_TEXT) {
+    if (p.unread.has(fromPath)) {
       out += `Binary file ${path} ${c.contents === null ? 'deleted' : 'replaced'}\n`;
       if (c.contents !== null) out += unifiedDiff(null, path, '', c.contents);
       continue;
@@ -170,15 +177,26 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
   const mode = modeCode(opts as Record<string, unknown>);
   const fs = withFs(opts.fs);
   return withPatch(patch, (prepared) => {
+    // The paths the patch deletes (a delete, or a move's source), from the one parse.
+    const deleted = new Set<string>();
+    for (const op of (prepared.operations() as Patch).operations) {
+      if (op.kind === 'delete' || (op.moveTo !== undefined && op.moveTo !== op.path)) deleted.add(op.path);
+    }
     const touches: Touch[] = [];
     const moves = new Map<string, string>();
     for (const t of prepared.touches() as PatchTouch[]) {
-      touches.push({ path: t.path, needsText: t.needsText });
+      touches.push({ path: t.path, needsText: t.needsText, deletes: deleted.has(t.path) });
       if (t.movedFrom !== undefined) moves.set(t.path, t.movedFrom);
     }
-    const p = plan(root, touches, moves, (files) => applyPrepared(fileMap(files), prepared, mode), fs);
     const dryRun = opts.dryRun === true;
-    if (!dryRun) commit(p.changes, fs);
+    const dir = openRoot(root, fs);
+    let p: Plan;
+    try {
+      p = plan(dir, touches, moves, (files) => applyPrepared(fileMap(files), prepared, mode), fs);
+      if (!dryRun) commit(dir, p.changes, fs);
+    } finally {
+      dir.close();
+    }
     const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
     if (dryRun || opts.diff === true) result.diff = diffOf(p);
     return { result, summary: prepared.summary() };
@@ -187,7 +205,8 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
 
 /** One Responses API operation on a directory (for the directory editor). */
 export function applyOperationToDirectory(root: string, op: CheckedOperation, mode: Mode, fs: Fs): Plan {
-  const touches: Touch[] = [{ path: op.path, needsText: op.type === 'update_file' }];
+  const moved = op.moveTo !== undefined && op.moveTo !== op.path;
+  const touches: Touch[] = [{ path: op.path, needsText: op.type === 'update_file', deletes: op.type === 'delete_file' || moved }];
   const moves = new Map<string, string>();
   if (op.moveTo !== undefined && op.moveTo !== op.path) {
     touches.push({ path: op.moveTo, needsText: false });
@@ -199,9 +218,14 @@ export function applyOperationToDirectory(root: string, op: CheckedOperation, mo
       : op.type === 'create_file'
         ? { type: op.type, path: op.path, diff: op.diff }
         : { type: op.type, path: op.path };
-  const p = plan(root, touches, moves, (files) => applyOperation(files, operation, { mode }), fs);
-  commit(p.changes, fs);
-  return p;
+  const dir = openRoot(root, fs);
+  try {
+    const p = plan(dir, touches, moves, (files) => applyOperation(files, operation, { mode }), fs);
+    commit(dir, p.changes, fs);
+    return p;
+  } finally {
+    dir.close();
+  }
 }
 
 export { withFs };

@@ -6,7 +6,7 @@ import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type Parse
 import { type ErrorCode, PatchError } from '../errors.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { diffOf, patchDirectory, plan, withFs } from './apply.js';
-import { binaryError, commit, type Fs, readTarget, realRoot, resolveTarget } from './directory.js';
+import { binaryError, commit, type Fs, openRoot, type Root, readTarget, resolveTarget } from './directory.js';
 import { applyUnifiedToDirectory } from './unified-dir.js';
 
 export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
@@ -56,17 +56,21 @@ Options:
   --version            print the version
 
 Safety: every path stays inside the directory (absolute paths, '..' escapes
-and symlinks that lead outside are refused). The whole patch is computed in
-memory first; then each file is written to a temporary file next to it and
-renamed into place, and if any write fails, the files already changed are
-restored. File modes are kept. Files that are not UTF-8 text are never
-updated (they may be deleted or replaced whole).
+and symlinks that lead outside are refused; on Linux even against a
+directory swapped for a symlink while the patch runs). The whole patch is
+computed in memory first; then each file is written to a temporary file next
+to it and renamed into place, and if any write fails, the files already
+changed are restored. A file that changed on disk since it was read (another
+program or patch wrote it) fails the patch (file_changed): nothing is
+written, read it again. File modes are kept. Files that are not UTF-8 text
+are never updated (they may be deleted or replaced whole).
 
 Exit status:
   0  the patch applied (with --dry-run: it would apply)
   1  the patch did not apply; nothing was written. The error names the file,
      the hunk (the patch's file operation, counted from 1) and the line.
   2  usage error (unknown option, unreadable patch file, no such --cwd)
+  70 internal error (a bug); with --json, still one JSON object
 `;
 
 export interface Io {
@@ -196,8 +200,24 @@ function errorText(e: PatchError, lineOf: string): string {
   return `applypatch: error[${e.code}]${at}.${nothing}\n${e.message}\n`;
 }
 
-/** Runs the command; returns the exit status. */
+/**
+ * Runs the command; returns the exit status. An unexpected failure (a bug,
+ * or the system failing in a way no error code covers) is exit status 70,
+ * still with one JSON object under `--json`.
+ */
 export async function main(argv: string[], io: Io): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (e) {
+    const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const message = `Internal error: ${detail}. Files may or may not have been changed: check them (git status). Please report this with the patch.`;
+    if (argv.includes('--json')) io.stdout(JSON.stringify({ ok: false, error: { code: 'internal_error', message } }) + '\n');
+    io.stderr(`applypatch: ${message}\n${e instanceof Error && e.stack ? `${e.stack}\n` : ''}`);
+    return 70;
+  }
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let args: Args;
   const json = argv.includes('--json');
   const usage = (message: string): number => {
@@ -323,8 +343,10 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
     return 1;
   };
   const fs = withFs(io.fs);
+  let root: Root | undefined;
   try {
-    const target = resolveTarget(realRoot(cwd, fs), args.file!, fs);
+    root = openRoot(cwd, fs);
+    const target = resolveTarget(root, args.file!, fs);
     readTarget(target, fs);
     if (target.kind === 'file' && target.text === undefined) throw binaryError(args.file!);
     const source = target.text ?? '';
@@ -350,7 +372,7 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
     }
     const changed = result.text !== source;
     if (changed && !args.dryRun)
-      commit([{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
+      commit(root, [{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
     const diff = unifiedDiff(target.kind === 'file' ? args.file! : null, args.file!, source, result.text);
     if (args.json) {
       io.stdout(
@@ -378,6 +400,8 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
     return fail(e.code, e.message);
+  } finally {
+    root?.close();
   }
 }
 
@@ -390,11 +414,13 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: 
     return 1;
   };
   const fs = withFs(io.fs);
+  let root: Root | undefined;
   try {
+    root = openRoot(cwd, fs);
     let result: BlocksResult<Map<string, string>> | undefined;
     const touches = paths.map((path) => ({ path, needsText: true }));
     const p = plan(
-      cwd,
+      root,
       touches,
       new Map(),
       (files) => {
@@ -419,7 +445,7 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: 
         },
       );
     }
-    if (!args.dryRun) commit(p.changes, fs);
+    if (!args.dryRun) commit(root, p.changes, fs);
     const changed = p.changes.map((c) => c.target.path);
     if (args.json) {
       io.stdout(
@@ -447,6 +473,8 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: 
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
     return fail(e.code, e.message, e.path ?? paths[0]!);
+  } finally {
+    root?.close();
   }
 }
 

@@ -5,7 +5,7 @@ import { checkOptions, checkString } from '../args.js';
 import { PatchError } from '../errors.js';
 import { applyUnified, parseUnified, type UnifiedMode } from '../unified.js';
 import { changesOf, type DirectoryResult, diffOf, plan, type Touch, withFs } from './apply.js';
-import { commit, type Fs } from './directory.js';
+import { commit, type Fs, openRoot, type Root } from './directory.js';
 
 export interface UnifiedDirectoryOptions {
   /** `'strict'` (default) or `'git'` (what `git apply` writes). */
@@ -50,40 +50,50 @@ export function applyUnifiedToDirectory(root: string, diff: string, options?: Un
         diffLine: f.line,
       });
     }
-    if (f.oldPath !== null) touches.push({ path: f.oldPath, needsText: true });
+    const gone = f.newPath === null || (f.status === 'renamed' && f.newPath !== f.oldPath);
+    if (f.oldPath !== null) touches.push({ path: f.oldPath, needsText: true, deletes: gone });
     if (f.newPath !== null && f.newPath !== f.oldPath) touches.push({ path: f.newPath, needsText: false });
     if (f.status === 'renamed' && f.oldPath !== null && f.newPath !== null) moves.set(f.newPath, f.oldPath);
   }
   let modes: Array<{ path: string; mode: string }> = [];
-  const p = plan(
-    root,
-    touches,
-    moves,
-    (files) => {
-      const report = applyUnified(files, diff, { mode, report: true });
-      modes = report.modes;
-      return report.files;
-    },
-    fs,
-  );
-  for (const { path, mode: gitMode } of modes) {
-    const bits = permissions(gitMode);
-    const change = p.changes.find((c) => c.target.path === path);
-    if (change !== undefined) {
-      if (change.contents !== null) change.mode = bits;
-      continue;
-    }
-    const target = p.targets.find((t) => t.path === path);
-    const text = p.before.get(path);
-    if (target !== undefined && text !== undefined && (target.mode ?? 0) !== bits) {
-      p.changes.push({ target, contents: text, mode: bits });
-    }
+  const dir = openRoot(root, fs);
+  try {
+    return applyPlanned(dir);
+  } finally {
+    dir.close();
   }
-  // In the order the diff names the files.
-  p.changes.sort((a, b) => p.targets.indexOf(a.target) - p.targets.indexOf(b.target));
-  const dryRun = opts.dryRun === true;
-  if (!dryRun) commit(p.changes, fs);
-  const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
-  if (dryRun || opts.diff === true) result.diff = diffOf(p);
-  return result;
+
+  function applyPlanned(dir: Root): DirectoryResult {
+    const p = plan(
+      dir,
+      touches,
+      moves,
+      (files) => {
+        const report = applyUnified(files, diff, { mode, report: true });
+        modes = report.modes;
+        return report.files;
+      },
+      fs,
+    );
+    for (const { path, mode: gitMode } of modes) {
+      const bits = permissions(gitMode);
+      const change = p.changes.find((c) => c.target.path === path);
+      if (change !== undefined) {
+        if (change.contents !== null) change.mode = bits;
+        continue;
+      }
+      const target = p.targets.find((t) => t.path === path);
+      const text = p.before.get(path);
+      if (target !== undefined && text !== undefined && (target.mode ?? 0) !== bits) {
+        p.changes.push({ target, contents: text, mode: bits });
+      }
+    }
+    // In the order the diff names the files.
+    p.changes.sort((a, b) => p.targets.indexOf(a.target) - p.targets.indexOf(b.target));
+    const dryRun = opts.dryRun === true;
+    if (!dryRun) commit(dir, p.changes, fs);
+    const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
+    if (dryRun || opts.diff === true) result.diff = diffOf(p);
+    return result;
+  }
 }

@@ -595,6 +595,47 @@ browserTest('at phone width (390 x 844) the output starts within two screens', a
   await page.close();
 });
 
+browserTest('the browser entry survives a wasm trap: internal_error, then every call works and the memory is back', async () => {
+  const page = await open();
+  const result = await page.evaluate(async () => {
+    const ap = await import('/dist/browser.mjs');
+    const binding = await import('/dist/esm/binding.js');
+    const memory = binding.wasm().wasmMemory();
+    // Grow wasm memory as far as it goes, so the next large allocation traps.
+    for (let pages = 32768; pages >= 1; pages = Math.floor(pages / 2)) {
+      for (;;) {
+        try {
+          memory.grow(pages);
+        } catch {
+          break;
+        }
+      }
+    }
+    const grown = memory.buffer.byteLength;
+    let error;
+    try {
+      ap.apply(`${'x\n'.repeat(1 << 18)}end\n`, '@@\n-end\n+END');
+    } catch (e) {
+      error = { name: e.name, code: e.code, message: e.message };
+    }
+    return {
+      grown,
+      error,
+      after: binding.wasm().wasmMemory().buffer.byteLength,
+      apply: ap.apply('a\n', '@@\n-a\n+b'),
+      edit: ap.applyEdit('a\n', { search: 'a', replace: 'c' }).text,
+      files: ap.applyFiles({ 'a.txt': 'a\n' }, '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch'),
+    };
+  });
+  assert.ok(result.grown > 1024 * 1024 * 1024, `wasm memory grew to ${result.grown} bytes`);
+  assert.equal(result.error?.name, 'PatchError');
+  assert.equal(result.error?.code, 'internal_error');
+  assert.match(result.error.message, /^The WebAssembly engine failed inside reserveInput \(RuntimeError: /);
+  assert.ok(result.after < 64 * 1024 * 1024, `memory after: ${result.after} bytes`);
+  assert.deepEqual([result.apply, result.edit, result.files], ['b\n', 'c\n', {}]);
+  await page.close();
+});
+
 browserTest('no page errors', () => {
   assert.deepEqual(pageErrors, []);
 });

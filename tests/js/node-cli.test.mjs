@@ -2,7 +2,7 @@
 // process on real temporary directories.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -158,15 +158,57 @@ test('a patch that does not apply: exit 1, the file, hunk and line named, nothin
   );
 });
 
-test('a write that fails midway: exit 1, everything undone', (t) => {
+/** Runs the command in this process (main() with captured output), so node:fs can be replaced. */
+async function cliIn(args, { cwd, input, fs }) {
+  require('applypatch/node');
+  const { main } = require('../../dist/cjs/node/cli.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: (s) => {
+      stderr += s;
+    },
+    stdin: async () => Buffer.from(input),
+    cwd,
+    ...(fs ? { fs } : {}),
+  });
+  return { code, stdout, stderr };
+}
+
+test('a write that fails midway: exit 1, everything undone', async (t) => {
+  const { root } = makeTree(t, { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+  const before = snapshot(root);
+  // The second file's link into place fails, after a.txt was replaced.
+  let calls = 0;
+  const fs = {
+    linkSync: (from, to) => {
+      if (++calls === 2) throw Object.assign(new Error('injected'), { code: 'EIO' });
+      return linkSync(from, to);
+    },
+  };
+  const input = patchOf('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: new/x.txt', '+x');
+  const r = await cliIn([], { cwd: root, input, fs });
+  assert.equal(r.code, 1);
+  assert.equal(
+    r.stderr,
+    'applypatch: error[write_failed] in new/x.txt.\nCould not write new/x.txt: input/output error (EIO). Nothing was written: every file is as it was (the change already made was undone).\n',
+  );
+  assert.deepEqual(snapshot(root), before);
+});
+
+test('a path through a file is a bad path: exit 1, nothing written', (t) => {
   const { root } = makeTree(t, { 'a.txt': 'a\n', blocker: 'a file\n' });
   const before = snapshot(root);
-  const r = cli([], { cwd: root, input: patchOf('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: blocker/x.txt', '+x') });
+  const r = cli(['--json'], { cwd: root, input: patchOf('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: blocker/x.txt', '+x') });
   assert.equal(r.code, 1);
-  assert.match(
-    r.stderr,
-    /^applypatch: error\[write_failed\] in blocker\/x\.txt\.\nCould not write blocker\/x\.txt: .*Nothing was written: every file is as it was/,
-  );
+  assert.deepEqual(JSON.parse(r.stdout).error, {
+    code: 'invalid_path',
+    message: 'blocker (in blocker/x.txt) is a file, not a directory, so blocker/x.txt cannot be there. Nothing was written.',
+    path: 'blocker/x.txt',
+  });
   assert.deepEqual(snapshot(root), before);
 });
 

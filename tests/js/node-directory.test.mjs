@@ -1,7 +1,7 @@
 // applyPatchToDirectory (applypatch/node) on real temporary directories: the
 // directory safety shared by the editor and the command line.
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PatchError } from 'applypatch';
@@ -174,7 +174,7 @@ test('a failing last operation writes nothing', (t) => {
   );
 });
 
-test('a write that fails midway (a parent is a file): everything is undone', (t) => {
+test('a path through a file is refused as a bad path before anything is written', (t) => {
   const { root } = makeTree(t, { 'a.txt': 'a\n', 'f.txt': 'a file\n', 'd.txt': 'd\n' });
   const patch = patchOf(
     '*** Update File: a.txt',
@@ -187,8 +187,8 @@ test('a write that fails midway (a parent is a file): everything is undone', (t)
     '*** Add File: f.txt/c.txt',
     '+c',
   );
-  const e = refused(() => applyPatchToDirectory(root, patch), { code: 'write_failed', path: 'f.txt/c.txt' }, root);
-  assert.match(e.message, /^Could not write f\.txt\/c\.txt: .*\. Nothing was written: every file is as it was\.$/);
+  const e = refused(() => applyPatchToDirectory(root, patch), { code: 'invalid_path', path: 'f.txt/c.txt' }, root);
+  assert.equal(e.message, 'f.txt (in f.txt/c.txt) is a file, not a directory, so f.txt/c.txt cannot be there. Nothing was written.');
 });
 
 /** node:fs with one function failing on its `nth` call (1-based) with `code`. */
@@ -197,7 +197,7 @@ function failing(name, nth, code = 'EIO') {
   const fs = {
     [name]: (...args) => {
       if (++calls === nth) throw Object.assign(new Error(`${code}: injected failure, ${name}`), { code });
-      return (name === 'renameSync' ? renameSync : unlinkSync)(...args);
+      return { renameSync, unlinkSync, linkSync }[name](...args);
     },
   };
   return fs;
@@ -222,15 +222,15 @@ test('a rename that fails after files were replaced: they are restored, with the
     '+c',
     '*** Delete File: z.txt',
   );
-  // Renames: a.txt, b.sh, then new/c.txt fails.
+  // Links: the claims on z.txt (deleted first), a.txt and b.sh, then new/c.txt's fails.
   const e = refused(
-    () => applyPatchToDirectory(root, patch, { fs: failing('renameSync', 3) }),
+    () => applyPatchToDirectory(root, patch, { fs: failing('linkSync', 4) }),
     { code: 'write_failed', path: 'new/c.txt' },
     root,
   );
   assert.match(
     e.message,
-    /input\/output error \(EIO\)\. Nothing was written: every file is as it was \(the 2 changes already made were undone\)\.$/,
+    /input\/output error \(EIO\)\. Nothing was written: every file is as it was \(the 3 changes already made were undone\)\.$/,
   );
   // The same patch applies when nothing fails.
   applyPatchToDirectory(root, patch);
@@ -250,7 +250,16 @@ test('a delete that fails after others: deleted files come back, replaced ones t
     '*** Delete File: link.txt',
     '*** Delete File: d2.txt',
   );
-  refused(() => applyPatchToDirectory(root, patch, { fs: failing('unlinkSync', 3) }), { code: 'write_failed', path: 'd2.txt' }, root);
+  // Removals: d1.txt, link.txt, then d2.txt fails.
+  const e = refused(
+    () => applyPatchToDirectory(root, patch, { fs: failing('unlinkSync', 3) }),
+    { code: 'write_failed', path: 'd2.txt' },
+    root,
+  );
+  assert.match(
+    e.message,
+    /^Could not delete d2\.txt: input\/output error \(EIO\)\. Nothing was written: every file is as it was \(the 2 changes already made were undone\)\.$/,
+  );
 });
 
 test('when undoing fails too, the error says so', (t) => {
@@ -258,15 +267,9 @@ test('when undoing fails too, the error says so', (t) => {
   let broken = false;
   const fs = {
     renameSync: (from, to) => {
-      if (to.endsWith('b.txt')) {
-        broken = true;
-        throw Object.assign(new Error('injected'), { code: 'ENOSPC' });
-      }
-      return renameSync(from, to);
-    },
-    writeFileSync: (path, ...rest) => {
+      if (to.endsWith('b.txt')) broken = true;
       if (broken) throw Object.assign(new Error('injected'), { code: 'ENOSPC' });
-      return writeFileSync(path, ...rest);
+      return renameSync(from, to);
     },
   };
   const patch = patchOf('*** Update File: a.txt', '@@', '-a', '+A', '*** Update File: b.txt', '@@', '-b', '+B');
@@ -277,11 +280,13 @@ test('when undoing fails too, the error says so', (t) => {
     assert.equal(e.code, 'write_failed');
     assert.match(
       e.message,
-      /^Could not write b\.txt: no space left on the device \(ENOSPC\)\. Undoing the changes already made failed for a\.txt \(no space/,
+      /^Could not write b\.txt: no space left on the device \(ENOSPC\)\. Undoing the changes already made failed for a\.txt \(no space left on the device \(ENOSPC\); its old contents are in (\.ap\w+\.claim), in [^)]+\): check those files\. The other files are as they were\.$/,
     );
+    assert.equal(read(root, e.message.match(/(\.ap\w+\.claim)/)[1]), 'a\n');
     assert.doesNotMatch(e.message, /Nothing was written/);
   }
   assert.equal(read(root, 'a.txt'), 'A\n', 'the honest report matches the disk');
+  assert.equal(read(root, 'b.txt'), 'b\n');
 });
 
 test('binary and non-UTF-8 files are never read as text; they may be deleted or replaced', (t) => {

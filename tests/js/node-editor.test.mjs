@@ -3,7 +3,7 @@
 // it does in production and sends apply_patch_call_output items back. A
 // change of the SDK's Editor interface or of the runner's calls breaks these.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Agent, applyPatchTool, Runner } from '@openai/agents-core';
@@ -107,29 +107,35 @@ test('the directory editor through the SDK runner: changes, failures, escapes', 
 test('the directory editor: a write that fails is reported, and undone', async (t) => {
   const { root } = makeTree(t, { 'a.txt': 'a\n', 'b.txt': 'b\n', file: 'not a directory\n' });
   const before = snapshot(root);
-  // The destination's parent is a file: creating it fails before anything is replaced.
+  // The destination's parent is a file: the path is refused before anything is written.
   let [r] = await runAgent(createEditor({ root }), [{ type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+A', move_to: 'file/a.txt' }]);
   assert.equal(r.status, 'failed');
-  assert.match(r.output, /^update_file a\.txt failed \(write_failed\)\. Nothing was written: every file is as it was\./);
-  assert.match(
+  assert.equal(
     r.output,
-    /\nCould not write file\/a\.txt: a part of the path is a file, not a directory \(ENOTDIR\)|\nCould not write file\/a\.txt: a file is in the way \(EEXIST\)/,
+    'update_file a.txt failed (invalid_path). Nothing was written: every file is as it was. Fix the operation and send it again.\n' +
+      'file (in file/a.txt) is a file, not a directory, so file/a.txt cannot be there. Nothing was written.',
   );
   assert.deepEqual(snapshot(root), before);
 
-  // A move whose delete fails after the destination was written: the destination goes away again.
-  const fs = {
-    unlinkSync: (p) => {
-      throw Object.assign(new Error(`injected: ${p}`), { code: 'EPERM' });
-    },
+  // A move whose destination cannot be written after the source was deleted
+  // (deletes go first), and whose undo fails too: the output says so, and
+  // where the old contents are, instead of claiming nothing was written.
+  let links = 0;
+  const injected = (p) => {
+    throw Object.assign(new Error(`injected: ${p}`), { code: 'EPERM' });
   };
+  const fs = { linkSync: (from, to) => (++links === 1 ? linkSync(from, to) : injected(to)), renameSync: injected };
   [r] = await runAgent(createEditor({ root, fs }), [{ type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+A', move_to: 'c.txt' }]);
   assert.equal(r.status, 'failed');
-  assert.match(r.output, /Could not delete a\.txt: operation not permitted \(EPERM\)/);
-  // Undoing the new c.txt needs unlink too, which fails: the output says so instead of claiming nothing was written.
   assert.match(r.output, /^update_file a\.txt failed \(write_failed\)\. Some changes could not be undone: see below\.\n/);
-  assert.match(r.output, /Undoing the changes already made failed for c\.txt/);
-  assert.ok(existsSync(join(root, 'c.txt')));
+  assert.match(r.output, /Could not write c\.txt: operation not permitted \(EPERM\)\./);
+  const kept = r.output.match(
+    /Undoing the changes already made failed for a\.txt \(operation not permitted \(EPERM\); its old contents are in (\.ap\w+\.claim), in /,
+  );
+  assert.ok(kept, r.output);
+  assert.ok(!existsSync(join(root, 'a.txt')) && !existsSync(join(root, 'c.txt')));
+  renameSync(join(root, kept[1]), join(root, 'a.txt'));
+  assert.deepEqual(snapshot(root), before);
 
   // With renames failing, nothing is replaced in the first place.
   const noRename = {

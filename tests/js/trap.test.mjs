@@ -1,0 +1,178 @@
+// A trap inside the wasm engine never poisons the module: the call throws a
+// PatchError `internal_error`, the instance is replaced, and every function
+// works afterwards. An instance whose memory grew past the limit is dropped
+// after the call, so the memory goes back.
+//
+// The trap is real: the test grows the module's memory to wasm32's 4 GB
+// maximum, so the engine's next allocation fails inside wasm (an allocation
+// failure aborts, which is a trap), as it would on a huge input.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import {
+  apply,
+  applyBatch,
+  applyEdit,
+  applyEdits,
+  applyFiles,
+  applyOperation,
+  codexGrammar,
+  codexTool,
+  createFile,
+  createMemoryEditor,
+  PatchError,
+  parse,
+  parseBlocks,
+  similarity,
+  summary,
+} from 'applypatch';
+import { applyPatchToDirectory, createEditor } from 'applypatch/node';
+
+const require = createRequire(import.meta.url);
+const binding = require('../../dist/cjs/binding.js');
+const memoryBytes = () => binding.wasm().wasmMemory().buffer.byteLength;
+const PAGE = 65536;
+
+/** Grows wasm memory until it cannot grow any more (wasm32: 4 GB). */
+function exhaustMemory() {
+  const memory = binding.wasm().wasmMemory();
+  for (let pages = 32768; pages >= 1; pages = Math.floor(pages / 2)) {
+    for (;;) {
+      try {
+        memory.grow(pages);
+      } catch {
+        break;
+      }
+    }
+  }
+  return memory.buffer.byteLength;
+}
+
+const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch\n';
+
+/** Every public function, each checked against its known answer. */
+async function everyFunctionWorks() {
+  assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
+  assert.equal(applyBatch('a\nc\n', ['@@\n-a\n+b', '@@\n-c\n+d']), 'b\nd\n');
+  assert.deepEqual(parse(patch).operations[0].kind, 'update');
+  assert.deepEqual(applyFiles({ 'a.txt': 'a\n' }, patch), { 'a.txt': 'b\n' });
+  assert.equal(summary(patch), 'Success. Updated the following files:\nM a.txt\n');
+  assert.equal(codexTool().name, 'apply_patch');
+  assert.match(codexGrammar(), /begin_patch/);
+  assert.deepEqual(applyOperation({ 'a.txt': 'a\n' }, { type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+b' }), { 'a.txt': 'b\n' });
+  assert.equal(createFile('+x'), 'x\n');
+  const memory = createMemoryEditor({ 'a.txt': 'a\n' });
+  assert.equal((await memory.updateFile({ type: 'update_file', path: 'a.txt', diff: '@@\n-a\n+b' })).status, 'completed');
+  assert.deepEqual(memory.files, { 'a.txt': 'b\n' });
+  assert.deepEqual(parseBlocks('<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n'), [{ search: 'a', replace: 'b' }]);
+  assert.equal(applyEdit('a\n', { search: 'a', replace: 'b' }).text, 'b\n');
+  assert.equal(applyEdits('a\nc\n', [{ search: 'a', replace: 'b' }]).text, 'b\nc\n');
+  assert.equal(similarity('a\nb\n', 'a\nb\n'), 1);
+  const dir = mkdtempSync(join(tmpdir(), 'applypatch-trap-'));
+  try {
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    assert.deepEqual(applyPatchToDirectory(dir, patch).changes, [{ path: 'a.txt', status: 'modified' }]);
+    const editor = createEditor({ root: dir });
+    assert.equal((await editor.updateFile({ type: 'update_file', path: 'a.txt', diff: '@@\n-b\n+c' })).status, 'completed');
+    assert.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'c\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts from a fresh instance, whose heap has no large free block left by
+ * earlier tests, by way of the memory limit.
+ */
+function freshInstance() {
+  const memory = binding.wasm().wasmMemory();
+  memory.grow(Math.ceil((binding.MEMORY_LIMIT - memory.buffer.byteLength) / PAGE) + 16);
+  apply('a\n', '@@\n-a\n+b');
+  assert.ok(memoryBytes() < binding.MEMORY_LIMIT);
+}
+
+/**
+ * Each way into the engine, with the binding function it reaches, on an
+ * input that needs fresh allocations. The memory is exhausted right before
+ * that function runs (an earlier call, such as the parse inside applyFiles,
+ * would otherwise drop the grown instance first, as it should).
+ */
+const big = `${'x\n'.repeat(1 << 18)}end\n`;
+const calls = {
+  apply: ['applyChanges', () => apply(big, '@@\n-y\n+z')],
+  applyBatch: ['applyBatchChanges', () => applyBatch(big, ['@@\n-y\n+z'])],
+  applyFiles: ['applyFilesChanges', () => applyFiles({ 'a.txt': big }, patch)],
+  applyOperation: [
+    'applyOperationChanges',
+    () => applyOperation({ 'a.txt': big }, { type: 'update_file', path: 'a.txt', diff: '@@\n-y\n+z' }),
+  ],
+  parse: ['parsePatch', () => parse(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
+  summary: ['summary', () => summary(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
+  createFile: ['createFile', () => createFile('+x\n'.repeat(1 << 16))],
+  applyEdit: ['blocksApplyEdit', () => applyEdit(big, { search: 'y\nz', replace: '' })],
+  applyEdits: ['blocksApplyEdits', () => applyEdits(big, [{ search: 'y\nz', replace: '' }])],
+  parseBlocks: ['blocksParse', () => parseBlocks(`<<<<<<< SEARCH\n${big}=======\n>>>>>>> REPLACE\n`)],
+  similarity: ['blocksSimilarity', () => similarity(big, `${big}y\n`)],
+};
+
+for (const [name, [entry, call]] of Object.entries(calls)) {
+  test(`a trap in ${name} throws internal_error; then every function works and the memory is back`, async () => {
+    freshInstance();
+    await everyFunctionWorks();
+    const b = binding.wasm();
+    const original = b[entry];
+    let grown = 0;
+    b[entry] = (...args) => {
+      grown = exhaustMemory();
+      return original(...args);
+    };
+    try {
+      assert.throws(call, (e) => {
+        assert.ok(e instanceof PatchError, `expected a PatchError, got ${e?.stack ?? e}`);
+        assert.equal(e.code, 'internal_error');
+        assert.equal(
+          e.message,
+          `The WebAssembly engine failed inside ${entry} (RuntimeError: unreachable), most likely by running out of wasm memory on a very large input. ` +
+            'Nothing was applied. The engine was restarted: later calls work. ' +
+            'If the input was not unusually large, this is a bug in applypatch: please report it with the input.',
+        );
+        return true;
+      });
+    } finally {
+      b[entry] = original;
+    }
+    assert.ok(grown >= 4 * 1024 * 1024 * 1024 - 64 * PAGE, `memory grew to ${grown} bytes`);
+    assert.ok(memoryBytes() < binding.MEMORY_LIMIT, `memory after the trap: ${memoryBytes()} bytes`);
+    await everyFunctionWorks();
+    // A large input works again.
+    assert.equal(apply(big, '@@\n-end\n+END').slice(-4), 'END\n');
+  });
+}
+
+test('a trap while the input is copied in (reserveInput) is caught the same way', async () => {
+  freshInstance();
+  exhaustMemory();
+  assert.throws(
+    () => apply(big, '@@\n-end\n+END'),
+    (e) => e instanceof PatchError && e.code === 'internal_error' && /inside reserveInput/.test(e.message),
+  );
+  await everyFunctionWorks();
+});
+
+test('after a call that leaves wasm memory past the limit, the instance is replaced and the memory goes back', async () => {
+  const memory = binding.wasm().wasmMemory();
+  memory.grow(Math.ceil((binding.MEMORY_LIMIT - memory.buffer.byteLength) / PAGE) + 16);
+  assert.ok(memoryBytes() > binding.MEMORY_LIMIT);
+  assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
+  assert.ok(memoryBytes() < binding.MEMORY_LIMIT, `memory after the call: ${memoryBytes()} bytes`);
+  await everyFunctionWorks();
+});
+
+test('ordinary calls keep one instance (its memory is not dropped each time)', () => {
+  const memory = binding.wasm().wasmMemory();
+  for (let i = 0; i < 50; i++) apply(`${'a\n'.repeat(1000)}end\n`, '@@\n-end\n+END');
+  assert.equal(binding.wasm().wasmMemory(), memory);
+});
