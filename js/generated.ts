@@ -64,4 +64,6 @@ export const engineErrorCodes = [
   'binary_patch',
   'file_exists',
   'wasm_unavailable',
+  'internal_error',
+  'file_changed',
 ] as const;
