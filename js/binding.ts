@@ -71,6 +71,7 @@ export function setBinding(binding: Binding, renew?: () => void): void {
 /** Replaces the wasm instance with a fresh one (the old one and its memory are dropped). */
 function renew(): boolean {
   if (renewInstance === undefined || glue === undefined) return false;
+  generation++;
   try {
     renewInstance();
   } catch {
@@ -78,6 +79,27 @@ function renew(): boolean {
   }
   memory = glue.wasmMemory();
   return true;
+}
+
+/** Counts the instances: objects of an older one must not be freed into the new one. */
+let generation = 0;
+
+/** The current instance's number (it changes when the guard replaces the instance). */
+export function instanceGeneration(): number {
+  return generation;
+}
+
+/**
+ * An object the engine handed out (PreparedPatch), with its methods called
+ * through the same guard as the module's functions.
+ */
+export function guardObject<T extends object>(kind: string, target: T): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      const value = Reflect.get(t, prop, t);
+      return typeof value === 'function' ? guard(`${kind}.${String(prop)}`, value.bind(t)) : value;
+    },
+  });
 }
 
 function guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {

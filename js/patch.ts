@@ -1,6 +1,6 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, describe, modeCode } from './args.js';
-import { type PatchTouch, type PreparedPatch, putInputs, wasm } from './binding.js';
+import { guardObject, instanceGeneration, type PatchTouch, type PreparedPatch, putInputs, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
 
@@ -132,10 +132,12 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: A
  */
 export function withPatch<R>(patch: string, use: (prepared: PreparedPatch) => R): R {
   const prepared = call(() => wasm().preparePatch(patch));
+  const born = instanceGeneration();
   try {
-    return use(prepared);
+    return use(guardObject('PreparedPatch', prepared));
   } finally {
-    prepared.free();
+    // After a trap the instance was replaced: the patch went with the old one.
+    if (instanceGeneration() === born) prepared.free();
   }
 }
 

@@ -104,7 +104,7 @@ const big = `${'x\n'.repeat(1 << 18)}end\n`;
 const calls = {
   apply: ['applyChanges', () => apply(big, '@@\n-y\n+z')],
   applyBatch: ['applyBatchChanges', () => applyBatch(big, ['@@\n-y\n+z'])],
-  applyFiles: ['applyFilesChanges', () => applyFiles({ 'a.txt': big }, patch)],
+  applyFiles: ['reserveInput', () => applyFiles({ 'a.txt': big }, patch)],
   applyOperation: [
     'applyOperationChanges',
     () => applyOperation({ 'a.txt': big }, { type: 'update_file', path: 'a.txt', diff: '@@\n-y\n+z' }),

@@ -107,7 +107,8 @@ test('live: the last commits of this repository apply as git applies them', { sk
     }
     if (diff === '' || /^(Binary files|GIT binary patch)/m.test(diff)) continue;
     const files = {};
-    for (const m of diff.matchAll(/^--- a\/(.*)$/gm)) files[m[1]] = git(['show', `${c}^:${m[1]}`]);
+    // The files before: those the diff reads (`--- a/`), and the sources of renames and copies with no change.
+    for (const m of diff.matchAll(/^(?:--- a\/|rename from |copy from )(.*)$/gm)) files[m[1]] = git(['show', `${c}^:${m[1]}`]);
     const want = gitApply(files, diff);
     assert.notEqual(want, null, `git apply refused ${c}`);
     assert.equal(sorted(applyUnified(files, diff, { mode: 'git' })), sorted(want), c);
