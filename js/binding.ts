@@ -2,6 +2,8 @@
 // Node, dist/browser.mjs for browsers) loads its own wasm-bindgen build, ready
 // to call, and hands it over with setBinding() before anything else runs.
 
+import { PatchError } from './errors.js';
+
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
 
@@ -48,6 +50,7 @@ export interface Binding {
     flags: number,
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
+  /** Throws a PatchError (input_too_large) over the limits. */
   blocksSimilarity(a: string, b: string): number;
 }
 
@@ -83,8 +86,21 @@ export function putInput(text: string): number {
   return encodeAt(text, 0);
 }
 
+/**
+ * Most UTF-16 code units {@link putInputs} copies into wasm memory for one
+ * call (the files a patch reads, together): 64 Mi, at most 192 MiB of UTF-8.
+ */
+export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
+
 /** Puts texts one after another in the input buffer; returns their byte lengths. */
 export function putInputs(texts: readonly string[]): number[] {
+  const total = texts.reduce((n, t) => n + t.length, 0);
+  if (total > MAX_INPUT_UNITS) {
+    throw new PatchError({
+      code: 'input_too_large',
+      message: `The ${texts.length} files this call reads are ${total} UTF-16 code units long together; applypatch reads at most ${MAX_INPUT_UNITS} in one call. Split the patch into smaller patches.`,
+    });
+  }
   const lengths: number[] = [];
   let offset = 0;
   for (const t of texts) {

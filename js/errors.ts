@@ -28,6 +28,7 @@ export const errorCodes = Object.freeze([
   'not_a_file',
   'read_failed',
   'write_failed',
+  'input_too_large',
 ] as const);
 
 export type ErrorCode = (typeof errorCodes)[number];

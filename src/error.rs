@@ -86,6 +86,11 @@ error_kinds! {
     /// A write, rename or delete failed; every change already made was
     /// undone.
     WriteFailed => "write_failed",
+    /// An input over one of the documented limits (README "Limits"): too many
+    /// bytes or lines, or a similarity or fuzzy search that would need more
+    /// work than the engine allows for one call. Refused before the work or
+    /// the allocation is done.
+    InputTooLarge => "input_too_large",
 }
 
 impl fmt::Display for ErrorKind {

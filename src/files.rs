@@ -109,6 +109,7 @@ impl FileOperation<'_> {
 /// The Agents SDK's `applyDiff('', diff, 'create')` differs: it leaves the
 /// last line without a newline unless a bare `+` line ends the diff.
 pub fn create_file(diff: &str) -> Result<String> {
+    crate::limits::check_text("the diff", diff)?;
     let mut contents = String::with_capacity(diff.len());
     for (i, line) in diff::diff_lines(diff).enumerate() {
         if !patch::push_added_line(&mut contents, line) {
@@ -139,6 +140,9 @@ pub fn create_file(diff: &str) -> Result<String> {
 /// operation's `diff`.
 pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
     let path = op.path();
+    if let FileOperation::Create { diff, .. } | FileOperation::Update { diff, .. } = op {
+        crate::limits::check_text("the diff", diff)?;
+    }
     let located = |mut e: Error| {
         if mode == Mode::Strict && e.path.is_none() && !matches!(e.kind, ErrorKind::FileNotFound) {
             e.message = format!("{path}: {}", e.message);

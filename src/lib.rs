@@ -29,6 +29,7 @@ pub mod blocks;
 pub mod diff;
 pub mod error;
 pub mod files;
+pub mod limits;
 pub mod matcher;
 pub mod patch;
 pub mod text;
@@ -116,6 +117,7 @@ impl Mode {
     /// Applies a parsed update body to `input` (`path` names the file in
     /// messages). Used by `apply` and by the file operations of a patch.
     pub(crate) fn apply_parsed(self, input: &str, diff: &Diff, path: Option<&str>) -> Result<String> {
+        limits::check_text(path.unwrap_or("the input"), input)?;
         let lines = Lines::split(input);
         let idx = Index::new(&lines);
         let splices = match self {
@@ -146,6 +148,7 @@ pub fn apply_batch<S: AsRef<str>>(input: &str, diffs: &[S]) -> Result<String> {
 /// Codex over one diff or a batch: each diff applies to the previous one's
 /// output. The changes come back as one splice around what differs.
 fn codex<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes> {
+    check_inputs(input, diffs, batch)?;
     let tag = |i: usize| move |e: Error| if batch { e.in_batch(i) } else { e };
     let parsed: Vec<Diff> =
         diffs.iter().enumerate().map(|(i, d)| diff::parse(d.as_ref(), Dialect::Codex, 1).map_err(tag(i))).collect::<Result<_>>()?;
@@ -162,8 +165,19 @@ fn codex<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes
     Ok(Changes { splices: text::difference(input, &current).into_iter().collect() })
 }
 
+/// Refuses an input or a diff over the limits (see [`limits`]).
+fn check_inputs<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<()> {
+    limits::check_text("the input", input)?;
+    if batch {
+        limits::check_texts("diff", diffs)
+    } else {
+        diffs.iter().try_for_each(|d| limits::check_text("the diff", d.as_ref()))
+    }
+}
+
 /// Strict over one diff or a batch (`batch`: errors name the diff's index).
 fn strict<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes> {
+    check_inputs(input, diffs, batch)?;
     let tag = |i: usize| move |e: Error| if batch { e.in_batch(i) } else { e };
     let parsed: Vec<Diff> =
         diffs.iter().enumerate().map(|(i, d)| diff::parse(d.as_ref(), Mode::Strict.dialect(), 1).map_err(tag(i))).collect::<Result<_>>()?;

@@ -440,7 +440,7 @@ pub fn blocks_apply_edit(
 ) -> Result<JsValue, JsValue> {
     let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
     let edit = blocks::Edit { search, replace };
-    with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options)))
+    with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options).map_err(|e| to_js_error(&e))?))
 }
 
 /// Applies edits (`[search, replace, search, replace, …]`) in order to the
@@ -464,7 +464,7 @@ pub fn blocks_apply_edits(
             let [search, replace] = pair else { break };
             let edit = blocks::Edit { search: search.clone(), replace: replace.clone() };
             let text = current.as_deref().unwrap_or(source);
-            let outcome = blocks::find(text, &edit, &options);
+            let outcome = blocks::find(text, &edit, &options).map_err(|e| to_js_error(&e))?;
             out.push(&to_js_outcome(text, &outcome)?);
             match &outcome.splice {
                 Some(s) => current = Some(text::apply_splices(text, std::slice::from_ref(s))),
@@ -523,6 +523,6 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
 
 /// apply-edit-block's line similarity of two texts.
 #[wasm_bindgen(js_name = blocksSimilarity)]
-pub fn blocks_similarity(a: &str, b: &str) -> f64 {
-    blocks::similarity(a, b)
+pub fn blocks_similarity(a: &str, b: &str) -> Result<f64, JsValue> {
+    blocks::similarity(a, b).map_err(|e| to_js_error(&e))
 }

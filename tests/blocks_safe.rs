@@ -5,7 +5,7 @@
 use applypatch::blocks::{apply_edit, apply_edits, DifferenceKind, Edit, EditResult, LineRange, Options, Reason, Strategy};
 
 fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
-    apply_edit(source, &Edit::new(search, replace), options)
+    apply_edit(source, &Edit::new(search, replace), options).unwrap()
 }
 
 fn lines(start: usize, end: usize) -> LineRange {
@@ -258,7 +258,7 @@ fn a_search_unrelated_to_the_file_says_so() {
 #[test]
 fn apply_edits_stops_at_the_first_failure_in_safe_mode_too() {
     let edits = [Edit::new("a", "A"), Edit::new("x", "X"), Edit::new("b", "B")];
-    let r = apply_edits("a\nb\nx\nx\n", &edits, &Options::SAFE);
+    let r = apply_edits("a\nb\nx\nx\n", &edits, &Options::SAFE).unwrap();
     assert_eq!((r.ok, r.applied, r.text.as_str(), r.results.len()), (false, 1, "A\nb\nx\nx\n", 2));
     assert_eq!(r.results[1].failure.as_ref().unwrap().reason, Reason::Ambiguous);
 }

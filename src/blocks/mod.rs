@@ -28,16 +28,17 @@
 //! let source = "def f():\n    return 1\n";
 //! let edit = Edit::new("def f():\n  return 1", "def f():\n  return 2");
 //! // apply-edit-block shifts the replacement by the first lines' difference (0 here)...
-//! let r = apply_edit(source, &edit, &Options::default());
+//! let r = apply_edit(source, &edit, &Options::default())?;
 //! assert_eq!((r.strategy, r.text.as_str()), (Some(Strategy::Indent), "def f():\n  return 2\n"));
 //! // ...the safe preset keeps the nesting, in the file's indentation.
-//! let r = apply_edit(source, &edit, &Options::SAFE);
+//! let r = apply_edit(source, &edit, &Options::SAFE)?;
 //! assert_eq!(r.text, "def f():\n    return 2\n");
 //!
 //! // The safe preset refuses an edit that matches two places.
-//! let r = apply_edit("x = 1\nx = 1\n", &Edit::new("x = 1", "x = 2"), &Options::SAFE);
+//! let r = apply_edit("x = 1\nx = 1\n", &Edit::new("x = 1", "x = 2"), &Options::SAFE)?;
 //! assert!(!r.ok);
 //! assert_eq!(r.matches, 2);
+//! # Ok::<(), applypatch::Error>(())
 //! ```
 
 mod explain;
@@ -51,6 +52,7 @@ use std::borrow::Cow;
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 
+use crate::error::Result;
 use crate::text::Splice;
 use ladder::{Found, Reindent, Src};
 
@@ -329,17 +331,19 @@ pub struct EditsResult {
 
 /// Applies one edit. A failed match is a result with `ok == false` and the
 /// source unchanged, never an error.
-pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> EditResult {
-    EditResult::new(source, find(source, edit, options))
+/// Texts over the [limits](crate::limits), and a fuzzy search that would need
+/// more work than they allow, are errors (`input_too_large`).
+pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> Result<EditResult> {
+    Ok(EditResult::new(source, find(source, edit, options)?))
 }
 
 /// Applies edits in order, each to the previous one's output; stops at the
 /// first failure.
-pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> EditsResult {
+pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> Result<EditsResult> {
     let mut text = source.to_string();
     let mut results = Vec::with_capacity(edits.len());
     for edit in edits {
-        let r = apply_edit(&text, edit, options);
+        let r = apply_edit(&text, edit, options)?;
         let ok = r.ok;
         if ok {
             text.clone_from(&r.text);
@@ -347,11 +351,11 @@ pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> EditsResu
         results.push(r);
         if !ok {
             let applied = results.len() - 1;
-            return EditsResult { ok: false, text, results, applied };
+            return Ok(EditsResult { ok: false, text, results, applied });
         }
     }
     let applied = results.len();
-    EditsResult { ok: true, text, results, applied }
+    Ok(EditsResult { ok: true, text, results, applied })
 }
 
 /// Python's `str.isspace()` (what apply-edit-block's `strip()` removes):
@@ -437,7 +441,10 @@ impl<'a> View<'a> {
 
 /// Decides what [`apply_edit`] does with one edit, without building the new
 /// text (the npm binding sends only the splice back).
-pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
+pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
+    crate::limits::check_text("the source", source)?;
+    crate::limits::check_text("the SEARCH text", &edit.search)?;
+    crate::limits::check_text("the REPLACE text", &edit.replace)?;
     let view = if options.newlines { View::normalized(source) } else { View::plain(source) };
     let lf = |s: &'_ str| -> String {
         if options.newlines {
@@ -450,27 +457,27 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
 
     if search.is_empty() {
         let at = view.bom;
-        return Outcome {
+        return Ok(Outcome {
             strategy: Some(Strategy::EmptySearch),
             similarity: 1.0,
             matches: 1,
             splice: Some(Splice { start: at, end: at, text: view.write(&replace) }),
             failure: None,
-        };
+        });
     }
 
     let src = Src::new(&view.text);
-    let (strategy, found) = match climb(&src, &search, &replace, options) {
+    let (strategy, found) = match climb(&src, &search, &replace, options)? {
         Climb::Matched(strategy, found) => (strategy, found),
-        Climb::Failed(outcome) => return outcome,
+        Climb::Failed(outcome) => return Ok(outcome),
     };
     let hit = found.winner;
     let similarity = match strategy {
         Strategy::EmptySearch | Strategy::Exact => 1.0,
-        _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or("")),
+        _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or(""))?,
     };
     if options.unique && found.count > 1 {
-        return explain::ambiguous(&src, strategy, &found, similarity, options);
+        return Ok(explain::ambiguous(&src, strategy, &found, similarity, options));
     }
     let text = match &found.reindent {
         Reindent::None => replace,
@@ -478,7 +485,7 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
         Reindent::Relative(r) => r.apply(&replace),
     };
     let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
-    Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None }
+    Ok(Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None })
 }
 
 /// Where the ladder stopped.
@@ -489,9 +496,9 @@ enum Climb {
 }
 
 /// The ladder after `empty-search`: the first rung that matches, or the failure.
-fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
+fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Result<Climb> {
     if let Some(found) = ladder::exact(src, search) {
-        return Climb::Matched(Strategy::Exact, found);
+        return Ok(Climb::Matched(Strategy::Exact, found));
     }
     let consume = options.newlines && search.ends_with('\n');
     let mut lines: Vec<&str> = search.split('\n').collect();
@@ -500,20 +507,20 @@ fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
     }
     let ctx = ladder::Ctx::new(src, &lines, consume, options, replace);
     if let Some(found) = ladder::trailing_ws(&ctx) {
-        return Climb::Matched(Strategy::TrailingWs, found);
+        return Ok(Climb::Matched(Strategy::TrailingWs, found));
     }
     if let Some(found) = ladder::indent(&ctx) {
-        return Climb::Matched(Strategy::Indent, found);
+        return Ok(Climb::Matched(Strategy::Indent, found));
     }
-    if let Some(found) = ladder::anchor(&ctx) {
-        return Climb::Matched(Strategy::Anchor, found);
+    if let Some(found) = ladder::anchor(&ctx)? {
+        return Ok(Climb::Matched(Strategy::Anchor, found));
     }
-    let fuzzy = ladder::fuzzy(&ctx);
+    let fuzzy = ladder::fuzzy(&ctx)?;
     if let Some(found) = fuzzy.found {
-        return Climb::Matched(Strategy::Fuzzy, found);
+        return Ok(Climb::Matched(Strategy::Fuzzy, found));
     }
-    let failure = options.explain.then(|| explain::not_found(src, &lines, replace, options, fuzzy.best));
-    Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure })
+    let failure = if options.explain { Some(explain::not_found(src, &lines, replace, options, fuzzy.best, &ctx.budget)?) } else { None };
+    Ok(Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure }))
 }
 
 #[cfg(test)]
@@ -521,7 +528,7 @@ mod tests {
     use super::*;
 
     fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
-        apply_edit(source, &Edit::new(search, replace), options)
+        apply_edit(source, &Edit::new(search, replace), options).unwrap()
     }
 
     #[test]
