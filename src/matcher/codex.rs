@@ -6,8 +6,11 @@
 //! appended at the end of the file. Only the runs of removed and added lines
 //! are replaced, so context lines keep the file's own text and line ending.
 
+use std::borrow::Cow;
+
 use super::diagnose;
 use super::index::Index;
+use super::linear;
 use super::Edit;
 use crate::diff::{Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
@@ -34,11 +37,20 @@ fn normalise(c: char) -> char {
 }
 
 impl Pass {
-    fn eq(self, a: &str, b: &str) -> bool {
+    /// What the pass compares of a line: two lines are equal under the pass
+    /// when their keys are.
+    fn key(self) -> fn(&str) -> Cow<'_, str> {
         match self {
-            Pass::TrimEnd => a.trim_end() == b.trim_end(),
-            Pass::Trim => a.trim() == b.trim(),
-            Pass::Normalised => a.trim().chars().map(normalise).eq(b.trim().chars().map(normalise)),
+            Pass::TrimEnd => |l| Cow::Borrowed(l.trim_end()),
+            Pass::Trim => |l| Cow::Borrowed(l.trim()),
+            Pass::Normalised => |l| {
+                let t = l.trim();
+                if t.chars().all(|c| normalise(c) == c) {
+                    Cow::Borrowed(t)
+                } else {
+                    Cow::Owned(t.chars().map(normalise).collect())
+                }
+            },
         }
     }
 }
@@ -60,7 +72,7 @@ pub fn seek(idx: &Index, pattern: &[&str], start: usize, eof: bool) -> Option<us
         return Some(s);
     }
     for pass in [Pass::TrimEnd, Pass::Trim, Pass::Normalised] {
-        let found = (from..=last).find(|&i| pattern.iter().enumerate().all(|(j, p)| pass.eq(lines.get(i + j), p)));
+        let found = linear::first(pattern, last + pattern.len(), from, |i| lines.get(i), pass.key());
         if found.is_some() {
             return found;
         }

@@ -191,8 +191,10 @@ pub fn anchor_hint(idx: &Index, text: &str) -> Option<(usize, String)> {
     if let Some(i) = (0..lines.len()).find(|&i| lines.get(i).trim() == want) {
         return Some((i, format!("input line {} is {} (only whitespace differs)", i + 1, show(lines.get(i)))));
     }
+    // Only lines at least as long can contain it (and `contains` costs the
+    // anchor's length each time).
     (0..lines.len())
-        .find(|&i| lines.get(i).contains(want))
+        .find(|&i| lines.get(i).len() >= want.len() && lines.get(i).contains(want))
         .map(|i| (i, format!("input line {} contains it: {}; an anchor is a whole line", i + 1, show(lines.get(i)))))
 }
 
