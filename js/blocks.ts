@@ -4,6 +4,7 @@
 // refused with a PatchError like everywhere else in the package.
 import { checkOptions, checkString } from './args.js';
 import { putInput, wasm } from './binding.js';
+import { call } from './errors.js';
 
 /** The ladder's rungs, in the order they are tried. */
 export type Strategy = 'empty-search' | 'exact' | 'trailing-ws' | 'indent' | 'anchor' | 'fuzzy';
@@ -225,7 +226,7 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
   const { search, replace } = checkEdit('edit', edit);
   const args = resolve(options);
   const len = putInput(source);
-  return finish(source, wasm().blocksApplyEdit(len, search, replace, ...args) as RawResult);
+  return finish(source, call(() => wasm().blocksApplyEdit(len, search, replace, ...args)) as RawResult);
 }
 
 /**
@@ -242,7 +243,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   });
   const args = resolve(options);
   const len = putInput(source);
-  const raws = wasm().blocksApplyEdits(len, flat, ...args) as RawResult[];
+  const raws = call(() => wasm().blocksApplyEdits(len, flat, ...args)) as RawResult[];
   let text = source;
   const results = raws.map((raw) => {
     const r = finish(text, raw);
@@ -260,5 +261,5 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
 export function similarity(a: string, b: string): number {
   checkString('a', a);
   checkString('b', b);
-  return wasm().blocksSimilarity(a, b);
+  return call(() => wasm().blocksSimilarity(a, b));
 }

@@ -99,10 +99,12 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
 /** Puts the contents of `paths` that the map has into the wasm input buffer. */
 export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths: string[]; lengths: number[] } {
   const present: string[] = [];
+  const seen = new Set<string>();
   const texts: string[] = [];
   for (const path of paths) {
     const contents = map.get(path);
-    if (contents !== undefined && !present.includes(path)) {
+    if (contents !== undefined && !seen.has(path)) {
+      seen.add(path);
       present.push(path);
       texts.push(checkString(`files[${JSON.stringify(path)}]`, contents));
     }

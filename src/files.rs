@@ -26,6 +26,7 @@ pub struct FileChange {
 /// Paths touched so far, in the order first touched, over the caller's files.
 struct Overlay<'f, F> {
     base: F,
+    rereads: crate::limits::Rereads,
     changes: Vec<FileChange>,
     at: HashMap<String, usize>,
     _files: std::marker::PhantomData<&'f ()>,
@@ -65,7 +66,8 @@ pub fn apply_patch<'f>(text: &str, mode: Mode, get: impl Fn(&str) -> Option<&'f 
         .enumerate()
         .map(|(k, op)| read_body(&patch, op, mode).map_err(|e| locate(e, op, k, mode)))
         .collect::<Result<_>>()?;
-    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+    let mut files =
+        Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
     for (k, (op, body)) in patch.operations.iter().zip(&bodies).enumerate() {
         let step = Step {
             kind: op.kind,
@@ -172,7 +174,8 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
         }
         FileOperation::Delete { .. } => Step { kind: OperationKind::Delete, path, move_to: None, contents: None, body: None, line: None },
     };
-    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+    let mut files =
+        Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
     apply_step(&mut files, &step, mode).map_err(located)?;
     Ok(files.changes)
 }
@@ -268,7 +271,11 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
                 )));
             };
             let new = match op.body {
-                Some(diff) => mode.apply_parsed(current, diff, Some(path))?,
+                Some(diff) => {
+                    files.rereads.read(current.len()).map_err(at_line)?;
+                    let current = files.get(path).unwrap_or_default();
+                    mode.apply_parsed(current, diff, Some(path))?
+                }
                 None => current.to_string(),
             };
             match op.move_to {

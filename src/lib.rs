@@ -159,7 +159,9 @@ fn codex<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes
         return Ok(Changes { splices: text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always) });
     }
     let mut current = input.to_string();
+    let mut rereads = limits::Rereads::default();
     for (i, d) in parsed.iter().enumerate() {
+        rereads.read(current.len()).map_err(tag(i))?;
         current = Mode::Codex.apply_parsed(&current, d, None).map_err(tag(i))?;
     }
     Ok(Changes { splices: text::difference(input, &current).into_iter().collect() })

@@ -8,6 +8,8 @@
 //!   diff, a patch, a file's contents, a SEARCH or REPLACE text, a message to
 //!   parse). Memory is then proportional to the input: the line tables cost a
 //!   few dozen bytes per line.
+//! - [`MAX_REREAD_BYTES`]: the file text the updates of one patch or batch
+//!   read in all (a file updated many times is read each time).
 //! - [`MAX_WORK`]: the line-LCS computations of `similarity` and of the edit
 //!   blocks' `fuzzy` and `anchor` rungs, counted in 64-bit word operations of
 //!   the bit-parallel LCS. Below it every result is exact; a computation that
@@ -26,6 +28,37 @@ pub const MAX_LINES: usize = 1 << 24;
 /// Most word operations of line-LCS work in one call (2^28, a few tenths of a
 /// second).
 pub const MAX_WORK: u64 = 1 << 28;
+
+/// Most bytes of file text that the updates of one call read in all (128
+/// MiB): each update of a file reads the file as the updates before it left
+/// it, so many updates of one large file would read it again and again.
+pub const MAX_REREAD_BYTES: usize = 128 << 20;
+
+/// Counts the bytes the updates of one call read ([`MAX_REREAD_BYTES`]).
+#[derive(Debug, Default)]
+pub struct Rereads {
+    read: usize,
+    updates: usize,
+}
+
+impl Rereads {
+    /// Counts an update that reads `bytes` of text, or refuses it (before it
+    /// is applied) when the updates so far and it read too much.
+    pub fn read(&mut self, bytes: usize) -> Result<()> {
+        self.read = self.read.saturating_add(bytes);
+        self.updates += 1;
+        if self.read > MAX_REREAD_BYTES {
+            return Err(Error::new(
+                ErrorKind::InputTooLarge,
+                format!(
+                    "The {} updates up to this one read {} bytes of file text, more than the {MAX_REREAD_BYTES} bytes (128 MiB) applypatch reads in one call: each update of a file reads the whole file again. Merge the updates of each file into one update, or split the patch.",
+                    self.updates, self.read
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// Refuses `text` (named `what` in the message) when it is over
 /// [`MAX_TEXT_BYTES`] or [`MAX_LINES`].

@@ -390,7 +390,9 @@ pub(crate) fn anchor(ctx: &Ctx) -> Result<Option<Found>> {
         }
     }
     let check_interior = opts.anchor_threshold > 0.0 || opts.anchor_threshold.is_nan();
-    let interior = Pattern::new(ctx.search.get(fi + 1..li).unwrap_or(&[]).iter().map(|l| py_strip(l)));
+    // Built on first use: most SEARCH texts have no anchor pair in the file.
+    let interior = std::cell::OnceCell::new();
+    let interior = || interior.get_or_init(|| Pattern::new(ctx.search.get(fi + 1..li).unwrap_or(&[]).iter().map(|l| py_strip(l))));
     let mut v = Vec::new();
     let mut interior_ok = |i: usize, j: usize| -> Result<bool> {
         if !check_interior {
@@ -400,6 +402,7 @@ pub(crate) fn anchor(ctx: &Ctx) -> Result<Option<Found>> {
             return Ok(false);
         }
         let lines = stripped.get(i + 1..j).unwrap_or(&[]);
+        let interior = interior();
         ctx.budget.spend((lines.len() as u64).saturating_mul(interior.step_cost()))?;
         let lcs = interior.lcs(lines.iter().map(|l| interior.class(l)), &mut v);
         Ok(ratio(lcs, interior.len().max(lines.len())) >= opts.anchor_threshold)

@@ -195,9 +195,29 @@ fn path_before(lines: &[&str], at: usize) -> Option<String> {
     None
 }
 
+/// A marker of `n` characters `c`, as a message shows it: written out up to
+/// [`SHOWN_RUN`] characters, else counted.
 fn rep(c: char, n: usize) -> String {
+    if n > SHOWN_RUN {
+        return format!("{} ({n} '{c}')", std::iter::repeat_n(c, SHOWN_RUN).collect::<String>());
+    }
     std::iter::repeat_n(c, n).collect()
 }
+
+/// A line as a message quotes it: its first 80 characters, then `…`.
+fn shown(line: &str) -> String {
+    match line.char_indices().nth(80) {
+        Some((at, _)) => format!("{}…", line.get(..at).unwrap_or("")),
+        None => line.to_string(),
+    }
+}
+
+/// Longest marker run a message writes out.
+const SHOWN_RUN: usize = 16;
+
+/// Problems reported one by one; the rest are counted in one last problem,
+/// so the report stays small whatever the message.
+pub const MAX_PROBLEMS: usize = 100;
 
 /// Parses SEARCH/REPLACE blocks strictly enough to report what is wrong.
 ///
@@ -221,6 +241,19 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
     // The open block: start line index, run length, divider line index.
     let mut open: Option<(usize, usize, Option<usize>)> = None;
     let mut last_path: Option<String> = None;
+    // Problems past MAX_PROBLEMS are only counted (their messages are not
+    // even written): (how many, first line, last line).
+    let mut unlisted: (usize, usize, usize) = (0, 0, 0);
+    let mut report = |problems: &mut Vec<Problem>, line: usize, message: &dyn Fn() -> String| {
+        if problems.len() < MAX_PROBLEMS {
+            problems.push(Problem { line, message: message() });
+        } else {
+            if unlisted.0 == 0 {
+                unlisted.1 = line;
+            }
+            unlisted = (unlisted.0 + 1, unlisted.1, line);
+        }
+    };
     let unclosed = |start: usize, len: usize, divided: bool, why: &str| {
         Problem {
         line: start + 1,
@@ -244,7 +277,9 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
         match (m, open) {
             (Some(Marker::Start(len)), prev) => {
                 if let Some((start, plen, div)) = prev {
-                    out.problems.push(unclosed(start, plen, div.is_some(), &format!("before the next block starts at line {}", i + 1)));
+                    report(&mut out.problems, start + 1, &|| {
+                        unclosed(start, plen, div.is_some(), &format!("before the next block starts at line {}", i + 1)).message
+                    });
                 }
                 open = Some((i, len, None));
             }
@@ -257,31 +292,38 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                 open = None;
             }
             (Some(Marker::End), Some((start, len, None))) => {
-                out.problems.push(Problem {
-                    line: start + 1,
-                    message: format!(
+                report(&mut out.problems, start + 1, &|| {
+                    format!(
                         "The edit block starting at line {} reaches its end marker at line {} without a '{}' line between the SEARCH and the REPLACE text, so it was not applied. Put a line '{}' after the lines to find.",
                         start + 1,
                         i + 1,
                         rep('=', len),
                         rep('=', len)
-                    ),
+                    )
                 });
                 open = None;
             }
-            (Some(Marker::End), None) => out.problems.push(Problem {
-                line: i + 1,
-                message: format!(
+            (Some(Marker::End), None) => report(&mut out.problems, i + 1, &|| {
+                format!(
                     "Line {} ({:?}) ends an edit block, but no block is open (a block starts with '<<<<<<< SEARCH').",
                     i + 1,
-                    line
-                ),
+                    shown(line)
+                )
             }),
             _ => {}
         }
     }
     if let Some((start, len, div)) = open {
-        out.problems.push(unclosed(start, len, div.is_some(), "before the end of the message"));
+        report(&mut out.problems, start + 1, &|| unclosed(start, len, div.is_some(), "before the end of the message").message);
+    }
+    let (more, first, last) = unlisted;
+    if more > 0 {
+        out.problems.push(Problem {
+            line: first,
+            message: format!(
+                "{more} more problems like the ones above, from line {first} to line {last}, are not listed one by one. Fix the blocks above and send the message again."
+            ),
+        });
     }
     out
 }
@@ -329,6 +371,28 @@ mod tests {
         assert_eq!(p.edits[0].line, 5);
         assert!(p.problems.is_empty());
         assert_eq!(parse_blocks_detailed("Here is the fix:\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE").edits[0].path, None);
+    }
+
+    #[test]
+    fn detailed_problems_stay_small() {
+        // 400,000 unclosed start markers: 100 problems and a count of the rest.
+        let text = "<<<<<<< SEARCH\n".repeat(400_000);
+        let p = parse_blocks_detailed(&text);
+        assert_eq!(p.problems.len(), MAX_PROBLEMS + 1);
+        assert_eq!(p.problems[99].line, 100);
+        let last = p.problems.last().unwrap();
+        assert_eq!(last.line, 101);
+        assert_eq!(
+            last.message,
+            "399900 more problems like the ones above, from line 101 to line 400000, are not listed one by one. Fix the blocks above and send the message again."
+        );
+        let size: usize = p.problems.iter().map(|p| p.message.len()).sum();
+        assert!(size < 40_000, "{size}");
+        // A marker a million characters long is counted, not repeated.
+        let p = parse_blocks_detailed(&"<".repeat(1_000_000));
+        assert_eq!(p.problems.len(), 1);
+        assert!(p.problems[0].message.contains("'<<<<<<<<<<<<<<<< (1000000 '<') SEARCH'"), "{}", p.problems[0].message);
+        assert!(p.problems[0].message.len() < 600);
     }
 
     #[test]

@@ -87,6 +87,33 @@ impl<'k, F: Fn(usize) -> Cow<'k, str>> Iterator for Matches<'k, F> {
     }
 }
 
+/// Where the longest prefix of `block` (at least one line) stands in lines
+/// `from..lines`: `(start, length)`, the earliest of the longest. Linear:
+/// the Knuth–Morris–Pratt state after each line is the longest prefix of the
+/// block that ends there.
+pub fn longest_prefix<'k>(block: &[&'k str], lines: usize, from: usize, line: impl Fn(usize) -> &'k str) -> Option<(usize, usize)> {
+    let keys: Vec<Cow<'k, str>> = block.iter().map(|b| Cow::Borrowed(*b)).collect();
+    let mut m = Matches::new(keys, lines, from, |i| Cow::Borrowed(line(i)));
+    let mut best: Option<(usize, usize)> = None;
+    while m.pos < m.until {
+        let id = m.ids.get(&Cow::Borrowed(line(m.pos))).copied().unwrap_or(OTHER);
+        m.pos += 1;
+        while m.k > 0 && m.needle.get(m.k) != Some(&id) {
+            m.k = m.pi.get(m.k - 1).copied().unwrap_or(0);
+        }
+        if m.needle.get(m.k) == Some(&id) {
+            m.k += 1;
+        }
+        if m.k > best.map_or(0, |b| b.1) {
+            best = Some((m.pos - m.k, m.k));
+        }
+        if m.k == m.needle.len() {
+            m.k = m.pi.get(m.k - 1).copied().unwrap_or(0);
+        }
+    }
+    best
+}
+
 /// The first start `s` in `from..=lines - pattern.len()` where every line
 /// `s + j` has the key of `pattern[j]`. Checks each start directly while that
 /// stays within a few passes over the input, then finishes with [`Matches`].
@@ -144,6 +171,16 @@ mod tests {
         let mut tail = vec!["x"; 98];
         tail.push("y");
         assert_eq!(first(&tail, text.len(), 2, line, trim), Some(101));
+    }
+
+    #[test]
+    fn longest_prefix_is_the_earliest_of_the_longest() {
+        let text = ["x", "a", "b", "x", "a", "b", "c", "a", "b", "c"];
+        let line = |i: usize| text.get(i).copied().unwrap_or("");
+        assert_eq!(longest_prefix(&["a", "b", "c", "d"], text.len(), 0, line), Some((4, 3)));
+        assert_eq!(longest_prefix(&["a", "b", "z"], text.len(), 0, line), Some((1, 2)));
+        assert_eq!(longest_prefix(&["a", "b", "z"], text.len(), 2, line), Some((4, 2)));
+        assert_eq!(longest_prefix(&["q"], text.len(), 0, line), None);
     }
 
     #[test]
