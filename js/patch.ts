@@ -49,8 +49,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function define(target: Record<string, string>, key: string, value: string): void {
-  // defineProperty, not assignment: a path named "__proto__" is a file too.
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  // defineProperty, not assignment, for a path named "__proto__" (a file too);
+  // plain assignment for the others keeps large maps fast.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** A checked file map: how to read it, and how to build a new one from changes. */

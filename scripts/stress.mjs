@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Adversarial inputs at growing sizes through the built package: for each
 // family, each size runs in a fresh Node process (so its peak memory is its
-// own), and the table shows the input size, the time of the call, the peak
-// resident memory of the process and what the call returned. A family whose
-// time grows more than 1.6x faster than its input between two sizes (and
-// past 50 ms) is flagged SUPER-LINEAR; a call over 1 s is flagged SLOW.
+// own), and the table shows the input size, the CPU time of the call (user +
+// system: less disturbed than wall time on a shared machine; the wall time
+// follows), the peak resident memory of the process and what the call
+// returned. A family whose CPU time grows more than 1.6x faster than its
+// input between two sizes (and past 50 ms) is flagged SUPER-LINEAR; a call
+// over 1 s of CPU is flagged SLOW.
 //
 //   npm run stress                         (after npm run build)
 //   node scripts/stress.mjs --sizes 1,10   (sizes in MB; default 1,2.5,5,10)
@@ -136,6 +138,7 @@ async function one(family, mb) {
   const p = await import('applypatch');
   const call = families[family](Math.round(mb * MB));
   const start = performance.now();
+  const cpu = process.cpuUsage();
   let result;
   try {
     result = outcome(call(p));
@@ -143,7 +146,9 @@ async function one(family, mb) {
     result = e instanceof p.PatchError ? `PatchError ${e.code}` : `THREW ${e?.constructor?.name}: ${String(e?.message).slice(0, 80)}`;
   }
   const ms = performance.now() - start;
-  process.stdout.write(JSON.stringify({ ms, result, maxRssKb: process.resourceUsage().maxRSS }));
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  process.stdout.write(JSON.stringify({ ms, cpuMs, result, maxRssKb: process.resourceUsage().maxRSS }));
 }
 
 async function main() {
@@ -153,8 +158,8 @@ async function main() {
   };
   const sizes = (arg('--sizes') ?? '1,2.5,5,10').split(',').map(Number);
   const only = arg('--only');
-  console.log(`applypatch stress, Node ${process.version}: time of one call, peak memory of its process (a fresh Node each)\n`);
-  console.log(`${'family'.padEnd(24)} ${'MB'.padStart(5)} ${'ms'.padStart(8)} ${'peak MB'.padStart(8)}  result`);
+  console.log(`applypatch stress, Node ${process.version}: CPU and wall time of one call, peak memory of its process (a fresh Node each)\n`);
+  console.log(`${'family'.padEnd(24)} ${'MB'.padStart(5)} ${'cpu ms'.padStart(8)} ${'wall ms'.padStart(8)} ${'peak MB'.padStart(8)}  result`);
   const flags = [];
   for (const family of Object.keys(families)) {
     if (only && !family.includes(only)) continue;
@@ -164,13 +169,13 @@ async function main() {
         encoding: 'utf8',
         maxBuffer: 1 << 20,
       });
-      const { ms, result, maxRssKb } = JSON.parse(out);
+      const { ms: wall, cpuMs: ms, result, maxRssKb } = JSON.parse(out);
       let flag = '';
       if (prev && ms > 50 && ms / prev.ms > 1.6 * (mb / prev.mb)) flag += ' SUPER-LINEAR';
       if (ms > 1000) flag += ' SLOW';
       if (flag) flags.push(`${family} at ${mb} MB:${flag}`);
       console.log(
-        `${family.padEnd(24)} ${String(mb).padStart(5)} ${ms.toFixed(1).padStart(8)} ${(maxRssKb / 1024).toFixed(0).padStart(8)}  ${result}${flag}`,
+        `${family.padEnd(24)} ${String(mb).padStart(5)} ${ms.toFixed(0).padStart(8)} ${wall.toFixed(0).padStart(8)} ${(maxRssKb / 1024).toFixed(0).padStart(8)}  ${result}${flag}`,
       );
       prev = { ms, mb };
     }

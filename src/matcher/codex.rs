@@ -71,13 +71,18 @@ pub fn seek(idx: &Index, pattern: &[&str], start: usize, eof: bool) -> Option<us
     if let Some(s) = idx.find_block(pattern, from).next() {
         return Some(s);
     }
-    for pass in [Pass::TrimEnd, Pass::Trim, Pass::Normalised] {
-        let found = linear::first(pattern, last + pattern.len(), from, |i| lines.get(i), pass.key());
+    // Each pass is coarser than the one before (lines equal under one are
+    // equal under the next), so the last pass's first match says whether
+    // any pass matches, and where the others' first matches can start.
+    let seek = |pass: Pass, from: usize| linear::first(pattern, last + pattern.len(), from, |i| lines.get(i), pass.key());
+    let coarsest = seek(Pass::Normalised, from)?;
+    for pass in [Pass::TrimEnd, Pass::Trim] {
+        let found = seek(pass, coarsest);
         if found.is_some() {
             return found;
         }
     }
-    None
+    Some(coarsest)
 }
 
 /// A chunk as Codex holds it: old and new lines, and where its context lines
