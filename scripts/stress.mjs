@@ -158,8 +158,12 @@ async function main() {
   };
   const sizes = (arg('--sizes') ?? '1,2.5,5,10').split(',').map(Number);
   const only = arg('--only');
-  console.log(`applypatch stress, Node ${process.version}: CPU and wall time of one call, peak memory of its process (a fresh Node each)\n`);
-  console.log(`${'family'.padEnd(24)} ${'MB'.padStart(5)} ${'cpu ms'.padStart(8)} ${'wall ms'.padStart(8)} ${'peak MB'.padStart(8)}  result`);
+  console.log(
+    `applypatch stress, Node ${process.version}: CPU and wall time of one call, peak memory of its process (a fresh Node each)\n`,
+  );
+  console.log(
+    `${'family'.padEnd(24)} ${'MB'.padStart(5)} ${'cpu ms'.padStart(8)} ${'wall ms'.padStart(8)} ${'peak MB'.padStart(8)}  result`,
+  );
   const flags = [];
   for (const family of Object.keys(families)) {
     if (only && !family.includes(only)) continue;

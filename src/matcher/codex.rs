@@ -74,7 +74,11 @@ pub fn seek(idx: &Index, pattern: &[&str], start: usize, eof: bool) -> Option<us
     // Each pass is coarser than the one before (lines equal under one are
     // equal under the next), so the last pass's first match says whether
     // any pass matches, and where the others' first matches can start.
-    let seek = |pass: Pass, from: usize| linear::first(pattern, last + pattern.len(), from, |i| lines.get(i), pass.key());
+    let line = |i: usize| {
+        idx.spend(super::index::LINEAR_STEP);
+        lines.get(i)
+    };
+    let seek = |pass: Pass, from: usize| linear::first(pattern, last + pattern.len(), from, line, pass.key());
     let coarsest = seek(Pass::Normalised, from)?;
     for pass in [Pass::TrimEnd, Pass::Trim] {
         let found = seek(pass, coarsest);
@@ -164,6 +168,7 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
                 }
             }
         }
+        idx.check_work()?;
         let chunk = Chunk::of(section);
         let first = section.lines.first().map_or(section.first_line(), |l| l.line);
         if chunk.old.is_empty() {

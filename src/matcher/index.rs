@@ -8,9 +8,19 @@
 //! binary search. Candidates are always confirmed byte for byte.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use super::linear;
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::MAX_WORK;
 use crate::text::Lines;
+
+/// Line comparisons that the searches of one call may make per input line,
+/// beyond [`MAX_WORK`]: a few hundred passes over the input.
+pub const PASSES: u64 = 256;
+
+/// Work units of one line read by [`linear::Matches`] (it hashes the line).
+pub const LINEAR_STEP: u64 = 8;
 
 pub struct Index<'t> {
     lines: &'t Lines<'t>,
@@ -19,6 +29,8 @@ pub struct Index<'t> {
     offsets: Vec<u32>,
     entries: Vec<u32>,
     mask: u32,
+    /// Line comparisons done by searches so far ([`Index::check_work`]).
+    spent: Cell<u64>,
 }
 
 impl<'t> Index<'t> {
@@ -49,11 +61,33 @@ impl<'t> Index<'t> {
                 *slot += 1;
             }
         }
-        Index { lines, fps, offsets, entries, mask }
+        Index { lines, fps, offsets, entries, mask, spent: Cell::new(0) }
     }
 
     pub fn lines(&self) -> &'t Lines<'t> {
         self.lines
+    }
+
+    /// Counts `units` of search work (a line comparison is one).
+    pub fn spend(&self, units: u64) {
+        self.spent.set(self.spent.get().saturating_add(units));
+    }
+
+    /// Fails once the searches of one call have done more than [`MAX_WORK`]
+    /// and [`PASSES`] per input line comparisons: each search is linear, but a diff of
+    /// very many sections made of lines common all over the input would
+    /// repeat that for every section.
+    pub fn check_work(&self) -> Result<()> {
+        let allowed = MAX_WORK.saturating_add(PASSES.saturating_mul(self.lines.len() as u64));
+        if self.spent.get() > allowed {
+            return Err(Error::new(
+                ErrorKind::InputTooLarge,
+                format!(
+                    "Finding the sections of this diff needed more than {allowed} line comparisons ({MAX_WORK} and {PASSES} per input line), the most applypatch does in one call: its sections are made of lines that occur all over the input. Use context lines that occur less often, or fewer sections."
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The lines of `fp`'s bucket at or after line `from`.
@@ -109,9 +143,15 @@ impl<'t> Index<'t> {
                     if checks == 0 {
                         let keys = block.iter().map(|b| Cow::Borrowed(*b)).collect();
                         let lines = self.lines;
-                        return linear.insert(linear::Matches::new(keys, n, s, move |i| Cow::Borrowed(lines.get(i)))).next();
+                        return linear
+                            .insert(linear::Matches::new(keys, n, s, move |i| {
+                                self.spend(LINEAR_STEP);
+                                Cow::Borrowed(lines.get(i))
+                            }))
+                            .next();
                     }
                     checks -= 1;
+                    self.spend(1);
                     if !self.line_is(s + j, fp, text) {
                         all = false;
                         break;
@@ -197,6 +237,26 @@ mod tests {
         two.truncate(500);
         assert_eq!(idx.find_block(&two, 0).count(), 20 * 500);
         assert_eq!(idx.find_block(&two, 19_000).take(3).collect::<Vec<_>>(), [19_000, 19_001, 19_002]);
+    }
+
+    #[test]
+    fn searches_of_one_call_have_a_budget() {
+        let text = "x\n".repeat(1000);
+        let lines = Lines::split(&text);
+        let idx = Index::new(&lines);
+        assert!(idx.check_work().is_ok());
+        idx.spend(MAX_WORK + PASSES * 1000);
+        assert!(idx.check_work().is_ok());
+        idx.spend(1);
+        let e = idx.check_work().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InputTooLarge);
+        assert!(
+            e.message.starts_with(
+                "Finding the sections of this diff needed more than 268691456 line comparisons (268435456 and 256 per input line)"
+            ),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

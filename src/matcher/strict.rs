@@ -54,6 +54,7 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>) -> Result<Vec<Edit<'d>>> {
     let mut edits = Vec::new();
     let mut cursor = 0; // first input line the next section may use
     for (si, section) in diff.sections.iter().enumerate() {
+        idx.check_work()?;
         let mut anchored = false;
         for a in &section.anchors {
             cursor = find_anchor(idx, a, cursor)? + 1;
