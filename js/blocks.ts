@@ -219,7 +219,8 @@ export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlo
 /**
  * Applies one search/replace edit to `source` with the first strategy of the
  * ladder that matches. A failed match returns `ok: false` with the source
- * unchanged; it never throws.
+ * unchanged; only an input over the limits throws (a {@link PatchError},
+ * `input_too_large`).
  */
 export function applyEdit(source: string, edit: EditBlock, options?: EditOptions): EditResult {
   checkString('source', source);
