@@ -29,12 +29,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A small, fast hasher for line strings (FxHash's multiply-rotate over 8-byte
-/// words). Lines longer than 24 bytes are hashed from their length and their
-/// first, middle and last 8 bytes only: the maps hold the few SEARCH lines and
-/// are probed with every line of the file, most of which match nothing, so a
-/// constant-time hash is what counts (equality is still checked in full by
-/// the map). Lines come from files and models, not from an adversary that
-/// needs DoS resistance inside one call; std's SipHash costs far more here.
+/// words): the maps hold the few SEARCH lines and are probed with every line
+/// of the file, and std's SipHash costs far more here. Every byte is hashed:
+/// long lines that share their first, middle and last bytes (rows of a table)
+/// would otherwise all collide, and each probe compare them all.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct LineHasher(u64);
 
@@ -52,17 +50,12 @@ impl Hasher for LineHasher {
     fn write(&mut self, bytes: &[u8]) {
         let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
         let mut h = mix(self.0, bytes.len() as u64);
-        if bytes.len() > 24 {
-            let len = bytes.len();
-            h = mix(mix(mix(h, word(bytes, 0)), word(bytes, len / 2 - 4)), word(bytes, len - 8));
-        } else {
-            let mut chunks = bytes.chunks_exact(8);
-            for c in &mut chunks {
-                h = mix(h, word(c, 0));
-            }
-            for &b in chunks.remainder() {
-                h = mix(h, u64::from(b));
-            }
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            h = mix(h, word(c, 0));
+        }
+        for &b in chunks.remainder() {
+            h = mix(h, u64::from(b));
         }
         self.0 = h;
     }
@@ -472,6 +465,15 @@ mod tests {
         let b: Vec<String> = (0..150).map(|i| format!("l{}", (i * 7) % 41)).collect();
         let (ja, jb) = (a.join("\n"), b.join("\n"));
         assert_eq!(similarity(&ja, &jb).unwrap(), naive_similarity(&ja, &jb));
+    }
+
+    #[test]
+    fn long_lines_differing_between_samples_hash_apart() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let hash = |s: &str| BuildHasherDefault::<LineHasher>::default().hash_one(s);
+        let line = |i: usize| format!("{}{i:04}{}", "p".repeat(20), "q".repeat(76));
+        let hashes: std::collections::HashSet<u64> = (0..1000).map(|i| hash(&line(i))).collect();
+        assert_eq!(hashes.len(), 1000);
     }
 
     #[test]
