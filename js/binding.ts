@@ -40,6 +40,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown;
   blocksApplyEdits(
     inputLen: number,
@@ -48,6 +49,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   /** Throws a PatchError (input_too_large) over the limits. */
