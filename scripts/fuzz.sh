@@ -41,7 +41,7 @@ for t in "${targets[@]}"; do
     -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
-  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1 || true)
   runs=${runs:-0}
   total=$((total + runs))
   if [ $rc -eq 0 ]; then
