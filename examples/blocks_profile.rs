@@ -29,7 +29,7 @@ fn main() {
                 .map(|_| {
                     let t = Instant::now();
                     for _ in 0..reps {
-                        std::hint::black_box(apply_edit(&source, &edit, &o));
+                        let _ = std::hint::black_box(apply_edit(&source, &edit, &o));
                     }
                     t.elapsed().as_secs_f64() * 1000.0 / reps as f64
                 })

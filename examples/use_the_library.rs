@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
   print(\"Hello, edit blocks\")
 >>>>>>> REPLACE";
     let source = out.get("src/app.py").map(String::as_str).unwrap_or_default();
-    let result = apply_edits(source, &parse_blocks(message), &Options::SAFE);
+    let result = apply_edits(source, &parse_blocks(message), &Options::SAFE)?;
     let strategy = result.results.first().and_then(|r| r.strategy).map(|s| s.as_str());
     print!("3. edit blocks (strategy {strategy:?}):\n{}", result.text);
     assert!(result.ok);

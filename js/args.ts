@@ -14,9 +14,26 @@ export function describe(value: unknown): string {
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * The engine's limit on one text, in UTF-8 bytes (`limits::MAX_TEXT_BYTES`,
+ * README "Limits"). A string with more UTF-16 code units than this has more
+ * bytes too, so it is refused here, before it is copied into wasm memory; the
+ * engine checks the exact byte count of the others.
+ */
+export const MAX_TEXT_BYTES = 32 * 1024 * 1024;
+
+export function tooLarge(message: string): PatchError {
+  return new PatchError({ code: 'input_too_large', message });
+}
+
 export function checkString(name: string, value: unknown): string {
   if (typeof value !== 'string') {
     throw new TypeError(`applypatch: ${name} must be a string, got ${describe(value)}`);
+  }
+  if (value.length > MAX_TEXT_BYTES) {
+    throw tooLarge(
+      `${name} is ${value.length} UTF-16 code units long, so over ${MAX_TEXT_BYTES} bytes; applypatch takes texts of at most ${MAX_TEXT_BYTES} bytes (32 MiB). Split the work into smaller files or edits.`,
+    );
   }
   const wellFormed = typeof value.isWellFormed === 'function' ? value.isWellFormed() : !loneSurrogate.test(value);
   if (!wellFormed) {

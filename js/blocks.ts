@@ -4,6 +4,7 @@
 // refused with a PatchError like everywhere else in the package.
 import { checkOptions, checkString } from './args.js';
 import { putInput, wasm } from './binding.js';
+import { call } from './errors.js';
 import { editOptionFields, presets, strategies } from './generated.js';
 import { type Files, fileMap, putFiles } from './patch.js';
 
@@ -240,14 +241,15 @@ export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlo
 /**
  * Applies one search/replace edit to `source` with the first strategy of the
  * ladder that matches. A failed match returns `ok: false` with the source
- * unchanged; it never throws.
+ * unchanged; only an input over the limits throws (a {@link PatchError},
+ * `input_too_large`).
  */
 export function applyEdit(source: string, edit: EditBlock, options?: EditOptions): EditResult {
   checkString('source', source);
   const { search, replace, hints } = checkEdit('edit', edit);
   const args = resolve(options);
   const len = putInput(source);
-  return finish(source, wasm().blocksApplyEdit(len, search, replace, args, new Float64Array(hints)) as RawResult);
+  return finish(source, call(() => wasm().blocksApplyEdit(len, search, replace, args, new Float64Array(hints))) as RawResult);
 }
 
 /**
@@ -267,7 +269,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   }
   const args = resolve(options);
   const len = putInput(source);
-  const raws = wasm().blocksApplyEdits(len, flat, args, hints) as RawResult[];
+  const raws = call(() => wasm().blocksApplyEdits(len, flat, args, hints)) as RawResult[];
   let text = source;
   const results = raws.map((raw) => {
     const r = finish(text, raw);
@@ -285,7 +287,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
 export function similarity(a: string, b: string): number {
   checkString('a', a);
   checkString('b', b);
-  return wasm().blocksSimilarity(a, b);
+  return call(() => wasm().blocksSimilarity(a, b));
 }
 
 /** One block of {@link applyBlocks}: the file it went to, and its result (offsets and text left out). */
@@ -329,7 +331,7 @@ export function applyBlocks<T extends Files>(files: T, message: string, options?
   const path = checkOptions(options).path;
   if (path !== undefined && typeof path !== 'string') throw new TypeError(`applypatch: options.path must be a string, got ${kind(path)}`);
   const put = putFiles(map, map.paths);
-  const raw = wasm().blocksApplyToFiles(put.paths, put.lengths, message, args, path) as {
+  const raw = call(() => wasm().blocksApplyToFiles(put.paths, put.lengths, message, args, path)) as {
     ok: boolean;
     changes: Array<{ path: string; contents: string | null }>;
     results: BlockResult[];

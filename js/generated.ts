@@ -66,4 +66,5 @@ export const engineErrorCodes = [
   'wasm_unavailable',
   'internal_error',
   'file_changed',
+  'input_too_large',
 ] as const;

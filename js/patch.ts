@@ -49,8 +49,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function define(target: Record<string, string>, key: string, value: string): void {
-  // defineProperty, not assignment: a path named "__proto__" is a file too.
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  // defineProperty, not assignment, for a path named "__proto__" (a file too);
+  // plain assignment for the others keeps large maps fast.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** A checked file map: how to read it, and how to build a new one from changes. */
@@ -102,10 +104,12 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
 /** Puts the contents of `paths` that the map has into the wasm input buffer. */
 export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths: string[]; lengths: number[] } {
   const present: string[] = [];
+  const seen = new Set<string>();
   const texts: string[] = [];
   for (const path of paths) {
     const contents = map.get(path);
-    if (contents !== undefined && !present.includes(path)) {
+    if (contents !== undefined && !seen.has(path)) {
+      seen.add(path);
       present.push(path);
       texts.push(checkString(`files[${JSON.stringify(path)}]`, contents));
     }

@@ -33,6 +33,7 @@ fn parse_all<S: AsRef<str>>(diffs: &[S], mode: Mode, shape: Shape) -> Result<Vec
 /// Codex over one diff or a batch: each diff applies to the previous one's
 /// output. The changes come back as one splice around what differs.
 pub(crate) fn codex<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Result<Changes> {
+    check_inputs(input, diffs, shape)?;
     let parsed = parse_all(diffs, Mode::Codex, shape)?;
     if let [only] = parsed.as_slice() {
         let lines = Lines::split(input);
@@ -41,7 +42,9 @@ pub(crate) fn codex<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Re
         return Ok(Changes::new(text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always)));
     }
     let mut current = input.to_string();
+    let mut rereads = crate::limits::Rereads::default();
     for (i, d) in parsed.iter().enumerate() {
+        rereads.read(current.len()).map_err(shape.tag(i))?;
         current = apply_parsed(Mode::Codex, &current, d, None).map_err(shape.tag(i))?;
     }
     Ok(Changes::new(text::difference(input, &current).into_iter().collect()))
@@ -49,6 +52,7 @@ pub(crate) fn codex<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Re
 
 /// Strict over one diff or a batch.
 pub(crate) fn strict<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Result<Changes> {
+    check_inputs(input, diffs, shape)?;
     let parsed = parse_all(diffs, Mode::Strict, shape)?;
     let lines = Lines::split(input);
     let nl = crate::matcher::strict::newline(&lines)?;
@@ -69,6 +73,7 @@ pub(crate) fn strict<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> R
 /// Applies a parsed update body to `input` (`path` names the file in
 /// messages). Used by the Codex batch and by the file operations of a patch.
 pub(crate) fn apply_parsed(mode: Mode, input: &str, diff: &Diff, path: Option<&str>) -> Result<String> {
+    crate::limits::check_text(path.unwrap_or("the input"), input)?;
     let lines = Lines::split(input);
     let idx = Index::new(&lines);
     let splices = match mode {
@@ -83,6 +88,15 @@ pub(crate) fn apply_parsed(mode: Mode, input: &str, diff: &Diff, path: Option<&s
         }
     };
     Ok(text::apply_splices(input, &splices))
+}
+
+/// Refuses an input or a diff over the limits (see [`crate::limits`]).
+fn check_inputs<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Result<()> {
+    crate::limits::check_text("the input", input)?;
+    match shape {
+        Shape::Batch => crate::limits::check_texts("diff", diffs),
+        Shape::Single => diffs.iter().try_for_each(|d| crate::limits::check_text("the diff", d.as_ref())),
+    }
 }
 
 /// Two edits of different diffs conflict when they change a common line, or

@@ -107,6 +107,11 @@ error_kinds! {
     /// it would have been replaced (another process or thread wrote it): the
     /// patch was not applied, and the file must be read again.
     FileChanged => "file_changed",
+    /// An input over one of the documented limits (README "Limits"): too many
+    /// bytes or lines, or a similarity or fuzzy search that would need more
+    /// work than the engine allows for one call. Refused before the work or
+    /// the allocation is done.
+    InputTooLarge => "input_too_large",
 }
 
 /// An error kind serializes as its code.

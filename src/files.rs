@@ -28,6 +28,7 @@ pub struct FileChange {
 /// Paths touched so far, in the order first touched, over the caller's files.
 struct Overlay<'f, F> {
     base: F,
+    rereads: crate::limits::Rereads,
     changes: Vec<FileChange>,
     at: HashMap<String, usize>,
     _files: std::marker::PhantomData<&'f ()>,
@@ -91,7 +92,8 @@ impl Patch {
             .enumerate()
             .map(|(k, (op, place))| read_body(self, op, place, mode).map_err(|e| locate(e, op, k, mode)))
             .collect::<Result<_>>()?;
-        let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+        let mut files =
+            Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
         for (k, (op, body)) in self.operations().iter().zip(&bodies).enumerate() {
             let step = match op {
                 Operation::Add { path, contents, line } => Step::add(path, contents, Some(*line)),
@@ -224,6 +226,7 @@ impl<'a> FileOperation<'a> {
 /// The Agents SDK's `applyDiff('', diff, 'create')` differs: it leaves the
 /// last line without a newline unless a bare `+` line ends the diff.
 pub fn create_file(diff: &str) -> Result<String> {
+    crate::limits::check_text("the diff", diff)?;
     let mut contents = String::with_capacity(diff.len());
     for (i, line) in diff::diff_lines(diff).enumerate() {
         if !patch::push_added_line(&mut contents, line) {
@@ -254,6 +257,9 @@ pub fn create_file(diff: &str) -> Result<String> {
 /// operation's `diff`.
 pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
     let path = op.path();
+    if let FileOperation::Create { diff, .. } | FileOperation::Update { diff, .. } = op {
+        crate::limits::check_text("the diff", diff)?;
+    }
     let located = |mut e: Error| {
         if mode == Mode::Strict && e.path.is_none() && !matches!(e.kind, ErrorKind::FileNotFound) {
             e.message = format!("{path}: {}", e.message);
@@ -283,7 +289,8 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
         }
         FileOperation::Delete { .. } => Step::delete(path, None),
     };
-    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+    let mut files =
+        Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
     apply_step(&mut files, &step, mode).map_err(located)?;
     Ok(files.changes)
 }
@@ -380,7 +387,12 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
                 )));
             };
             let new = match op.body {
-                Some(diff) => crate::batch::apply_parsed(mode, current, diff, Some(path))?,
+                Some(diff) => {
+                    // Each update re-reads its file: bounded over the whole patch (limits::Rereads).
+                    files.rereads.read(current.len()).map_err(at_line)?;
+                    let current = files.get(path).unwrap_or_default();
+                    crate::batch::apply_parsed(mode, current, diff, Some(path))?
+                }
                 None => current.to_string(),
             };
             match op.move_to {

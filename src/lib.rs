@@ -72,6 +72,7 @@ mod diff;
 mod error;
 mod files;
 mod format;
+pub mod limits;
 mod matcher;
 mod mode;
 mod patch;

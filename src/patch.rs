@@ -187,6 +187,7 @@ fn check_boundaries(lines: &[&str]) -> std::result::Result<(), &'static str> {
 /// Parses a patch. Errors carry the real line (`diff_line`) and Codex's
 /// wording.
 pub fn parse(patch: &str) -> Result<Patch> {
+    crate::limits::check_text("the patch", patch)?;
     let trimmed = patch.trim();
     // Lines trimmed away at the start: each `\n` before the text.
     let lead = patch.len() - patch.trim_start().len();

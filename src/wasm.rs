@@ -320,7 +320,7 @@ fn block_edit(search: String, replace: String, hints: &[f64]) -> Edit {
 pub fn blocks_apply_edit(input_len: usize, search: String, replace: String, options: &[f64], hints: &[f64]) -> Result<JsValue, JsValue> {
     let options = Options::from_numbers(options);
     let edit = block_edit(search, replace, hints);
-    with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options)))
+    with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options).map_err(|e| to_js_error(&e))?))
 }
 
 /// Applies edits (`[search, replace, search, replace, …]`, with `hints`
@@ -340,9 +340,9 @@ pub fn blocks_apply_edits(input_len: usize, edits: Vec<String>, options: &[f64],
         .collect();
     with_input(input_len, |source| {
         let out = Array::new();
-        blocks::find_each(source, &edits, &options, |text, outcome| {
+        blocks::find_each(source, &edits, &options, |text, outcome| -> Result<(), JsValue> {
             out.push(&to_js_outcome(text, &outcome)?);
-            Ok::<(), JsValue>(())
+            Ok(())
         })?;
         Ok(out)
     })
@@ -372,7 +372,9 @@ pub fn blocks_apply_to_files(
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
     with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        serialize(&blocks::apply_blocks(message, &options, default_path.as_deref(), |p| files.get(p).copied()))
+        serialize(
+            &blocks::apply_blocks(message, &options, default_path.as_deref(), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?,
+        )
     })
 }
 
@@ -384,8 +386,8 @@ pub fn detect_format(text: &str) -> String {
 
 /// apply-edit-block's line similarity of two texts.
 #[wasm_bindgen(js_name = blocksSimilarity)]
-pub fn blocks_similarity(a: &str, b: &str) -> f64 {
-    blocks::similarity(a, b)
+pub fn blocks_similarity(a: &str, b: &str) -> Result<f64, JsValue> {
+    blocks::similarity(a, b).map_err(|e| to_js_error(&e))
 }
 
 // ---- unified diffs (js/unified.ts) ----

@@ -31,7 +31,7 @@ fn engine_agrees_with_recorded_apply_edit_block() {
         if let Some(s) = c.get("anchor_slack").and_then(Value::as_i64) {
             options.anchor_slack = s;
         }
-        let got = apply_edits(source, &edits, &options);
+        let got = apply_edits(source, &edits, &options).unwrap();
         let want = &c["expected"];
         assert_eq!(got.ok, want["ok"].as_bool().unwrap(), "{at}");
         assert_eq!(got.text, want["text"].as_str().unwrap(), "{at}");

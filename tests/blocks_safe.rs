@@ -5,7 +5,7 @@
 use applypatch::blocks::{apply_edit, apply_edits, DifferenceKind, Edit, EditResult, LineRange, Options, Reason, Strategy};
 
 fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
-    apply_edit(source, &Edit::new(search, replace), options)
+    apply_edit(source, &Edit::new(search, replace), options).unwrap()
 }
 
 fn lines(start: usize, end: usize) -> LineRange {
@@ -261,7 +261,7 @@ fn a_search_unrelated_to_the_file_says_so() {
 #[test]
 fn apply_edits_stops_at_the_first_failure_in_safe_mode_too() {
     let edits = [Edit::new("a", "A"), Edit::new("x", "X"), Edit::new("b", "B")];
-    let r = apply_edits("a\nb\nx\nx\n", &edits, &Options::SAFE);
+    let r = apply_edits("a\nb\nx\nx\n", &edits, &Options::SAFE).unwrap();
     assert_eq!((r.ok, r.applied, r.text.as_str(), r.results.len()), (false, 1, "A\nb\nx\nx\n", 2));
     assert_eq!(r.results[1].failure.as_ref().unwrap().reason, Reason::Ambiguous);
 }
@@ -322,22 +322,22 @@ fn search_equal_to_replace_fails_saying_nothing_would_change() {
 fn start_line_chooses_among_equal_matches() {
     let source = "x = 1\ny = 2\nx = 1\nz = 3\n";
     let edit = Edit { start_line: Some(3), ..Edit::new("x = 1", "x = 9") };
-    let r = apply_edit(source, &edit, &Options::SAFE);
+    let r = apply_edit(source, &edit, &Options::SAFE).unwrap();
     assert_eq!(r.text, "x = 1\ny = 2\nx = 9\nz = 3\n");
     assert_eq!(
         r.note.as_deref(),
         Some("The SEARCH text matches 2 places in the file (exactly): line 1, line 3; applied at line 3, the one nearest its startLine 3.")
     );
     // Too far from both, or as near to both: still ambiguous, and it says why.
-    let far = apply_edit(source, &Edit { start_line: Some(40), ..edit.clone() }, &Options::SAFE);
+    let far = apply_edit(source, &Edit { start_line: Some(40), ..edit.clone() }, &Options::SAFE).unwrap();
     assert!(!far.ok);
     assert!(far.failure.unwrap().message.ends_with("Its startLine 40 did not choose one: it chooses only among exact matches, the one starting within 5 lines of it and nearer than the others."));
-    assert!(!apply_edit(source, &Edit { start_line: Some(2), ..edit.clone() }, &Options::SAFE).ok);
+    assert!(!apply_edit(source, &Edit { start_line: Some(2), ..edit.clone() }, &Options::SAFE).unwrap().ok);
     // Compatible: the first match, as apply-edit-block.
-    assert_eq!(apply_edit(source, &edit, &Options::COMPATIBLE).text, "x = 9\ny = 2\nx = 1\nz = 3\n");
+    assert_eq!(apply_edit(source, &edit, &Options::COMPATIBLE).unwrap().text, "x = 9\ny = 2\nx = 1\nz = 3\n");
     // In a batch, start lines count lines of the file before any edit.
     let edits = [Edit::new("y = 2", "y = 2\nw = 0"), edit.clone()];
-    let r = apply_edits(source, &edits, &Options::SAFE);
+    let r = apply_edits(source, &edits, &Options::SAFE).unwrap();
     assert_eq!(r.text, "x = 1\ny = 2\nw = 0\nx = 9\nz = 3\n");
 }
 
@@ -346,16 +346,16 @@ fn start_line_chooses_among_equal_matches() {
 fn replace_all_replaces_every_exact_copy_and_counts_them() {
     let edit = Edit { replace_all: true, ..Edit::new("foo", "bar") };
     for options in [Options::SAFE, Options::COMPATIBLE] {
-        let r = apply_edit("foo(1)\nfoo(2)\nx\nfoo\n", &edit, &options);
+        let r = apply_edit("foo(1)\nfoo(2)\nx\nfoo\n", &edit, &options).unwrap();
         assert_eq!(r.text, "bar(1)\nbar(2)\nx\nbar\n");
         assert_eq!(r.matches, 3);
         assert_eq!(r.note.as_deref(), Some("Replaced 3 places (every exact copy of the SEARCH text): line 1, line 2, line 4."));
     }
-    let r = apply_edit("a\r\nfoo\r\nfoo\r\n", &Edit { replace_all: true, ..Edit::new("foo\n", "") }, &Options::SAFE);
+    let r = apply_edit("a\r\nfoo\r\nfoo\r\n", &Edit { replace_all: true, ..Edit::new("foo\n", "") }, &Options::SAFE).unwrap();
     assert_eq!(r.text, "a\r\n");
-    let r = apply_edit("fo o\n", &edit, &Options::SAFE);
+    let r = apply_edit("fo o\n", &edit, &Options::SAFE).unwrap();
     assert!(!r.ok);
-    let r = apply_edit("foo  \nfoo  \n", &Edit { replace_all: true, ..Edit::new("foo\nfoo", "x") }, &Options::SAFE);
+    let r = apply_edit("foo  \nfoo  \n", &Edit { replace_all: true, ..Edit::new("foo\nfoo", "x") }, &Options::SAFE).unwrap();
     assert_eq!(
         r.failure.unwrap().message,
         "Edit not applied: replaceAll replaces exact copies of the SEARCH text, and the file has none; it matches ignoring trailing whitespace at lines 1-2. Nothing was changed. Copy the SEARCH text exactly from the file, or send the edit without replaceAll."

@@ -69,7 +69,7 @@ fn cases_json() {
         }
         let source = c["source"].as_str().unwrap();
         let opts = options(c.get("anchor_slack"), c.get("threshold"));
-        let r = apply_edits(source, &edits(&c["edits"]), &opts);
+        let r = apply_edits(source, &edits(&c["edits"]), &opts).unwrap();
         let want = &c["expected"];
         assert_eq!(r.ok, want["ok"].as_bool().unwrap(), "{name}");
         assert_eq!(r.text, want["text"].as_str().unwrap(), "{name}");
@@ -108,13 +108,13 @@ fn upstream_tests_json() {
             "apply_edit" => {
                 let source = args[0].as_str().unwrap();
                 let e = &args[1];
-                let r = apply_edit(source, &Edit::new(e["search"].as_str().unwrap(), e["replace"].as_str().unwrap()), &opts);
+                let r = apply_edit(source, &Edit::new(e["search"].as_str().unwrap(), e["replace"].as_str().unwrap()), &opts).unwrap();
                 assert_eq!(r.text, result["text"].as_str().unwrap(), "{name}");
                 check(name, source, &r, &serde_json::from_value(result.clone()).unwrap());
             }
             "apply_edits" => {
                 let source = args[0].as_str().unwrap();
-                let r = apply_edits(source, &edits(&args[1]), &opts);
+                let r = apply_edits(source, &edits(&args[1]), &opts).unwrap();
                 assert_eq!(r.ok, result["ok"].as_bool().unwrap(), "{name}");
                 assert_eq!(r.text, result["text"].as_str().unwrap(), "{name}");
                 assert_eq!(r.applied as u64, result["applied"].as_u64().unwrap(), "{name}");
@@ -128,7 +128,7 @@ fn upstream_tests_json() {
                 }
             }
             "similarity" => {
-                let got = similarity(args[0].as_str().unwrap(), args[1].as_str().unwrap());
+                let got = similarity(args[0].as_str().unwrap(), args[1].as_str().unwrap()).unwrap();
                 assert_eq!(got, result.as_f64().unwrap(), "{name}");
             }
             "parse_blocks" => assert_eq!(parse_blocks(args[0].as_str().unwrap()), edits(result), "{name}"),

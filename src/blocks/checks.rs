@@ -15,6 +15,7 @@ use memchr::memmem;
 use super::explain::{how, lines_text, range};
 use super::ladder::{Found, Hit, Src};
 use super::{Climb, Failure, Options, Outcome, Reason, Strategy, LINE_HINT_REACH};
+use crate::error::Result;
 use crate::text::Splice;
 
 fn failed(reason: Reason, message: String) -> Outcome {
@@ -163,7 +164,7 @@ pub(crate) fn replace_all(
     options: &Options,
     to_source: impl Fn(usize) -> usize,
     write: impl Fn(&str) -> String,
-) -> Outcome {
+) -> Result<Outcome> {
     let text = src.text;
     let mut places: Vec<(usize, usize)> = Vec::new();
     for s in memmem::find_iter(text.as_bytes(), search.as_bytes()) {
@@ -172,18 +173,18 @@ pub(crate) fn replace_all(
         places.push(if options.whole_lines && replace.is_empty() { whole_lines(text, s, e, floor) } else { (s, e) });
     }
     let (Some(&(first, _)), Some(&(_, last))) = (places.first(), places.last()) else {
-        return match super::climb(src, search, replace, options) {
-            Climb::Failed(outcome) => outcome,
+        return match super::climb(src, search, replace, options)? {
+            Climb::Failed(outcome) => Ok(outcome),
             Climb::Matched(strategy, found) => {
                 let (a, b) = src.lines_of(found.winner.start, found.winner.end);
-                failed(
+                Ok(failed(
                     Reason::NotFound,
                     format!(
                         "Edit not applied: replaceAll replaces exact copies of the SEARCH text, and the file has none; it matches {} at {}. Nothing was changed. Copy the SEARCH text exactly from the file, or send the edit without replaceAll.",
                         how(strategy, options),
                         lines_text(range(a, b))
                     ),
-                )
+                ))
             }
         };
     };
@@ -209,14 +210,14 @@ pub(crate) fn replace_all(
         if places.len() == 1 { "" } else { "s" },
         lines.join(", ")
     );
-    Outcome {
+    Ok(Outcome {
         strategy: Some(Strategy::Exact),
         similarity: 1.0,
         matches: places.len(),
         splice: Some(Splice { start: to_source(first), end: to_source(last), text: out }),
         failure: None,
         note: Some(note),
-    }
+    })
 }
 
 #[cfg(test)]

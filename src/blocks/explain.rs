@@ -6,8 +6,10 @@
 use std::fmt::Write;
 
 use super::ladder::{Found, Src};
-use super::similarity::{ratio, Pattern};
+use super::similarity::{ratio, Pattern, NONE};
 use super::{py_strip, Difference, DifferenceKind, Failure, LineRange, NearestBlock, Options, Outcome, Reason, Strategy};
+use crate::error::Result;
+use crate::limits::Budget;
 
 /// Differences kept in a report, and shown in its message.
 const MAX_DIFFERENCES: usize = 50;
@@ -184,15 +186,17 @@ fn describe(d: &Difference) -> String {
 
 /// The report of an edit that no strategy matched: the closest window of the
 /// SEARCH text's line count, compared line by line with whitespace stripped.
-pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Options, fuzzy_best: f64) -> Failure {
+pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Options, fuzzy_best: f64, budget: &Budget) -> Result<Failure> {
     let n = search.len();
     let pattern = Pattern::new(search.iter().map(|l| py_strip(l)));
     let classes: Vec<u32> = src.lines().map(|l| pattern.class(py_strip(l))).collect();
     // The best window of the SEARCH text's line count, ignoring whitespace...
     let (first, lcs) = if classes.len() < n {
+        let known = classes.iter().filter(|&&c| c != NONE).count() as u64;
+        budget.spend(known.saturating_mul(pattern.step_cost()))?;
         (0, pattern.lcs(classes.iter().copied(), &mut Vec::new()))
     } else {
-        let scan = pattern.scan(&classes, n + 1);
+        let scan = pattern.scan(&classes, n + 1, budget)?;
         (scan.best_index, scan.best_lcs)
     };
     // ...widened by a few lines and trimmed to what aligns with the SEARCH
@@ -260,7 +264,7 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
             let _ = write!(message, "Copy the SEARCH lines exactly from the file (read {} again if unsure) and send the edit again.", lines_text(near.lines));
         }
     }
-    Failure { reason: Reason::NotFound, message, candidates: Vec::new(), nearest, already_applied }
+    Ok(Failure { reason: Reason::NotFound, message, candidates: Vec::new(), nearest, already_applied })
 }
 
 #[cfg(test)]

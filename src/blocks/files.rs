@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, ParsedEdit, Problem, Reason, Strategy};
-use crate::FileChange;
+use crate::{FileChange, Result};
 
 /// What happened to one block of a message applied over files.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,7 +60,7 @@ pub struct BlocksResult {
 /// ```
 /// use applypatch::blocks::{apply_blocks, Options};
 /// let message = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\nb.py\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n";
-/// let r = apply_blocks(message, &Options::SAFE, None, |p| (p == "a.py").then_some("x = 1\n"));
+/// let r = apply_blocks(message, &Options::SAFE, None, |p| (p == "a.py").then_some("x = 1\n")).unwrap();
 /// assert!(r.ok);
 /// assert_eq!(r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect::<Vec<_>>(),
 ///            [("a.py", Some("x = 2\n")), ("b.py", Some("new\n"))]);
@@ -70,7 +70,7 @@ pub fn apply_blocks<'f>(
     options: &Options,
     default_path: Option<&str>,
     get: impl Fn(&str) -> Option<&'f str>,
-) -> BlocksResult {
+) -> Result<BlocksResult> {
     let parsed = parse_blocks_detailed(message);
     let mut order: Vec<String> = Vec::new();
     let mut current: HashMap<String, (Option<&'f str>, String)> = HashMap::new();
@@ -108,7 +108,7 @@ pub fn apply_blocks<'f>(
         let Some((_, text)) = current.get_mut(path) else { break };
         let edit =
             Edit { start_line: block.start_line, end_line: block.end_line, ..Edit::new(block.search.as_str(), block.replace.as_str()) };
-        let EditResult { ok, text: new, strategy, similarity, matches, failure, note, .. } = apply_edit(text, &edit, options);
+        let EditResult { ok, text: new, strategy, similarity, matches, failure, note, .. } = apply_edit(text, &edit, options)?;
         if ok {
             *text = new;
         }
@@ -127,7 +127,7 @@ pub fn apply_blocks<'f>(
             })
             .collect()
     };
-    BlocksResult { ok: !failed, changes, results, problems: parsed.problems }
+    Ok(BlocksResult { ok: !failed, changes, results, problems: parsed.problems })
 }
 
 /// A block whose file is unknown.
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn blocks_go_to_their_files_in_order() {
         let message = [block("a.py", "x = 1", "x = 10"), block("b.py", "z = 3", "z = 30"), block("a.py", "x = 10", "x = 100")].concat();
-        let r = apply_blocks(&message, &Options::SAFE, None, get);
+        let r = apply_blocks(&message, &Options::SAFE, None, get).unwrap();
         assert!(r.ok);
         let changes: Vec<_> = r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
         assert_eq!(changes, [("a.py", Some("x = 100\ny = 2\n")), ("b.py", Some("z = 30\n"))]);
@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn all_or_nothing() {
         let message = [block("a.py", "x = 1", "x = 10"), block("b.py", "nope", "z")].concat();
-        let r = apply_blocks(&message, &Options::SAFE, None, get);
+        let r = apply_blocks(&message, &Options::SAFE, None, get).unwrap();
         assert!(!r.ok);
         assert!(r.changes.is_empty());
         assert_eq!(r.results.iter().map(|b| b.ok).collect::<Vec<_>>(), [true, false]);
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn unknown_files_and_the_default_file() {
-        let r = apply_blocks(&block("c.py", "x", "y"), &Options::SAFE, None, get);
+        let r = apply_blocks(&block("c.py", "x", "y"), &Options::SAFE, None, get).unwrap();
         let failure = r.results[0].failure.as_ref().unwrap();
         assert_eq!(failure.reason, Reason::UnknownFile);
         assert_eq!(
@@ -182,12 +182,15 @@ mod tests {
             "Block 1 (line 2) names c.py, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text."
         );
         let unnamed = "<<<<<<< SEARCH\ny = 2\n=======\ny = 20\n>>>>>>> REPLACE\n";
-        assert_eq!(apply_blocks(unnamed, &Options::SAFE, None, get).results[0].failure.as_ref().unwrap().reason, Reason::UnknownFile);
-        let r = apply_blocks(unnamed, &Options::SAFE, Some("a.py"), get);
+        assert_eq!(
+            apply_blocks(unnamed, &Options::SAFE, None, get).unwrap().results[0].failure.as_ref().unwrap().reason,
+            Reason::UnknownFile
+        );
+        let r = apply_blocks(unnamed, &Options::SAFE, Some("a.py"), get).unwrap();
         assert_eq!(r.changes[0].contents.as_deref(), Some("x = 1\ny = 20\n"));
-        let created = apply_blocks(&block("new.txt", "", "hello"), &Options::SAFE, None, get);
+        let created = apply_blocks(&block("new.txt", "", "hello"), &Options::SAFE, None, get).unwrap();
         assert_eq!(created.changes[0].contents.as_deref(), Some("hello\n"));
-        let malformed = apply_blocks("a.py\n<<<<<<< SEARCH\nx = 1\n", &Options::SAFE, None, get);
+        let malformed = apply_blocks("a.py\n<<<<<<< SEARCH\nx = 1\n", &Options::SAFE, None, get).unwrap();
         assert!(!malformed.ok && malformed.results.is_empty() && malformed.problems.len() == 1);
     }
 }

@@ -16,6 +16,8 @@ use memchr::memmem;
 use super::indent::{self, Fit, Relative, Style};
 use super::similarity::{needed_lcs, ratio, LineMap, Pattern, NONE};
 use super::{py_strip, Options};
+use crate::error::Result;
+use crate::limits::Budget;
 
 /// At most this many candidates are kept for reports (all are counted).
 pub(crate) const MAX_CANDIDATES: usize = 20;
@@ -143,11 +145,22 @@ pub(crate) struct Ctx<'s, 'a> {
     /// The REPLACE text, for detecting the SEARCH side's indentation style.
     pub replace: &'s str,
     file_style: std::cell::OnceCell<Option<Style>>,
+    /// The LCS work the `anchor` and `fuzzy` rungs (and the report of a
+    /// failure) may still do.
+    pub budget: Budget,
 }
 
 impl<'s, 'a> Ctx<'s, 'a> {
     pub(crate) fn new(src: &'s Src<'a>, search: &'s [&'s str], consume: bool, options: &'s Options, replace: &'s str) -> Self {
-        Ctx { src, search, consume, options, replace, file_style: std::cell::OnceCell::new() }
+        Ctx {
+            src,
+            search,
+            consume,
+            options,
+            replace,
+            file_style: std::cell::OnceCell::new(),
+            budget: Budget::new("the fuzzy search of this edit"),
+        }
     }
 
     /// The hit for lines `first..=last`; `whole` says the SEARCH text's last
@@ -358,10 +371,10 @@ pub(crate) fn indent(ctx: &Ctx) -> Option<Found> {
 /// 1), and anchors that collapse onto one file line match nothing when the
 /// SEARCH text has two. With `relative_indent`, the two anchors must be
 /// nested alike, and the replacement is re-indented from the first.
-pub(crate) fn anchor(ctx: &Ctx) -> Option<Found> {
+pub(crate) fn anchor(ctx: &Ctx) -> Result<Option<Found>> {
     let opts = ctx.options;
     let non_empty: Vec<usize> = (0..ctx.search.len()).filter(|&k| !py_strip(ctx.search.get(k).copied().unwrap_or("")).is_empty()).collect();
-    let (&fi, &li) = (non_empty.first()?, non_empty.last()?);
+    let (Some(&fi), Some(&li)) = (non_empty.first(), non_empty.last()) else { return Ok(None) };
     let first = py_strip(ctx.search.get(fi).copied().unwrap_or(""));
     let last = py_strip(ctx.search.get(li).copied().unwrap_or(""));
     let gap = (li - fi) as i128;
@@ -377,18 +390,22 @@ pub(crate) fn anchor(ctx: &Ctx) -> Option<Found> {
         }
     }
     let check_interior = opts.anchor_threshold > 0.0 || opts.anchor_threshold.is_nan();
-    let interior = Pattern::new(ctx.search.get(fi + 1..li).unwrap_or(&[]).iter().map(|l| py_strip(l)));
+    // Built on first use: most SEARCH texts have no anchor pair in the file.
+    let interior = std::cell::OnceCell::new();
+    let interior = || interior.get_or_init(|| Pattern::new(ctx.search.get(fi + 1..li).unwrap_or(&[]).iter().map(|l| py_strip(l))));
     let mut v = Vec::new();
-    let mut interior_ok = |i: usize, j: usize| -> bool {
+    let mut interior_ok = |i: usize, j: usize| -> Result<bool> {
         if !check_interior {
-            return true;
+            return Ok(true);
         }
         if j == i && li > fi {
-            return false;
+            return Ok(false);
         }
         let lines = stripped.get(i + 1..j).unwrap_or(&[]);
+        let interior = interior();
+        ctx.budget.spend((lines.len() as u64).saturating_mul(interior.step_cost()))?;
         let lcs = interior.lcs(lines.iter().map(|l| interior.class(l)), &mut v);
-        ratio(lcs, interior.len().max(lines.len())) >= opts.anchor_threshold
+        Ok(ratio(lcs, interior.len().max(lines.len())) >= opts.anchor_threshold)
     };
     let nested_ok = |i: usize, j: usize| -> bool {
         if !opts.relative_indent {
@@ -416,7 +433,7 @@ pub(crate) fn anchor(ctx: &Ctx) -> Option<Found> {
         }
         let mut j = next_last.get(lo as usize).copied().unwrap_or(n_src);
         while (j as i128) <= hi {
-            if nested_ok(i, j) && interior_ok(i, j) {
+            if nested_ok(i, j) && interior_ok(i, j)? {
                 if count == 0 && opts.relative_indent {
                     let w = |s: &str| indent::cols(indent::leading_ws(s));
                     let fit = indent::fit([
@@ -434,7 +451,7 @@ pub(crate) fn anchor(ctx: &Ctx) -> Option<Found> {
             j = next_last.get(j + 1).copied().unwrap_or(n_src);
         }
     }
-    found(hits, count, reindent)
+    Ok(found(hits, count, reindent))
 }
 
 /// What the fuzzy rung found, and the best score either way (the similarity a
@@ -448,19 +465,21 @@ pub(crate) struct Fuzzy {
 /// similarity is highest (first on ties), if it reaches `threshold`. Places
 /// are counted by keeping the best windows that do not overlap a better (or
 /// equal, earlier) one: shifting a window by a line is the same place.
-pub(crate) fn fuzzy(ctx: &Ctx) -> Fuzzy {
+pub(crate) fn fuzzy(ctx: &Ctx) -> Result<Fuzzy> {
     let n = ctx.search.len();
     let pattern = Pattern::new(ctx.search.iter().copied());
     let classes: Vec<u32> = ctx.src.lines().map(|l| pattern.class(l)).collect();
     if n == 0 || classes.len() < n {
+        let known = classes.iter().filter(|&&c| c != NONE).count() as u64;
+        ctx.budget.spend(known.saturating_mul(pattern.step_cost()))?;
         let lcs = pattern.lcs(classes.iter().copied(), &mut Vec::new());
-        return Fuzzy { found: None, best: ratio(lcs, n.max(classes.len())) };
+        return Ok(Fuzzy { found: None, best: ratio(lcs, n.max(classes.len())) });
     }
     let need = needed_lcs(n, ctx.options.threshold);
-    let scan = pattern.scan(&classes, need);
+    let scan = pattern.scan(&classes, need, &ctx.budget)?;
     let best = ratio(scan.best_lcs, n);
     if scan.best_lcs < need {
-        return Fuzzy { found: None, best };
+        return Ok(Fuzzy { found: None, best });
     }
     // Non-maximum suppression: best first, earlier first on ties.
     let mut order = scan.matching.clone();
@@ -477,7 +496,7 @@ pub(crate) fn fuzzy(ctx: &Ctx) -> Fuzzy {
     // The winner leads; the others follow in file order.
     candidates.retain(|h| *h != winner);
     candidates.insert(0, winner);
-    Fuzzy { found: Some(Found { winner, count: kept.len(), candidates, reindent: Reindent::None }), best }
+    Ok(Fuzzy { found: Some(Found { winner, count: kept.len(), candidates, reindent: Reindent::None }), best })
 }
 
 #[cfg(test)]

@@ -29,16 +29,17 @@
 //! let source = "def f():\n    return 1\n";
 //! let edit = Edit::new("def f():\n  return 1", "def f():\n  return 2");
 //! // apply-edit-block shifts the replacement by the first lines' difference (0 here)...
-//! let r = apply_edit(source, &edit, &Options::COMPATIBLE);
+//! let r = apply_edit(source, &edit, &Options::COMPATIBLE)?;
 //! assert_eq!((r.strategy, r.text.as_str()), (Some(Strategy::Indent), "def f():\n  return 2\n"));
 //! // ...the safe preset keeps the nesting, in the file's indentation.
-//! let r = apply_edit(source, &edit, &Options::SAFE);
+//! let r = apply_edit(source, &edit, &Options::SAFE)?;
 //! assert_eq!(r.text, "def f():\n    return 2\n");
 //!
 //! // The safe preset refuses an edit that matches two places.
-//! let r = apply_edit("x = 1\nx = 1\n", &Edit::new("x = 1", "x = 2"), &Options::SAFE);
+//! let r = apply_edit("x = 1\nx = 1\n", &Edit::new("x = 1", "x = 2"), &Options::SAFE)?;
 //! assert!(!r.ok);
 //! assert_eq!(r.matches, 2);
+//! # Ok::<(), applypatch::Error>(())
 //! ```
 
 mod checks;
@@ -55,6 +56,7 @@ pub use files::{apply_blocks, BlockResult, BlocksResult};
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 
+use crate::error::{Error, Result};
 use crate::text::Splice;
 use ladder::{Found, Reindent, Src};
 
@@ -528,45 +530,48 @@ pub struct EditsResult {
 
 /// Applies one edit. A failed match is a result with `ok == false` and the
 /// source unchanged, never an error.
-pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> EditResult {
-    EditResult::new(source, find(source, edit, options))
+/// Texts over the [limits](crate::limits), and a fuzzy search that would need
+/// more work than they allow, are errors (`input_too_large`).
+pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> Result<EditResult> {
+    Ok(EditResult::new(source, find(source, edit, options)?))
 }
 
 /// Applies edits in order, each to the previous one's output; stops at the
 /// first failure.
-pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> EditsResult {
+pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> Result<EditsResult> {
     let mut text = source.to_string();
     let mut results = Vec::with_capacity(edits.len());
-    let _ = find_each::<()>(source, edits, options, |at, outcome| {
+    find_each::<Error>(source, edits, options, |at, outcome| {
         let r = EditResult::new(at, outcome);
         if r.ok {
             text.clone_from(&r.text);
         }
         results.push(r);
         Ok(())
-    });
+    })?;
     let applied = results.iter().filter(|r| r.ok).count();
-    EditsResult { ok: applied == edits.len(), text, results, applied }
+    Ok(EditsResult { ok: applied == edits.len(), text, results, applied })
 }
 
 /// Decides edits in order, each on the previous one's output, stopping after
 /// the first failure: calls `step` with the text each edit was tried on and
-/// its outcome (the npm binding sends these back one by one). An edit's
+/// its outcome (the npm binding sends these back one by one); an edit over
+/// the limits stops it with that error. An edit's
 /// `start_line` counts lines of the file before any edit: it is moved by the
 /// lines the edits before it added or removed.
-pub fn find_each<E>(
+pub fn find_each<E: From<Error>>(
     source: &str,
     edits: &[Edit],
     options: &Options,
-    mut step: impl FnMut(&str, Outcome) -> Result<(), E>,
-) -> Result<(), E> {
+    mut step: impl FnMut(&str, Outcome) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
     let mut current: Option<String> = None;
     let mut delta: isize = 0;
     for edit in edits {
         let text = current.as_deref().unwrap_or(source);
         let outcome = match edit.start_line {
-            Some(line) if delta != 0 => find(text, &Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() }, options),
-            _ => find(text, edit, options),
+            Some(line) if delta != 0 => find(text, &Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() }, options)?,
+            _ => find(text, edit, options)?,
         };
         let next = outcome.splice.as_ref().map(|s| {
             let removed = text.get(s.start..s.end).map_or(0, |t| t.matches('\n').count());
@@ -666,7 +671,10 @@ impl<'a> View<'a> {
 
 /// Decides what [`apply_edit`] does with one edit, without building the new
 /// text (the npm binding sends only the splice back).
-pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
+pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
+    crate::limits::check_text("the source", source)?;
+    crate::limits::check_text("the SEARCH text", &edit.search)?;
+    crate::limits::check_text("the REPLACE text", &edit.replace)?;
     let view = if options.newlines { View::normalized(source) } else { View::plain(source) };
     let lf = |s: &'_ str| -> String {
         if options.newlines {
@@ -678,41 +686,41 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
     let (search, replace) = (lf(&edit.search), lf(&edit.replace));
 
     if options.no_change && search == replace {
-        return checks::no_change(&search);
+        return Ok(checks::no_change(&search));
     }
     if search.is_empty() {
         let at = view.bom;
         let mut replace = replace;
         if options.empty_search {
             if !view.text.is_empty() {
-                return checks::empty_search(&view.text);
+                return Ok(checks::empty_search(&view.text));
             }
             if !replace.is_empty() && !replace.ends_with('\n') {
                 replace.push('\n');
             }
         }
-        return Outcome {
+        return Ok(Outcome {
             strategy: Some(Strategy::EmptySearch),
             similarity: 1.0,
             matches: 1,
             splice: Some(Splice { start: at, end: at, text: view.write(&replace) }),
             failure: None,
             note: None,
-        };
+        });
     }
 
     let src = Src::new(&view.text);
     if edit.replace_all || options.replace_all {
         return checks::replace_all(&src, source, &search, &replace, options, |o| view.to_source(o), |t| view.write(t));
     }
-    let (strategy, found) = match climb(&src, &search, &replace, options) {
+    let (strategy, found) = match climb(&src, &search, &replace, options)? {
         Climb::Matched(strategy, found) => (strategy, found),
-        Climb::Failed(outcome) => return outcome,
+        Climb::Failed(outcome) => return Ok(outcome),
     };
     let mut hit = found.winner;
     let similarity = match strategy {
         Strategy::EmptySearch | Strategy::Exact => 1.0,
-        _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or("")),
+        _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or(""))?,
     };
     let mut note = None;
     if options.unique && found.count > 1 {
@@ -721,10 +729,10 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
         match chosen {
             Some((h, n)) => (hit, note) = (h, Some(n)),
             None => {
-                return checks::with_start_line(
+                return Ok(checks::with_start_line(
                     explain::ambiguous(&src, strategy, &found, similarity, options),
                     edit.start_line.filter(|_| options.line_hints),
-                )
+                ))
             }
         }
     }
@@ -737,7 +745,7 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
         Reindent::Relative(r) => r.apply(&replace),
     };
     let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
-    Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None, note }
+    Ok(Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None, note })
 }
 
 /// Where the ladder stopped.
@@ -748,9 +756,9 @@ pub(crate) enum Climb {
 }
 
 /// The ladder after `empty-search`: the first rung that matches, or the failure.
-pub(crate) fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
+pub(crate) fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Result<Climb> {
     if let Some(found) = ladder::exact(src, search) {
-        return Climb::Matched(Strategy::Exact, found);
+        return Ok(Climb::Matched(Strategy::Exact, found));
     }
     let consume = options.newlines && search.ends_with('\n');
     let mut lines: Vec<&str> = search.split('\n').collect();
@@ -759,20 +767,20 @@ pub(crate) fn climb(src: &Src, search: &str, replace: &str, options: &Options) -
     }
     let ctx = ladder::Ctx::new(src, &lines, consume, options, replace);
     if let Some(found) = ladder::trailing_ws(&ctx) {
-        return Climb::Matched(Strategy::TrailingWs, found);
+        return Ok(Climb::Matched(Strategy::TrailingWs, found));
     }
     if let Some(found) = ladder::indent(&ctx) {
-        return Climb::Matched(Strategy::Indent, found);
+        return Ok(Climb::Matched(Strategy::Indent, found));
     }
-    if let Some(found) = ladder::anchor(&ctx) {
-        return Climb::Matched(Strategy::Anchor, found);
+    if let Some(found) = ladder::anchor(&ctx)? {
+        return Ok(Climb::Matched(Strategy::Anchor, found));
     }
-    let fuzzy = ladder::fuzzy(&ctx);
+    let fuzzy = ladder::fuzzy(&ctx)?;
     if let Some(found) = fuzzy.found {
-        return Climb::Matched(Strategy::Fuzzy, found);
+        return Ok(Climb::Matched(Strategy::Fuzzy, found));
     }
-    let failure = options.explain.then(|| explain::not_found(src, &lines, replace, options, fuzzy.best));
-    Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure, note: None })
+    let failure = if options.explain { Some(explain::not_found(src, &lines, replace, options, fuzzy.best, &ctx.budget)?) } else { None };
+    Ok(Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure, note: None }))
 }
 
 #[cfg(test)]
@@ -780,7 +788,7 @@ mod tests {
     use super::*;
 
     fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
-        apply_edit(source, &Edit::new(search, replace), options)
+        apply_edit(source, &Edit::new(search, replace), options).unwrap()
     }
 
     #[test]

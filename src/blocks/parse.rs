@@ -258,9 +258,29 @@ fn unescape(line: &str) -> &str {
     }
 }
 
+/// A marker of `n` characters `c`, as a message shows it: written out up to
+/// [`SHOWN_RUN`] characters, else counted.
 fn rep(c: char, n: usize) -> String {
+    if n > SHOWN_RUN {
+        return format!("{} ({n} '{c}')", std::iter::repeat_n(c, SHOWN_RUN).collect::<String>());
+    }
     std::iter::repeat_n(c, n).collect()
 }
+
+/// A line as a message quotes it: its first 80 characters, then `…`.
+fn shown(line: &str) -> String {
+    match line.char_indices().nth(80) {
+        Some((at, _)) => format!("{}…", line.get(..at).unwrap_or("")),
+        None => line.to_string(),
+    }
+}
+
+/// Longest marker run a message writes out.
+const SHOWN_RUN: usize = 16;
+
+/// Problems reported one by one; the rest are counted in one last problem,
+/// so the report stays small whatever the message.
+pub const MAX_PROBLEMS: usize = 100;
 
 /// Parses SEARCH/REPLACE blocks strictly enough to report what is wrong.
 ///
@@ -309,6 +329,19 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
     let mut open: Option<Open> = None;
     let mut skip_to = 0;
     let mut last_path: Option<String> = None;
+    // Problems past MAX_PROBLEMS are only counted (their messages are not
+    // even written): (how many, first line, last line).
+    let mut unlisted: (usize, usize, usize) = (0, 0, 0);
+    let mut report = |problems: &mut Vec<Problem>, line: usize, message: &dyn Fn() -> String| {
+        if problems.len() < MAX_PROBLEMS {
+            problems.push(Problem { line, message: message() });
+        } else {
+            if unlisted.0 == 0 {
+                unlisted.1 = line;
+            }
+            unlisted = (unlisted.0 + 1, unlisted.1, line);
+        }
+    };
     let unclosed = |o: &Open, why: &str| {
         let len = o.len;
         Problem {
@@ -336,7 +369,9 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
         match (m, open.as_mut()) {
             (Some(Marker::Start(len)), prev) => {
                 if let Some(o) = prev {
-                    out.problems.push(unclosed(o, &format!("before the next block starts at line {}", i + 1)));
+                    report(&mut out.problems, o.start + 1, &|| {
+                        unclosed(o, &format!("before the next block starts at line {}", i + 1)).message
+                    });
                 }
                 let (header, start_line, end_line) = roo_header(&lines, i + 1, len);
                 skip_to = i + 1 + header;
@@ -349,9 +384,8 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                 }
                 let len = o.len;
                 match (o.div, o.second) {
-                    (Some((div, dlen)), Some(second)) => out.problems.push(Problem {
-                        line: o.start + 1,
-                        message: format!(
+                    (Some((div, dlen)), Some(second)) => report(&mut out.problems, o.start + 1, &|| {
+                        format!(
                             "The edit block starting at line {} has two '{}' lines (lines {} and {}), so where its SEARCH text ends is unclear; it was not applied. Use one divider line between the SEARCH and the REPLACE text; a line '{}' inside the text is written '\\{}'.",
                             o.start + 1,
                             rep('=', dlen),
@@ -359,10 +393,11 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                             second + 1,
                             rep('=', dlen),
                             rep('=', dlen)
-                        ),
+                        )
                     }),
                     (Some((div, _)), None) => {
-                        let body = |a: usize, b: usize| lines.get(a..b).unwrap_or(&[]).iter().map(|l| unescape(l)).collect::<Vec<_>>().join("\n");
+                        let body =
+                            |a: usize, b: usize| lines.get(a..b).unwrap_or(&[]).iter().map(|l| unescape(l)).collect::<Vec<_>>().join("\n");
                         let path = path_before(&lines, o.start).or_else(|| last_path.clone());
                         last_path.clone_from(&path);
                         out.edits.push(ParsedEdit {
@@ -377,37 +412,34 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                     }
                     (None, _) if o.loose.len() > 1 => {
                         let at: Vec<String> = o.loose.iter().map(|(l, _)| (l + 1).to_string()).collect();
-                        out.problems.push(Problem {
-                            line: o.start + 1,
-                            message: format!(
+                        report(&mut out.problems, o.start + 1, &|| {
+                            format!(
                                 "The edit block starting at line {} has no '{}' line but several lines of '=' of other lengths (lines {}), so where its SEARCH text ends is unclear; it was not applied. Put one line '{}' after the lines to find.",
                                 o.start + 1,
                                 rep('=', len),
                                 at.join(", "),
                                 rep('=', len)
-                            ),
+                            )
                         });
                     }
-                    (None, _) => out.problems.push(Problem {
-                        line: o.start + 1,
-                        message: format!(
+                    (None, _) => report(&mut out.problems, o.start + 1, &|| {
+                        format!(
                             "The edit block starting at line {} reaches its end marker at line {} without a '{}' line between the SEARCH and the REPLACE text, so it was not applied. Put a line '{}' after the lines to find.",
                             o.start + 1,
                             i + 1,
                             rep('=', len),
                             rep('=', len)
-                        ),
+                        )
                     }),
                 }
                 open = None;
             }
-            (Some(Marker::End), None) => out.problems.push(Problem {
-                line: i + 1,
-                message: format!(
+            (Some(Marker::End), None) => report(&mut out.problems, i + 1, &|| {
+                format!(
                     "Line {} ({:?}) ends an edit block, but no block is open (a block starts with '<<<<<<< SEARCH').",
                     i + 1,
-                    line
-                ),
+                    shown(line)
+                )
             }),
             (m, Some(o)) => {
                 let eq = if m == Some(Marker::Divider) { Some(o.len) } else { equals_line(line) };
@@ -422,7 +454,16 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
         }
     }
     if let Some(o) = &open {
-        out.problems.push(unclosed(o, "before the end of the message"));
+        report(&mut out.problems, o.start + 1, &|| unclosed(o, "before the end of the message").message);
+    }
+    let (more, first, last) = unlisted;
+    if more > 0 {
+        out.problems.push(Problem {
+            line: first,
+            message: format!(
+                "{more} more problems like the ones above, from line {first} to line {last}, are not listed one by one. Fix the blocks above and send the message again."
+            ),
+        });
     }
     out
 }
@@ -470,6 +511,28 @@ mod tests {
         assert_eq!(p.edits[0].line, 5);
         assert!(p.problems.is_empty());
         assert_eq!(parse_blocks_detailed("Here is the fix:\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE").edits[0].path, None);
+    }
+
+    #[test]
+    fn detailed_problems_stay_small() {
+        // 400,000 unclosed start markers: 100 problems and a count of the rest.
+        let text = "<<<<<<< SEARCH\n".repeat(400_000);
+        let p = parse_blocks_detailed(&text);
+        assert_eq!(p.problems.len(), MAX_PROBLEMS + 1);
+        assert_eq!(p.problems[99].line, 100);
+        let last = p.problems.last().unwrap();
+        assert_eq!(last.line, 101);
+        assert_eq!(
+            last.message,
+            "399900 more problems like the ones above, from line 101 to line 400000, are not listed one by one. Fix the blocks above and send the message again."
+        );
+        let size: usize = p.problems.iter().map(|p| p.message.len()).sum();
+        assert!(size < 40_000, "{size}");
+        // A marker a million characters long is counted, not repeated.
+        let p = parse_blocks_detailed(&"<".repeat(1_000_000));
+        assert_eq!(p.problems.len(), 1);
+        assert!(p.problems[0].message.contains("'<<<<<<<<<<<<<<<< (1000000 '<') SEARCH'"), "{}", p.problems[0].message);
+        assert!(p.problems[0].message.len() < 600);
     }
 
     #[test]

@@ -20,18 +20,19 @@
 //!   reach the threshold (so every matching window is known and counted).
 
 use std::collections::HashMap;
+
+use crate::error::Result;
+use crate::limits::Budget;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The class of a line that is not in the pattern.
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A small, fast hasher for line strings (FxHash's multiply-rotate over 8-byte
-/// words). Lines longer than 24 bytes are hashed from their length and their
-/// first, middle and last 8 bytes only: the maps hold the few SEARCH lines and
-/// are probed with every line of the file, most of which match nothing, so a
-/// constant-time hash is what counts (equality is still checked in full by
-/// the map). Lines come from files and models, not from an adversary that
-/// needs DoS resistance inside one call; std's SipHash costs far more here.
+/// words): the maps hold the few SEARCH lines and are probed with every line
+/// of the file, and std's SipHash costs far more here. Every byte is hashed:
+/// long lines that share their first, middle and last bytes (rows of a table)
+/// would otherwise all collide, and each probe compare them all.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct LineHasher(u64);
 
@@ -49,17 +50,12 @@ impl Hasher for LineHasher {
     fn write(&mut self, bytes: &[u8]) {
         let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
         let mut h = mix(self.0, bytes.len() as u64);
-        if bytes.len() > 24 {
-            let len = bytes.len();
-            h = mix(mix(mix(h, word(bytes, 0)), word(bytes, len / 2 - 4)), word(bytes, len - 8));
-        } else {
-            let mut chunks = bytes.chunks_exact(8);
-            for c in &mut chunks {
-                h = mix(h, word(c, 0));
-            }
-            for &b in chunks.remainder() {
-                h = mix(h, u64::from(b));
-            }
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            h = mix(h, word(c, 0));
+        }
+        for &b in chunks.remainder() {
+            h = mix(h, u64::from(b));
         }
         self.0 = h;
     }
@@ -79,6 +75,10 @@ impl Hasher for LineHasher {
 
 pub(crate) type LineMap<'a> = HashMap<&'a str, u32, BuildHasherDefault<LineHasher>>;
 
+/// Most words of dense bit masks a pattern keeps (8 MiB); past it the masks
+/// are kept sparse, so a pattern's memory stays linear in its lines.
+const DENSE_WORDS: usize = 1 << 20;
+
 /// A pattern (list of lines) ready for bit-parallel LCS against texts.
 pub(crate) struct Pattern<'a> {
     /// Class id of each distinct pattern line.
@@ -89,15 +89,29 @@ pub(crate) struct Pattern<'a> {
     lengths: [u64; 64],
     /// Class id of each pattern line, in order.
     ids: Vec<u32>,
-    /// For each class, its bit mask over the pattern positions (`words` words).
-    masks: Vec<u64>,
+    /// Each class's bit mask over the pattern positions: `words` words per
+    /// class, or (when that would be too large) only its nonzero words.
+    masks: Masks,
     /// How often each class occurs in the pattern.
     counts: Vec<u32>,
     words: usize,
 }
 
+enum Masks {
+    /// `words` words per class, class after class.
+    Dense(Vec<u64>),
+    /// The nonzero words `(index, word)` of class `c` are
+    /// `words[at[c]..at[c + 1]]`: at most one per pattern line in all.
+    Sparse { at: Vec<u32>, words: Vec<(u32, u64)> },
+}
+
 impl<'a> Pattern<'a> {
     pub(crate) fn new<I: IntoIterator<Item = &'a str>>(lines: I) -> Self {
+        Self::build(lines, DENSE_WORDS)
+    }
+
+    /// A pattern whose masks are dense when they take at most `dense` words.
+    fn build<I: IntoIterator<Item = &'a str>>(lines: I, dense: usize) -> Self {
         let mut classes = LineMap::default();
         let mut ids = Vec::new();
         let mut lengths = [0u64; 64];
@@ -111,18 +125,65 @@ impl<'a> Pattern<'a> {
             ids.push(id);
         }
         let words = ids.len().div_ceil(64).max(1);
-        let mut masks = vec![0u64; classes.len() * words];
         let mut counts = vec![0u32; classes.len()];
-        for (pos, &id) in ids.iter().enumerate() {
-            let id = id as usize;
-            if let Some(w) = masks.get_mut(id * words + pos / 64) {
-                *w |= 1u64 << (pos % 64);
-            }
-            if let Some(c) = counts.get_mut(id) {
+        for &id in &ids {
+            if let Some(c) = counts.get_mut(id as usize) {
                 *c += 1;
             }
         }
+        let masks = if classes.len().saturating_mul(words) <= dense {
+            let mut masks = vec![0u64; classes.len() * words];
+            for (pos, &id) in ids.iter().enumerate() {
+                if let Some(w) = masks.get_mut(id as usize * words + pos / 64) {
+                    *w |= 1u64 << (pos % 64);
+                }
+            }
+            Masks::Dense(masks)
+        } else {
+            // Positions grouped by class (counting sort), in order, so each
+            // class's words come out sorted and merged.
+            let mut at = vec![0u32; classes.len() + 1];
+            for (c, &n) in counts.iter().enumerate() {
+                let prev = at.get(c).copied().unwrap_or(0);
+                if let Some(slot) = at.get_mut(c + 1) {
+                    *slot = prev + n;
+                }
+            }
+            let mut fill = at.clone();
+            let mut positions = vec![0u32; ids.len()];
+            for (pos, &id) in ids.iter().enumerate() {
+                if let Some(slot) = fill.get_mut(id as usize) {
+                    if let Some(p) = positions.get_mut(*slot as usize) {
+                        *p = pos as u32;
+                    }
+                    *slot += 1;
+                }
+            }
+            let mut sparse: Vec<(u32, u64)> = Vec::new();
+            let mut starts = vec![0u32; classes.len() + 1];
+            for c in 0..classes.len() {
+                let lo = at.get(c).copied().unwrap_or(0) as usize;
+                let hi = at.get(c + 1).copied().unwrap_or(0) as usize;
+                for &pos in positions.get(lo..hi).unwrap_or(&[]) {
+                    let (w, bit) = (pos / 64, 1u64 << (pos % 64));
+                    let own = sparse.len() > starts.get(c).copied().unwrap_or(0) as usize;
+                    match sparse.last_mut() {
+                        Some((lw, word)) if own && *lw == w => *word |= bit,
+                        _ => sparse.push((w, bit)),
+                    }
+                }
+                if let Some(slot) = starts.get_mut(c + 1) {
+                    *slot = sparse.len() as u32;
+                }
+            }
+            Masks::Sparse { at: starts, words: sparse }
+        };
         Pattern { classes, lengths, ids, masks, counts, words }
+    }
+
+    /// Word operations of one LCS step (one text line in the pattern).
+    pub(crate) fn step_cost(&self) -> u64 {
+        self.words as u64
     }
 
     /// Number of lines in the pattern.
@@ -139,20 +200,40 @@ impl<'a> Pattern<'a> {
         self.classes.get(line).copied().unwrap_or(NONE)
     }
 
-    fn mask(&self, class: u32) -> &[u64] {
-        let start = class as usize * self.words;
-        self.masks.get(start..start + self.words).unwrap_or(&[])
+    /// The bit mask of `class` (`words` words); a sparse one is written out
+    /// into `scratch`.
+    fn mask<'s>(&'s self, class: u32, scratch: &'s mut Vec<u64>) -> &'s [u64] {
+        match &self.masks {
+            Masks::Dense(masks) => {
+                let start = class as usize * self.words;
+                masks.get(start..start + self.words).unwrap_or(&[])
+            }
+            Masks::Sparse { at, words } => {
+                scratch.clear();
+                scratch.resize(self.words, 0);
+                let lo = at.get(class as usize).copied().unwrap_or(0) as usize;
+                let hi = at.get(class as usize + 1).copied().unwrap_or(0) as usize;
+                for &(w, bits) in words.get(lo..hi).unwrap_or(&[]) {
+                    if let Some(slot) = scratch.get_mut(w as usize) {
+                        *slot = bits;
+                    }
+                }
+                scratch
+            }
+        }
     }
 
-    /// LCS length of the pattern and a text given as classes.
+    /// LCS length of the pattern and a text given as classes. The caller
+    /// pays for it: [`Pattern::step_cost`] per text line in the pattern.
     pub(crate) fn lcs<I: IntoIterator<Item = u32>>(&self, text: I, v: &mut Vec<u64>) -> usize {
         v.clear();
         v.resize(self.words, !0u64);
+        let mut scratch = Vec::new();
         for class in text {
             if class == NONE {
                 continue;
             }
-            let mask = self.mask(class);
+            let mask = self.mask(class, &mut scratch);
             let mut carry = 0u64;
             for (vw, &m) in v.iter_mut().zip(mask) {
                 let u = *vw & m;
@@ -177,11 +258,13 @@ impl<'a> Pattern<'a> {
     /// lines; needs `text.len() >= self.len() > 0`) and returns the best window
     /// (first of the highest LCS) and every window whose LCS is at least
     /// `need` (`need > len` counts none).
-    pub(crate) fn scan(&self, text: &[u32], need: usize) -> Scan {
+    /// Each exact computation is paid from `budget` first (an error when it
+    /// runs out).
+    pub(crate) fn scan(&self, text: &[u32], need: usize, budget: &Budget) -> Result<Scan> {
         let n = self.len();
         let mut scan = Scan { best_lcs: 0, best_index: 0, matching: Vec::new(), computed: 0 };
         if n == 0 || text.len() < n {
-            return scan;
+            return Ok(scan);
         }
         let mut in_window = vec![0u32; self.counts.len()];
         // Multiset intersection of the window's and the pattern's lines.
@@ -202,8 +285,11 @@ impl<'a> Pattern<'a> {
                 }
             }
         };
+        // Lines of the window that are in the pattern: what an LCS costs.
+        let mut known = 0u64;
         for &c in text.iter().take(n) {
             add(c, &mut in_window, &mut bag);
+            known += u64::from(c != NONE);
         }
         let mut best: Option<usize> = None;
         // Upper bound carried from the last exact computation.
@@ -214,10 +300,12 @@ impl<'a> Pattern<'a> {
             if i > 0 {
                 if let Some(&out) = text.get(i - 1) {
                     remove(out, &mut in_window, &mut bag);
+                    known -= u64::from(out != NONE);
                 }
                 if let Some(&inc) = text.get(i + n - 1) {
                     add(inc, &mut in_window, &mut bag);
                     if inc != NONE {
+                        known += 1;
                         lipschitz = lipschitz.saturating_add(1);
                     }
                 }
@@ -231,6 +319,7 @@ impl<'a> Pattern<'a> {
                 0
             } else {
                 scan.computed += 1;
+                budget.spend(known * self.step_cost())?;
                 self.lcs(text.get(i..i + n).unwrap_or(&[]).iter().copied(), &mut v)
             };
             lipschitz = lcs;
@@ -243,7 +332,7 @@ impl<'a> Pattern<'a> {
             }
         }
         scan.best_lcs = best.unwrap_or(0);
-        scan
+        Ok(scan)
     }
 }
 
@@ -261,17 +350,33 @@ pub(crate) struct Scan {
 
 /// apply-edit-block's `similarity(a, b)`: LCS of the `\n`-separated lines
 /// over the longer line count (so `similarity("", "") == 1`).
-pub fn similarity(a: &str, b: &str) -> f64 {
-    let pattern = Pattern::new(a.split('\n'));
-    let mut len_b = 0usize;
-    let lcs = pattern.lcs(
-        b.split('\n').map(|l| {
-            len_b += 1;
-            pattern.class(l)
-        }),
-        &mut Vec::new(),
-    );
-    ratio(lcs, pattern.len().max(len_b))
+///
+/// Exact, and cheap when the texts are alike or unrelated: common first and
+/// last lines count directly, and lines that only one side has are left
+/// out. What remains costs (lines of one) x (lines of the other)/64 word
+/// operations; over [`MAX_WORK`](crate::limits::MAX_WORK) the call fails with
+/// `input_too_large` (as it does for a text over the size limits).
+pub fn similarity(a: &str, b: &str) -> Result<f64> {
+    crate::limits::check_text("the first text", a)?;
+    crate::limits::check_text("the second text", b)?;
+    let la: Vec<&str> = a.split('\n').collect();
+    let lb: Vec<&str> = b.split('\n').collect();
+    let longest = la.len().max(lb.len());
+    let prefix = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (la.get(prefix..).unwrap_or(&[]), lb.get(prefix..).unwrap_or(&[]));
+    let suffix = ra.iter().rev().zip(rb.iter().rev()).take_while(|(x, y)| x == y).count();
+    let (ma, mb) = (ra.get(..ra.len() - suffix).unwrap_or(&[]), rb.get(..rb.len() - suffix).unwrap_or(&[]));
+    // Only lines both sides have can be common; the shorter side is the pattern.
+    let in_a = Pattern::new(ma.iter().copied());
+    let mb: Vec<&str> = mb.iter().copied().filter(|l| in_a.class(l) != NONE).collect();
+    let in_b = Pattern::new(mb.iter().copied());
+    let ma: Vec<&str> = ma.iter().copied().filter(|l| in_b.class(l) != NONE).collect();
+    let (short, long) = if ma.len() <= mb.len() { (ma, mb) } else { (mb, ma) };
+    let pattern = Pattern::new(short.iter().copied());
+    let budget = Budget::new("the similarity of these texts");
+    budget.spend((long.len() as u64).saturating_mul(pattern.step_cost()))?;
+    let middle = if short.is_empty() { 0 } else { pattern.lcs(long.iter().map(|l| pattern.class(l)), &mut Vec::new()) };
+    Ok(ratio(prefix + suffix + middle, longest))
 }
 
 /// `lcs / len` as apply-edit-block computes it (a float division of integers).
@@ -344,13 +449,13 @@ mod tests {
 
     #[test]
     fn similarity_values() {
-        assert_eq!(similarity("a\nb\nc", "a\nb\nc"), 1.0);
-        assert_eq!(similarity("a\nb\nc", "x\ny\nz"), 0.0);
-        assert_eq!(similarity("", ""), 1.0);
-        assert_eq!(similarity("  line1 = 1;\n  line2 = 2;\n  line3 = 99;", "  line1 = 1;\n  line2 = 2;\n  line3 = 2;"), 2.0 / 3.0);
-        assert_eq!(similarity("a", "a\nb\nc\nd"), 0.25);
+        assert_eq!(similarity("a\nb\nc", "a\nb\nc").unwrap(), 1.0);
+        assert_eq!(similarity("a\nb\nc", "x\ny\nz").unwrap(), 0.0);
+        assert_eq!(similarity("", "").unwrap(), 1.0);
+        assert_eq!(similarity("  line1 = 1;\n  line2 = 2;\n  line3 = 99;", "  line1 = 1;\n  line2 = 2;\n  line3 = 2;").unwrap(), 2.0 / 3.0);
+        assert_eq!(similarity("a", "a\nb\nc\nd").unwrap(), 0.25);
         // Symmetric, and duplicates count once per occurrence.
-        assert_eq!(similarity("a\na\nb", "a\nb\na"), similarity("a\nb\na", "a\na\nb"));
+        assert_eq!(similarity("a\na\nb", "a\nb\na").unwrap(), similarity("a\nb\na", "a\na\nb").unwrap());
     }
 
     #[test]
@@ -359,7 +464,58 @@ mod tests {
         let a: Vec<String> = (0..200).map(|i| format!("l{}", i % 37)).collect();
         let b: Vec<String> = (0..150).map(|i| format!("l{}", (i * 7) % 41)).collect();
         let (ja, jb) = (a.join("\n"), b.join("\n"));
-        assert_eq!(similarity(&ja, &jb), naive_similarity(&ja, &jb));
+        assert_eq!(similarity(&ja, &jb).unwrap(), naive_similarity(&ja, &jb));
+    }
+
+    #[test]
+    fn long_lines_differing_between_samples_hash_apart() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let hash = |s: &str| BuildHasherDefault::<LineHasher>::default().hash_one(s);
+        let line = |i: usize| format!("{}{i:04}{}", "p".repeat(20), "q".repeat(76));
+        let hashes: std::collections::HashSet<u64> = (0..1000).map(|i| hash(&line(i))).collect();
+        assert_eq!(hashes.len(), 1000);
+    }
+
+    #[test]
+    fn sparse_masks_give_the_same_lcs() {
+        let a: Vec<String> = (0..300).map(|i| format!("l{}", (i * 13) % 97)).collect();
+        let b: Vec<String> = (0..250).map(|i| format!("l{}", (i * 7) % 89)).collect();
+        let dense = Pattern::build(a.iter().map(String::as_str), usize::MAX);
+        let sparse = Pattern::build(a.iter().map(String::as_str), 0);
+        assert!(matches!(dense.masks, Masks::Dense(_)) && matches!(sparse.masks, Masks::Sparse { .. }));
+        let classes: Vec<u32> = b.iter().map(|l| dense.class(l)).collect();
+        let want = naive_lcs(&a, &b);
+        assert_eq!(dense.lcs(classes.iter().copied(), &mut Vec::new()), want);
+        assert_eq!(sparse.lcs(classes.iter().copied(), &mut Vec::new()), want);
+    }
+
+    #[test]
+    fn a_pattern_of_many_distinct_lines_keeps_sparse_masks() {
+        // 140,000 distinct lines: dense masks would take 140,000 x 2,188 words (2.4 GB).
+        let lines: Vec<String> = (0..140_000).map(|i| format!("{i}")).collect();
+        let p = Pattern::new(lines.iter().map(String::as_str));
+        let Masks::Sparse { words, .. } = &p.masks else { panic!("dense masks for 140,000 classes") };
+        assert_eq!(words.len(), 140_000);
+    }
+
+    #[test]
+    fn similarity_is_exact_past_common_and_one_sided_lines() {
+        // Alike texts: the common first and last lines count without LCS work.
+        let a: Vec<String> = (0..300_000).map(|i| format!("line {i}")).collect();
+        let mut b = a.clone();
+        b[150_000] = "changed".into();
+        assert_eq!(similarity(&a.join("\n"), &b.join("\n")).unwrap(), 299_999.0 / 300_000.0);
+        // Unrelated texts: no line is on both sides.
+        let c: Vec<String> = (0..300_000).map(|i| format!("other {i}")).collect();
+        assert_eq!(similarity(&a.join("\n"), &c.join("\n")).unwrap(), 0.0);
+        // The same lines in another order: exact within the limit, refused past it.
+        let small: Vec<String> = (0..2_000).map(|i| format!("l{i}")).collect();
+        let rev: Vec<String> = small.iter().rev().cloned().collect();
+        assert_eq!(similarity(&small.join("\n"), &rev.join("\n")).unwrap(), 1.0 / 2_000.0);
+        let rev: Vec<String> = a.iter().rev().cloned().collect();
+        let e = similarity(&a.join("\n"), &rev.join("\n")).unwrap_err();
+        assert_eq!(e.kind, crate::ErrorKind::InputTooLarge);
+        assert_eq!(e.message, "the similarity of these texts needs more than 268435456 word operations of line comparison (lines x lines/64), the most applypatch does in one call. Use a shorter text, or a smaller part of the file.");
     }
 
     #[test]
@@ -379,7 +535,7 @@ mod tests {
         let text: Vec<String> = (0..10_000).map(|i| format!("file line {i}")).collect();
         let p = Pattern::new(pattern.iter().map(String::as_str));
         let classes: Vec<u32> = text.iter().map(|l| p.class(l)).collect();
-        let s = p.scan(&classes, needed_lcs(50, 0.85));
+        let s = p.scan(&classes, needed_lcs(50, 0.85), &Budget::new("test")).unwrap();
         assert_eq!((s.best_lcs, s.best_index, s.computed), (0, 0, 0));
     }
 
@@ -402,7 +558,7 @@ mod tests {
             prop_assume!(text.len() >= pattern.len());
             let p = Pattern::new(pattern.iter().map(String::as_str));
             let classes: Vec<u32> = text.iter().map(|l| p.class(l)).collect();
-            let s = p.scan(&classes, needed_lcs(pattern.len(), threshold));
+            let s = p.scan(&classes, needed_lcs(pattern.len(), threshold), &Budget::new("test")).unwrap();
             let pr: Vec<&str> = pattern.iter().map(String::as_str).collect();
             let tr: Vec<&str> = text.iter().map(String::as_str).collect();
             let (best, best_i, matching) = naive_scan(&pr, &tr, threshold);
@@ -413,7 +569,7 @@ mod tests {
         #[test]
         fn similarity_equals_naive(a in small_lines(80), b in small_lines(80)) {
             let (a, b) = (a.join("\n"), b.join("\n"));
-            prop_assert_eq!(similarity(&a, &b), naive_similarity(&a, &b));
+            prop_assert_eq!(similarity(&a, &b).unwrap(), naive_similarity(&a, &b));
         }
     }
 }

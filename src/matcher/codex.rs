@@ -6,8 +6,11 @@
 //! appended at the end of the file. Only the runs of removed and added lines
 //! are replaced, so context lines keep the file's own text and line ending.
 
+use std::borrow::Cow;
+
 use super::diagnose;
 use super::index::Index;
+use super::linear;
 use super::Edit;
 use crate::diff::{Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
@@ -34,11 +37,20 @@ fn normalise(c: char) -> char {
 }
 
 impl Pass {
-    fn eq(self, a: &str, b: &str) -> bool {
+    /// What the pass compares of a line: two lines are equal under the pass
+    /// when their keys are.
+    fn key(self) -> fn(&str) -> Cow<'_, str> {
         match self {
-            Pass::TrimEnd => a.trim_end() == b.trim_end(),
-            Pass::Trim => a.trim() == b.trim(),
-            Pass::Normalised => a.trim().chars().map(normalise).eq(b.trim().chars().map(normalise)),
+            Pass::TrimEnd => |l| Cow::Borrowed(l.trim_end()),
+            Pass::Trim => |l| Cow::Borrowed(l.trim()),
+            Pass::Normalised => |l| {
+                let t = l.trim();
+                if t.chars().all(|c| normalise(c) == c) {
+                    Cow::Borrowed(t)
+                } else {
+                    Cow::Owned(t.chars().map(normalise).collect())
+                }
+            },
         }
     }
 }
@@ -59,13 +71,22 @@ pub fn seek(idx: &Index, pattern: &[&str], start: usize, eof: bool) -> Option<us
     if let Some(s) = idx.find_block(pattern, from).next() {
         return Some(s);
     }
-    for pass in [Pass::TrimEnd, Pass::Trim, Pass::Normalised] {
-        let found = (from..=last).find(|&i| pattern.iter().enumerate().all(|(j, p)| pass.eq(lines.get(i + j), p)));
+    // Each pass is coarser than the one before (lines equal under one are
+    // equal under the next), so the last pass's first match says whether
+    // any pass matches, and where the others' first matches can start.
+    let line = |i: usize| {
+        idx.spend(super::index::LINEAR_STEP);
+        lines.get(i)
+    };
+    let seek = |pass: Pass, from: usize| linear::first(pattern, last + pattern.len(), from, line, pass.key());
+    let coarsest = seek(Pass::Normalised, from)?;
+    for pass in [Pass::TrimEnd, Pass::Trim] {
+        let found = seek(pass, coarsest);
         if found.is_some() {
             return found;
         }
     }
-    None
+    Some(coarsest)
 }
 
 /// A chunk as Codex holds it: old and new lines, and where its context lines
@@ -147,6 +168,7 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
                 }
             }
         }
+        idx.check_work()?;
         let chunk = Chunk::of(section);
         let first = section.lines.first().map_or(section.first_line(), |l| l.line);
         if chunk.old.is_empty() {

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::index::Index;
+use super::linear;
 use crate::diff::show;
 use crate::error::Nearest;
 
@@ -30,40 +31,65 @@ pub fn nearest(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
     if block.is_empty() || from >= n {
         return None;
     }
-    let mut votes: HashMap<usize, usize> = HashMap::new();
+    // votes[s - from]: lines of the block equal at their place if it started at s.
+    let mut votes = vec![0u32; n - from];
+    let vote = |s: usize, votes: &mut Vec<u32>| {
+        if let Some(v) = s.checked_sub(from).and_then(|k| votes.get_mut(k)) {
+            *v += 1;
+        }
+    };
     for (j, text) in block.iter().enumerate() {
         let occ: Vec<usize> = idx.occurrences(text, from).take(COMMON + 1).collect();
         if occ.len() > COMMON {
             continue;
         }
         for p in occ {
-            if let Some(s) = p.checked_sub(j).filter(|&s| s >= from) {
-                *votes.entry(s).or_default() += 1;
+            if let Some(s) = p.checked_sub(j) {
+                vote(s, &mut votes);
             }
         }
     }
-    if votes.is_empty() {
-        // Nothing equal as is: look for lines equal once whitespace is trimmed.
-        let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
+    if votes.iter().all(|&v| v == 0) {
+        // Nothing equal as is: look for lines equal once whitespace is
+        // trimmed (again leaving out lines too common to tell a place).
+        let mut wanted: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
         for (j, text) in block.iter().enumerate() {
             if !text.trim().is_empty() {
-                wanted.entry(text.trim()).or_default().push(j);
+                wanted.entry(text.trim()).or_default().0.push(j);
             }
         }
         for p in from..n {
-            if let Some(js) = wanted.get(lines.get(p).trim()) {
+            if let Some((_, at)) = wanted.get_mut(lines.get(p).trim()) {
+                if at.len() <= COMMON {
+                    at.push(p);
+                }
+            }
+        }
+        for (js, at) in wanted.values() {
+            if at.len() > COMMON {
+                continue;
+            }
+            for &p in at {
                 for &j in js.iter().take(COMMON) {
-                    if let Some(s) = p.checked_sub(j).filter(|&s| s >= from) {
-                        *votes.entry(s).or_default() += 1;
+                    if let Some(s) = p.checked_sub(j) {
+                        vote(s, &mut votes);
                     }
                 }
             }
         }
     }
-    if votes.is_empty() {
+    if votes.iter().all(|&v| v == 0) {
+        // Every line of the block that is there is too common to vote: the
+        // place where the longest start of the block is.
+        if let Some((start, _)) = linear::longest_prefix(block, n, from, |i| lines.get(i)) {
+            let equal = block.iter().enumerate().filter(|(j, t)| start + j < n && lines.get(start + j) == **t).count();
+            return Some(Candidate { start, equal });
+        }
         return similar_line(idx, block, from);
     }
-    let (&start, _) = votes.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))?;
+    // The most votes; the earliest start on ties.
+    let (k, _) = votes.iter().enumerate().fold((0, 0), |best, (k, &v)| if v > best.1 { (k, v) } else { best });
+    let start = from + k;
     let equal = block.iter().enumerate().filter(|(j, t)| start + j < n && lines.get(start + j) == **t).count();
     Some(Candidate { start, equal })
 }
@@ -189,8 +215,10 @@ pub fn anchor_hint(idx: &Index, text: &str) -> Option<(usize, String)> {
     if let Some(i) = (0..lines.len()).find(|&i| lines.get(i).trim() == want) {
         return Some((i, format!("input line {} is {} (only whitespace differs)", i + 1, show(lines.get(i)))));
     }
+    // Only lines at least as long can contain it (and `contains` costs the
+    // anchor's length each time).
     (0..lines.len())
-        .find(|&i| lines.get(i).contains(want))
+        .find(|&i| lines.get(i).len() >= want.len() && lines.get(i).contains(want))
         .map(|i| (i, format!("input line {} contains it: {}; an anchor is a whole line", i + 1, show(lines.get(i)))))
 }
 

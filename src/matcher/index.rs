@@ -2,13 +2,25 @@
 //! block of lines costs time in proportion to the places it could be, not to
 //! the size of the file.
 //!
-//! Each line gets a fingerprint from its length and three 8-byte samples
-//! (start, middle, end): O(1) per line whatever its length. Lines are grouped
+//! Each line gets a fingerprint from its length and its bytes. Lines are grouped
 //! by fingerprint bucket in one flat array (counting sort), so the lines of a
 //! bucket are a sorted slice and "occurrences at or after line `from`" is a
 //! binary search. Candidates are always confirmed byte for byte.
 
+use std::borrow::Cow;
+use std::cell::Cell;
+
+use super::linear;
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::MAX_WORK;
 use crate::text::Lines;
+
+/// Line comparisons that the searches of one call may make per input line,
+/// beyond [`MAX_WORK`]: a few hundred passes over the input.
+pub const PASSES: u64 = 256;
+
+/// Work units of one line read by [`linear::Matches`] (it hashes the line).
+pub const LINEAR_STEP: u64 = 8;
 
 pub struct Index<'t> {
     lines: &'t Lines<'t>,
@@ -17,6 +29,8 @@ pub struct Index<'t> {
     offsets: Vec<u32>,
     entries: Vec<u32>,
     mask: u32,
+    /// Line comparisons done by searches so far ([`Index::check_work`]).
+    spent: Cell<u64>,
 }
 
 impl<'t> Index<'t> {
@@ -47,11 +61,33 @@ impl<'t> Index<'t> {
                 *slot += 1;
             }
         }
-        Index { lines, fps, offsets, entries, mask }
+        Index { lines, fps, offsets, entries, mask, spent: Cell::new(0) }
     }
 
     pub fn lines(&self) -> &'t Lines<'t> {
         self.lines
+    }
+
+    /// Counts `units` of search work (a line comparison is one).
+    pub fn spend(&self, units: u64) {
+        self.spent.set(self.spent.get().saturating_add(units));
+    }
+
+    /// Fails once the searches of one call have done more than [`MAX_WORK`]
+    /// and [`PASSES`] per input line comparisons: each search is linear, but a diff of
+    /// very many sections made of lines common all over the input would
+    /// repeat that for every section.
+    pub fn check_work(&self) -> Result<()> {
+        let allowed = MAX_WORK.saturating_add(PASSES.saturating_mul(self.lines.len() as u64));
+        if self.spent.get() > allowed {
+            return Err(Error::new(
+                ErrorKind::InputTooLarge,
+                format!(
+                    "Finding the sections of this diff needed more than {allowed} line comparisons ({MAX_WORK} and {PASSES} per input line), the most applypatch does in one call: its sections are made of lines that occur all over the input. Use context lines that occur less often, or fewer sections."
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The lines of `fp`'s bucket at or after line `from`.
@@ -77,6 +113,11 @@ impl<'t> Index<'t> {
 
     /// Starts `s >= from` where the input's lines `s..s + block.len()` equal
     /// `block`, ascending. The block must not be empty.
+    ///
+    /// Walks the occurrences of the block's rarest line and checks the block
+    /// at each; when those checks would cost more than a few passes over the
+    /// input (a block of lines repeated all over it), the rest of the search
+    /// is done by [`linear::Matches`] in linear time.
     pub fn find_block<'s>(&'s self, block: &'s [&'s str], from: usize) -> impl Iterator<Item = usize> + 's {
         let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
         // Walk the occurrences of the block's rarest line.
@@ -84,13 +125,43 @@ impl<'t> Index<'t> {
             fps.iter().enumerate().map(|(j, &fp)| (j, self.bucket_from(fp, from + j))).min_by_key(|(_, c)| c.len()).unwrap_or((0, &[]));
         let n = self.lines.len();
         let k = block.len();
-        candidates.iter().filter_map(move |&p| {
-            let s = (p as usize).checked_sub(pivot)?;
-            if s < from || s + k > n {
-                return None;
+        let mut checks = 4 * (n.saturating_sub(from) + k) + 64;
+        let mut next = 0usize;
+        let mut linear: Option<linear::Matches<'s, _>> = None;
+        std::iter::from_fn(move || {
+            if let Some(m) = linear.as_mut() {
+                return m.next();
             }
-            let all = block.iter().zip(&fps).enumerate().all(|(j, (text, &fp))| self.line_is(s + j, fp, text));
-            all.then_some(s)
+            while let Some(&p) = candidates.get(next) {
+                next += 1;
+                let Some(s) = (p as usize).checked_sub(pivot) else { continue };
+                if s < from || s + k > n {
+                    continue;
+                }
+                let mut all = true;
+                for (j, (text, &fp)) in block.iter().zip(&fps).enumerate() {
+                    if checks == 0 {
+                        let keys = block.iter().map(|b| Cow::Borrowed(*b)).collect();
+                        let lines = self.lines;
+                        return linear
+                            .insert(linear::Matches::new(keys, n, s, move |i| {
+                                self.spend(LINEAR_STEP);
+                                Cow::Borrowed(lines.get(i))
+                            }))
+                            .next();
+                    }
+                    checks -= 1;
+                    self.spend(1);
+                    if !self.line_is(s + j, fp, text) {
+                        all = false;
+                        break;
+                    }
+                }
+                if all {
+                    return Some(s);
+                }
+            }
+            None
         })
     }
 
@@ -118,16 +189,15 @@ fn load(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// A fingerprint of a line from its length and samples of its bytes.
+/// A fingerprint of a line from its length and all of its bytes, eight at a
+/// time (so lines that share a prefix, a middle and an end still spread).
 pub fn fingerprint(b: &[u8]) -> u32 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let n = b.len();
-    let mut h = (n as u64).wrapping_mul(K) ^ load(b, 0);
-    if n > 8 {
-        h = h.rotate_left(29).wrapping_mul(K) ^ load(b, n.saturating_sub(8));
-    }
-    if n > 16 {
-        h = h.rotate_left(29).wrapping_mul(K) ^ load(b, n / 2 - 4);
+    let mut h = (b.len() as u64).wrapping_mul(K);
+    let mut at = 0;
+    while at < b.len() {
+        h = h.rotate_left(29).wrapping_mul(K) ^ load(b, at);
+        at += 8;
     }
     h = (h ^ (h >> 31)).wrapping_mul(K);
     (h >> 32) as u32
@@ -149,6 +219,44 @@ mod tests {
         assert_eq!(idx.find_block(&["x", "y"], 0).count(), 0);
         assert_eq!(idx.find_block(&["a", "b"], 1).collect::<Vec<_>>(), [3]);
         assert_eq!(idx.count("zzz", 5), 0);
+    }
+
+    #[test]
+    fn a_block_repeated_everywhere_is_found_in_linear_time() {
+        // 20,000 lines 'x' with a 'y' every 1,000: a block of 999 'x' lines matches
+        // in 20 places x 2 and the rarest-line walk would check ~20M lines.
+        let text: String = (0..20_000).map(|i| if i % 1_000 == 999 { "y\n" } else { "x\n" }).collect();
+        let lines = Lines::split(&text);
+        let idx = Index::new(&lines);
+        let block = vec!["x"; 999];
+        let found: Vec<usize> = idx.find_block(&block, 0).collect();
+        assert_eq!(found, (0..20).map(|b| b * 1_000).collect::<Vec<_>>());
+        let block = vec!["x"; 1_000];
+        assert_eq!(idx.find_block(&block, 0).count(), 0);
+        let mut two = block.clone();
+        two.truncate(500);
+        assert_eq!(idx.find_block(&two, 0).count(), 20 * 500);
+        assert_eq!(idx.find_block(&two, 19_000).take(3).collect::<Vec<_>>(), [19_000, 19_001, 19_002]);
+    }
+
+    #[test]
+    fn searches_of_one_call_have_a_budget() {
+        let text = "x\n".repeat(1000);
+        let lines = Lines::split(&text);
+        let idx = Index::new(&lines);
+        assert!(idx.check_work().is_ok());
+        idx.spend(MAX_WORK + PASSES * 1000);
+        assert!(idx.check_work().is_ok());
+        idx.spend(1);
+        let e = idx.check_work().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InputTooLarge);
+        assert!(
+            e.message.starts_with(
+                "Finding the sections of this diff needed more than 268691456 line comparisons (268435456 and 256 per input line)"
+            ),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -55,6 +55,7 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>) -> Result<Vec<Edit<'d>>> {
     let mut edits = Vec::new();
     let mut cursor = 0; // first input line the next section may use
     for (si, section) in diff.sections.iter().enumerate() {
+        idx.check_work()?;
         let mut last_anchor: Option<usize> = None;
         for a in &section.anchors {
             let at = match last_anchor {

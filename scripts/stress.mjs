@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+// Adversarial inputs at growing sizes through the built package: for each
+// family, each size runs in a fresh Node process (so its peak memory is its
+// own), and the table shows the input size, the CPU time of the call (user +
+// system: less disturbed than wall time on a shared machine; the wall time
+// follows), the peak resident memory of the process and what the call
+// returned. A family whose CPU time grows more than 1.6x faster than its
+// input between two sizes (and past 50 ms) is flagged SUPER-LINEAR; a call
+// over 1 s of CPU is flagged SLOW.
+//
+//   npm run stress                         (after npm run build)
+//   node scripts/stress.mjs --sizes 1,10   (sizes in MB; default 1,2.5,5,10)
+//   node scripts/stress.mjs --only codex   (families whose name contains it)
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+const MB = 1 << 20;
+
+/** Lines of `width` characters that fill about `bytes`. */
+const count = (bytes, width) => Math.max(1, Math.floor(bytes / (width + 1)));
+const distinct = (n, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i}`);
+
+// Each family: build(bytes) returns a thunk that makes the call; what it
+// returns (or throws) is summarised as the outcome.
+const families = {
+  // Strict, a section of 1,000 context lines over repeated lines, matching nowhere.
+  'strict-near-miss': (bytes) => {
+    const n = count(bytes, 1);
+    const input = Array.from({ length: n }, (_, i) => (i % 1000 === 999 ? 'y' : 'x')).join('\n');
+    const diff = `${' x\n'.repeat(1000)}-z\n+w`;
+    return (p) => p.apply(input, diff);
+  },
+  // Strict, a section that matches everywhere (ambiguous).
+  'strict-ambiguous': (bytes) => {
+    const input = 'x\n'.repeat(count(bytes, 1));
+    const diff = `${' x\n'.repeat(999)}-x\n+y`;
+    return (p) => p.apply(input, diff);
+  },
+  // Codex, almost-matching text: every start matches the first 1,000 lines
+  // but not the last, through all four passes and the retry.
+  'codex-almost': (bytes) => {
+    const input = 'a \n'.repeat(count(bytes, 2));
+    const diff = `${' a\n'.repeat(1000)}-b\n+c\n `;
+    return (p) => p.apply(input, diff, { mode: 'codex' });
+  },
+  // Codex, a section found by the whitespace pass after a near miss at every line.
+  'codex-trimmed': (bytes) => {
+    const n = count(bytes, 4);
+    const input = `${'  a \n'.repeat(n - 1)}  b \n`;
+    const diff = `${'  a\n'.repeat(1000)}- b\n+c`;
+    return (p) => p.apply(input, diff, { mode: 'codex' });
+  },
+  // A plain input of nothing but line breaks.
+  'apply-newlines': (bytes) => {
+    const input = `start\n${'\n'.repeat(bytes)}end\n`;
+    return (p) => p.apply(input, '@@ start\n-\n+x');
+  },
+  // Edit blocks: a SEARCH text of distinct lines (the trap reproducer: 140,000 lines is 1 MB).
+  'edit-distinct-search': (bytes) => {
+    const search = distinct(count(bytes, 10)).join('\n');
+    return (p) => p.applyEdit('a\nb\n', { search, replace: '' });
+  },
+  // Edit blocks, fuzzy rung that cannot prune: every window is close to the SEARCH text.
+  'edit-fuzzy-unprunable': (bytes) => {
+    const n = count(bytes, 1);
+    const file = Array.from({ length: n }, (_, i) => 'abc'[i % 3]).join('\n');
+    const search = Array.from({ length: 2000 }, (_, i) => (i % 50 === 0 ? 'z' : 'abc'[i % 3])).join('\n');
+    return (p) => p.applyEdit(file, { search, replace: 'r' });
+  },
+  // Edit blocks, safe preset: anchors on every line, a long interior to compare.
+  'edit-anchor-safe': (bytes) => {
+    const n = count(bytes, 1);
+    const file = Array.from({ length: n }, (_, i) => (i % 2 ? 'x' : 'y')).join('\n');
+    const search = ['x', ...Array.from({ length: 2000 }, (_, i) => `q${i}`), 'x'].join('\n');
+    return (p) => p.applyEdit(file, { search, replace: 'r' }, { preset: 'safe' });
+  },
+  // similarity of two texts of the same distinct lines in opposite orders.
+  'similarity-reversed': (bytes) => {
+    const lines = distinct(count(bytes / 2, 10));
+    const [a, b] = [lines.join('\n'), [...lines].reverse().join('\n')];
+    return (p) => p.similarity(a, b);
+  },
+  // similarity of two alike texts (one line changed).
+  'similarity-alike': (bytes) => {
+    const lines = distinct(count(bytes / 2, 10));
+    const a = lines.join('\n');
+    lines[lines.length >> 1] = 'changed';
+    const b = lines.join('\n');
+    return (p) => p.similarity(a, b);
+  },
+  // applyFiles, one update per file of many small files.
+  'files-many-updates': (bytes) => {
+    const n = count(bytes, 60);
+    const files = {};
+    let patch = '*** Begin Patch\n';
+    for (let i = 0; i < n; i++) {
+      files[`f${i}.txt`] = 'one\n';
+      patch += `*** Update File: f${i}.txt\n@@\n-one\n+two\n`;
+    }
+    patch += '*** End Patch';
+    return (p) => p.applyFiles(files, patch);
+  },
+  // applyFiles, many updates of one large file (half the size is the file).
+  'files-one-file-updates': (bytes) => {
+    const lines = distinct(count(bytes / 2, 10));
+    const files = { 'big.txt': `${lines.join('\n')}\n` };
+    let patch = '*** Begin Patch\n';
+    const updates = count(bytes / 2, 60);
+    for (let i = 0; i < updates; i++) {
+      const at = (i * 7919) % lines.length;
+      patch += `*** Update File: big.txt\n@@\n-${lines[at]}\n+${lines[at]}\n`;
+    }
+    patch += '*** End Patch';
+    return (p) => p.applyFiles(files, patch);
+  },
+  // parseBlocks with problems: unclosed start markers.
+  'parse-unclosed-markers': (bytes) => {
+    const text = '<<<<<<< SEARCH\n'.repeat(count(bytes, 14));
+    return (p) => p.parseBlocks(text, { detailed: true });
+  },
+};
+
+function outcome(value) {
+  if (typeof value === 'string') return `text (${value.length} chars)`;
+  if (typeof value === 'number') return `number ${value.toFixed(6)}`;
+  if (Array.isArray(value)) return `array of ${value.length}`;
+  if (value && typeof value === 'object' && 'ok' in value) return `ok: ${value.ok}, strategy: ${value.strategy}`;
+  if (value && typeof value === 'object' && 'problems' in value) {
+    const size = value.problems.reduce((n, p) => n + p.message.length, 0);
+    return `${value.problems.length} problems (${size} chars)`;
+  }
+  if (value && typeof value === 'object') return `${Object.keys(value).length} files`;
+  return String(value);
+}
+
+async function one(family, mb) {
+  const p = await import('applypatch');
+  const call = families[family](Math.round(mb * MB));
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  let result;
+  try {
+    result = outcome(call(p));
+  } catch (e) {
+    result = e instanceof p.PatchError ? `PatchError ${e.code}` : `THREW ${e?.constructor?.name}: ${String(e?.message).slice(0, 80)}`;
+  }
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  process.stdout.write(JSON.stringify({ ms, cpuMs, result, maxRssKb: process.resourceUsage().maxRSS }));
+}
+
+async function main() {
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i < 0 ? undefined : process.argv[i + 1];
+  };
+  const sizes = (arg('--sizes') ?? '1,2.5,5,10').split(',').map(Number);
+  const only = arg('--only');
+  console.log(
+    `applypatch stress, Node ${process.version}: CPU and wall time of one call, peak memory of its process (a fresh Node each)\n`,
+  );
+  console.log(
+    `${'family'.padEnd(24)} ${'MB'.padStart(5)} ${'cpu ms'.padStart(8)} ${'wall ms'.padStart(8)} ${'peak MB'.padStart(8)}  result`,
+  );
+  const flags = [];
+  for (const family of Object.keys(families)) {
+    if (only && !family.includes(only)) continue;
+    let prev;
+    for (const mb of sizes) {
+      const out = execFileSync(process.execPath, ['--max-old-space-size=4096', self, '--one', family, String(mb)], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      });
+      const { ms: wall, cpuMs: ms, result, maxRssKb } = JSON.parse(out);
+      let flag = '';
+      if (prev && ms > 50 && ms / prev.ms > 1.6 * (mb / prev.mb)) flag += ' SUPER-LINEAR';
+      if (ms > 1000) flag += ' SLOW';
+      if (flag) flags.push(`${family} at ${mb} MB:${flag}`);
+      console.log(
+        `${family.padEnd(24)} ${String(mb).padStart(5)} ${ms.toFixed(0).padStart(8)} ${wall.toFixed(0).padStart(8)} ${(maxRssKb / 1024).toFixed(0).padStart(8)}  ${result}${flag}`,
+      );
+      prev = { ms, mb };
+    }
+  }
+  console.log(flags.length ? `\nflagged:\n  ${flags.join('\n  ')}` : '\nno family grew super-linearly or took over 1 s');
+  if (flags.length) process.exitCode = 1;
+}
+
+if (process.argv[2] === '--one') await one(process.argv[3], Number(process.argv[4]));
+else await main();

@@ -1,0 +1,56 @@
+//! Hostile sizes through the Rust API: each case gets its exact answer or an
+//! `input_too_large` error, in bounded time (no timings are asserted).
+
+use applypatch::{ErrorKind, Mode};
+
+/// A maximal-length LFSR sequence of 2^bits - 1 lines 'a' / 'b': every run
+/// of `bits` lines (but all 'a') occurs exactly once, while each line occurs
+/// all over the text.
+fn m_sequence(bits: u32, taps: u32) -> Vec<&'static str> {
+    let mut state = 1u32;
+    (0..(1u32 << bits) - 1)
+        .map(|_| {
+            let bit = state & 1;
+            let feedback = (state & taps).count_ones() & 1;
+            state = (state >> 1) | (feedback << (bits - 1));
+            if bit == 1 {
+                "b"
+            } else {
+                "a"
+            }
+        })
+        .collect()
+}
+
+/// A diff of one section per `bits + 1` lines of the sequence: `bits` context
+/// lines, unique as a run but made of lines common everywhere, then a change.
+fn many_sections(seq: &[&str], bits: usize) -> String {
+    let mut diff = String::new();
+    for chunk in seq.chunks_exact(bits + 1) {
+        diff.push_str("@@\n");
+        for l in &chunk[..bits] {
+            diff.push_str(&format!(" {l}\n"));
+        }
+        diff.push_str(&format!("-{}\n+{}!\n", chunk[bits], chunk[bits]));
+    }
+    diff
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "about a minute in a debug build; npm test runs it in release")]
+fn many_sections_of_common_lines_are_found_or_refused_quickly() {
+    // Small: 4,095 lines, 315 sections: found, each change where it belongs.
+    let seq = m_sequence(12, (1 << 0) | (1 << 1) | (1 << 4) | (1 << 6));
+    let input = format!("{}\n", seq.join("\n"));
+    let out = Mode::Strict.apply(&input, &many_sections(&seq, 12)).unwrap();
+    let want: Vec<String> =
+        seq.iter().enumerate().map(|(i, l)| if i % 13 == 12 && i < 4095 / 13 * 13 { format!("{l}!") } else { l.to_string() }).collect();
+    assert_eq!(out, format!("{}\n", want.join("\n")));
+    // Large: 262,143 lines, 13,797 sections, each proving itself unique
+    // among ~131,000 places: billions of comparisons, refused after the budget.
+    let seq = m_sequence(18, (1 << 0) | (1 << 7));
+    let input = format!("{}\n", seq.join("\n"));
+    let e = Mode::Strict.apply(&input, &many_sections(&seq, 18)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InputTooLarge);
+    assert!(e.message.starts_with("Finding the sections of this diff needed more than "), "{}", e.message);
+}
