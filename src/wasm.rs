@@ -31,6 +31,13 @@ fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 /// The error as JS sees it (the fields of `PatchError`).
+/// An engine error as the wrapper receives it (for `?` in the binding).
+impl From<Error> for JsValue {
+    fn from(e: Error) -> Self {
+        to_js_error(&e)
+    }
+}
+
 fn to_js_error(e: &Error) -> JsValue {
     serialize(e).unwrap_or_else(|_| JsValue::from_str(&e.message))
 }
