@@ -11,7 +11,7 @@
 // again): the next call works. And since wasm memory never shrinks, an
 // instance whose memory grew past MEMORY_LIMIT during a call is replaced
 // after it, so that memory goes back to the system.
-import { PatchError, PatchError } from './errors.js';
+import { PatchError } from './errors.js';
 import type * as Glue from './wasm-glue.js';
 
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
@@ -155,21 +155,8 @@ export function putInput(text: string): number {
  */
 export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
 
-/**
- * Most UTF-16 code units {@link putInputs} copies into wasm memory for one
- * call (the files a patch reads, together): 64 Mi, at most 192 MiB of UTF-8.
- */
-export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
-
 /** Puts texts one after another in the input buffer; returns their byte lengths. */
 export function putInputs(texts: readonly string[]): number[] {
-  const total = texts.reduce((n, t) => n + t.length, 0);
-  if (total > MAX_INPUT_UNITS) {
-    throw new PatchError({
-      code: 'input_too_large',
-      message: `The ${texts.length} files this call reads are ${total} UTF-16 code units long together; applypatch reads at most ${MAX_INPUT_UNITS} in one call. Split the patch into smaller patches.`,
-    });
-  }
   const total = texts.reduce((n, t) => n + t.length, 0);
   if (total > MAX_INPUT_UNITS) {
     throw new PatchError({

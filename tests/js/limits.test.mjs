@@ -102,7 +102,9 @@ test('Strict, 1,000 context lines over 1,000,000 repeated lines', () => {
     () => apply(gaps, `${' x\n'.repeat(999)}-x\n+z`),
     (e) =>
       e.code === 'context_not_found' &&
-      e.inputLines.join() === '1' &&
+      // The input line the message quotes as the one that differs (nearest.line is where the place starts).
+      e.inputLines.join() === '1000' &&
+      e.nearest.line === 1 &&
       e.diffLine === 1000 &&
       e.message.includes('The closest place is input line 1, where 999 of 1000 lines are equal:'),
   );
