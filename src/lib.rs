@@ -42,14 +42,15 @@
 //! ```
 //!
 //! **Search/replace edit blocks** (`<<<<<<< SEARCH` … `>>>>>>> REPLACE`):
-//! [`blocks::parse_blocks`], [`blocks::apply_edits`], with
-//! apply-edit-block's ladder by default or [`blocks::Options::SAFE`].
+//! [`blocks::parse_blocks`], [`blocks::apply_edits`], with the safe preset
+//! by default or [`blocks::Options::COMPATIBLE`] for exactly
+//! apply-edit-block's results. Only an input over the [`limits`] is an error.
 //!
 //! ```
 //! use applypatch::blocks::{apply_edits, parse_blocks, Options, Strategy};
 //!
 //! let message = "<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n";
-//! let r = apply_edits("def f():\n    return 1\n", &parse_blocks(message), &Options::SAFE);
+//! let r = apply_edits("def f():\n    return 1\n", &parse_blocks(message), &Options::SAFE).unwrap();
 //! assert!(r.ok);
 //! assert_eq!(r.text, "def f():\n    return 2\n");
 //! assert_eq!(r.results[0].strategy, Some(Strategy::Exact));
