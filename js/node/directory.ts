@@ -191,24 +191,24 @@ type Entry =
 /** Looks at `name` in `dir` without following a symlink; a directory is opened (from `dir`, not by path). */
 function entry(root: Root, dir: Dir, name: string, wantDir: boolean, fs: Fs): Entry {
   const path = at(dir, name);
-  if (wantDir && HANDLES) {
-    // Each directory is opened once per call (a patch of many files in one directory opens it once).
-    const key = `${dir.fd}/${name}`;
-    const known = root.dirs.get(key);
-    if (known !== undefined) return { kind: 'dir', dir: known };
-    try {
-      const opened = { fd: root.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK), real: nodePath.join(dir.real, name) };
-      root.dirs.set(key, opened);
-      return { kind: 'dir', dir: opened };
-    } catch (e) {
-      if (errno(e) === 'ENOENT') return { kind: 'missing' };
-      if (errno(e) !== 'ELOOP' && errno(e) !== 'ENOTDIR') throw e;
-      // a symlink or a non-directory: lstat says which
-    }
-  }
-  // Without a handle: lstat, then readlink for a symlink. Either may meet an
-  // entry that another program just replaced; then look again.
+  // Another program may replace the entry between two looks (a directory
+  // swapped for a symlink and back): look again, a bounded number of times.
   for (let attempt = 0; ; attempt++) {
+    if (wantDir && HANDLES) {
+      // Each directory is opened once per call (a patch of many files in one directory opens it once).
+      const key = `${dir.fd}/${name}`;
+      const known = root.dirs.get(key);
+      if (known !== undefined) return { kind: 'dir', dir: known };
+      try {
+        const opened = { fd: root.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK), real: nodePath.join(dir.real, name) };
+        root.dirs.set(key, opened);
+        return { kind: 'dir', dir: opened };
+      } catch (e) {
+        if (errno(e) === 'ENOENT') return { kind: 'missing' };
+        if (errno(e) !== 'ELOOP' && errno(e) !== 'ENOTDIR') throw e;
+        // a symlink or a non-directory: lstat says which
+      }
+    }
     let st: nodeFs.BigIntStats;
     try {
       st = fs.lstatSync(path, { bigint: true });
@@ -220,14 +220,29 @@ function entry(root: Root, dir: Dir, name: string, wantDir: boolean, fs: Fs): En
       try {
         return { kind: 'link', text: fs.readlinkSync(path, 'utf8'), stat: st };
       } catch (e) {
-        if ((errno(e) === 'ENOENT' || errno(e) === 'EINVAL') && attempt < 3) continue;
+        if ((errno(e) === 'ENOENT' || errno(e) === 'EINVAL') && attempt < MAX_RETRIES) continue;
         throw e;
       }
     }
-    if (st.isDirectory() && wantDir) return { kind: 'dir', dir: { fd: -1, real: nodePath.join(dir.real, name) } };
+    if (st.isDirectory() && wantDir) {
+      // With handles, a directory is only ever used through one: the open
+      // above met something else, and now a directory is back. Open again;
+      // never fall back to its path, which a swap could redirect.
+      if (HANDLES) {
+        if (attempt < MAX_RETRIES) continue;
+        throw new PatchError({
+          code: 'read_failed',
+          message: `${nodePath.join(dir.real, name)} kept changing between a directory and something else while it was opened (another program is replacing it): nothing was written. Try again when it is left alone.`,
+        });
+      }
+      return { kind: 'dir', dir: { fd: -1, real: nodePath.join(dir.real, name) } };
+    }
     return { kind: 'other', stat: st };
   }
 }
+
+/** How often {@link entry} looks again at an entry that another program keeps replacing. */
+const MAX_RETRIES = 100;
 
 /**
  * Resolves `path` inside the root, refusing what leaves it. Walks the
