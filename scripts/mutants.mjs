@@ -19,7 +19,7 @@
 // the tests hang is noticed too. Unviable mutants (they do not compile) do not
 // count. Not part of npm test: a full run takes hours on a 2-core machine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +60,7 @@ if (!reportOnly) {
   }
   for (const m of modules) {
     console.log(`\n== ${m}: cargo mutants ${MODULES[m].join(' ')}`);
+    mkdirSync(out(m), { recursive: true });
     const files = MODULES[m].flatMap((f) => ['--file', f]);
     const r = spawnSync('cargo', ['mutants', '-j', '1', '--no-shuffle', ...files, '--output', out(m), ...passed], {
       cwd: root,
