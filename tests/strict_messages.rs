@@ -60,6 +60,8 @@ fn anchor_not_found() {
 fn anchor_ambiguous() {
     let mut c = Cases::default();
     one(&mut c, "two equal lines", "h\na\nh\nb\n", "@@ h\n-a\n+c");
+    let twelve = "x\ny\n".repeat(12);
+    one(&mut c, "twelve equal lines: ten are listed", &twelve, "@@ x\n-y\n+z");
     one(&mut c, "three equal lines", "def f():\n    pass\ndef f():\n    pass\ndef f():\n    pass\n", "@@ def f():\n-    pass\n+    return");
     snapshot("anchor_ambiguous", &c);
 }
@@ -91,6 +93,8 @@ fn context_ambiguous() {
         "@@\n-    return None\n+    return []",
     );
     one(&mut c, "no unique line above a place", "x\nx\nx\n", "-x\n+y");
+    let many = "{\n    return;\n}\n".repeat(12);
+    one(&mut c, "twelve places: ten are listed", &many, "-    return;\n+    return 1;");
     snapshot("context_ambiguous", &c);
 }
 
@@ -116,6 +120,8 @@ fn mixed_newlines() {
     let mut c = Cases::default();
     one(&mut c, "CRLF then LF", "a\r\nb\n", "-a\n+c");
     one(&mut c, "a bare CR", "a\rb\n", "-a\n+c");
+    one(&mut c, "LF then CRLF, further down", "a\nb\nc\r\n", "-a\n+c");
+    one(&mut c, "a bare CR on the last line", "a\nb\r", "-a\n+c");
     snapshot("mixed_newlines", &c);
 }
 
