@@ -53,6 +53,7 @@ fn anchor_not_found() {
     );
     one(&mut c, "a line the input does not have", "def a():\n    return 1\n", "@@ def b():\n-    return 1\n+    return 2");
     one(&mut c, "a unified diff hunk header, read as an anchor", "a\nb\n", "@@ -1,2 +1,2 @@\n a\n-b\n+c");
+    one(&mut c, "a line of the input contains it", "class A:\n    def f(self):\n        pass\n", "@@ def f\n-        pass\n+        return 1");
     snapshot("anchor_not_found", &c);
 }
 
@@ -80,6 +81,9 @@ fn context_not_found() {
     one(&mut c, "a context-only diff for another file", "a\nb\n", " x\n y");
     one(&mut c, "Unicode dashes are not normalised", "x = a \u{2013} b\n", "-x = a - b\n+x = a + b");
     one(&mut c, "an empty input has no line to delete", "", "-a\n+b");
+    one(&mut c, "no line equal, the most similar one is the closest", "print('hello there')\nprint('hello world')\nprint('hello')\n", "-print('hello worle')\n+print('bye')");
+    one(&mut c, "more than three lines differ", "a\nb\nc\nd\ne\nf\n", "@@\n a\n-B\n+x\n C\n D\n E\n f");
+    one(&mut c, "the closest place runs past the end of the input", "a\nb\n", "-b\n-\n+c");
     snapshot("context_not_found", &c);
 }
 
