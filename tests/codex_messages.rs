@@ -57,6 +57,14 @@ fn invalid_line() {
     one(&mut c, "a line with no prefix", "a\nb\n", "@@\n a\nb\n+c");
     one(&mut c, "@@ then another @@", "a\nb\n", "@@ a\n@@\n-b\n+c");
     one(&mut c, "a second chunk without @@", "a\nb\n", "-a\n+A\n*** End of File\n-b\n+B");
+    one(&mut c, "a first line with no prefix", "a\nb\n", "x\n-a\n+b");
+    one(&mut c, "a patch header in a diff", "a\n", "*** Update File: a.txt\n-a\n+b");
+    one(
+        &mut c,
+        "a blank line after *** End of File is allowed, then a line without @@ is not",
+        "a\nb\n",
+        "-b\n+B\n*** End of File\n\n-a\n+A",
+    );
     patch(
         &mut c,
         "in a patch: a line with no prefix",

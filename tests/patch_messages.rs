@@ -47,9 +47,17 @@ fn invalid_patch() {
     strict(&mut c, "wrapped in a Markdown fence", "```diff\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n```");
     strict(&mut c, "a misspelt Begin Patch", "*** begin patch\n*** Delete File: a.txt\n*** End Patch");
     strict(&mut c, "after blank lines: diff_line counts the text as given", "\n\n*** Delete File: a.txt\n*** End Patch");
-    strict(&mut c, "an early *** End Patch", "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n*** Delete File: b.txt\n*** End Patch");
+    strict(
+        &mut c,
+        "an early *** End Patch",
+        "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n*** Delete File: b.txt\n*** End Patch",
+    );
     strict(&mut c, "a heredoc whose inside has no *** End Patch", "<<'EOF'\n*** Begin Patch\n*** Delete File: a.txt\nEOF");
-    strict(&mut c, "two Environment IDs", "*** Begin Patch\n*** Environment ID: one\n*** Environment ID: two\n*** Delete File: a.txt\n*** End Patch");
+    strict(
+        &mut c,
+        "two Environment IDs",
+        "*** Begin Patch\n*** Environment ID: one\n*** Environment ID: two\n*** Delete File: a.txt\n*** End Patch",
+    );
     strict(&mut c, "an empty patch text", "");
     c.add("summary of a diff", &[("patch", "-one\n+1")], summary("-one\n+1"));
     snapshot("invalid_patch", &c);
@@ -60,8 +68,16 @@ fn invalid_header() {
     let mut c = Cases::default();
     both(&mut c, "a misspelt header", "*** Begin Patch\n*** Modify File: a.txt\n-one\n+1\n*** End Patch");
     both(&mut c, "a diff line before any header", "*** Begin Patch\n-one\n+1\n*** End Patch");
-    strict(&mut c, "an Environment ID after an operation", "*** Begin Patch\n*** Delete File: a.txt\n*** Environment ID: one\n*** End Patch");
-    strict(&mut c, "in a heredoc after blank lines: the message counts from *** Begin Patch, diff_line the text as given", "\n\n<<'EOF'\n*** Begin Patch\n*** Modify File: a.txt\n*** End Patch\nEOF\n");
+    strict(
+        &mut c,
+        "an Environment ID after an operation",
+        "*** Begin Patch\n*** Delete File: a.txt\n*** Environment ID: one\n*** End Patch",
+    );
+    strict(
+        &mut c,
+        "in a heredoc after blank lines: the message counts from *** Begin Patch, diff_line the text as given",
+        "\n\n<<'EOF'\n*** Begin Patch\n*** Modify File: a.txt\n*** End Patch\nEOF\n",
+    );
     both(&mut c, "an Add File line without +", "*** Begin Patch\n*** Add File: b.txt\nhello\n*** End Patch");
     snapshot("invalid_header", &c);
 }

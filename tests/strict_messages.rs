@@ -31,6 +31,11 @@ fn invalid_line() {
     one(&mut c, "a tab instead of a space", "a\nb\n", "@@\n a\n\tb\n+c");
     one(&mut c, "a whole patch given to apply", "a\n", "*** Begin Patch\n*** Update File: a\n-a\n+b\n*** End Patch");
     one(&mut c, "a line after *** End of File", "a\nb\n", "-b\n+c\n*** End of File\n a");
+    one(&mut c, "@@ with no space before the anchor", "a\nb\n", "@@a\n-b\n+c");
+    one(&mut c, "a carriage return inside a line", "a\nb\n", "-a\rb\n+c");
+    one(&mut c, "text after *** End of File", "a\nb\n", "-b\n+c\n*** End of File please");
+    one(&mut c, "another *** line", "a\nb\n", "-b\n+c\n*** Something");
+    one(&mut c, "a *** Move to: line", "a\nb\n", "*** Move to: b.txt\n-b\n+c");
     snapshot("invalid_line", &c);
 }
 
@@ -39,6 +44,8 @@ fn empty_hunk() {
     let mut c = Cases::default();
     one(&mut c, "an anchor with nothing under it", "a\nb\n", "@@ a\n@@\n-b\n+c");
     one(&mut c, "a trailing bare @@", "a\nb\n", "-a\n+c\n@@");
+    one(&mut c, "*** End of File with no section above it", "a\n", "*** End of File");
+    one(&mut c, "an anchor then *** End of File", "a\n", "@@ a\n*** End of File");
     snapshot("empty_hunk", &c);
 }
 
@@ -53,7 +60,12 @@ fn anchor_not_found() {
     );
     one(&mut c, "a line the input does not have", "def a():\n    return 1\n", "@@ def b():\n-    return 1\n+    return 2");
     one(&mut c, "a unified diff hunk header, read as an anchor", "a\nb\n", "@@ -1,2 +1,2 @@\n a\n-b\n+c");
-    one(&mut c, "a line of the input contains it", "class A:\n    def f(self):\n        pass\n", "@@ def f\n-        pass\n+        return 1");
+    one(
+        &mut c,
+        "a line of the input contains it",
+        "class A:\n    def f(self):\n        pass\n",
+        "@@ def f\n-        pass\n+        return 1",
+    );
     snapshot("anchor_not_found", &c);
 }
 
@@ -81,7 +93,12 @@ fn context_not_found() {
     one(&mut c, "a context-only diff for another file", "a\nb\n", " x\n y");
     one(&mut c, "Unicode dashes are not normalised", "x = a \u{2013} b\n", "-x = a - b\n+x = a + b");
     one(&mut c, "an empty input has no line to delete", "", "-a\n+b");
-    one(&mut c, "no line equal, the most similar one is the closest", "print('hello there')\nprint('hello world')\nprint('hello')\n", "-print('hello worle')\n+print('bye')");
+    one(
+        &mut c,
+        "no line equal, the most similar one is the closest",
+        "print('hello there')\nprint('hello world')\nprint('hello')\n",
+        "-print('hello worle')\n+print('bye')",
+    );
     one(&mut c, "more than three lines differ", "a\nb\nc\nd\ne\nf\n", "@@\n a\n-B\n+x\n C\n D\n E\n f");
     one(&mut c, "the closest place runs past the end of the input", "a\nb\n", "-b\n-\n+c");
     snapshot("context_not_found", &c);
