@@ -99,6 +99,7 @@ fn context_not_found() {
         "print('hello there')\nprint('hello world')\nprint('hello')\n",
         "-print('hello worle')\n+print('bye')",
     );
+    one(&mut c, "the most similar line is the second of the section", "a\nprint('hello world')\nb\n", "-zz\n-print('hello worle')\n+x");
     one(&mut c, "more than three lines differ", "a\nb\nc\nd\ne\nf\n", "@@\n a\n-B\n+x\n C\n D\n E\n f");
     one(&mut c, "the closest place runs past the end of the input", "a\nb\n", "-b\n-\n+c");
     snapshot("context_not_found", &c);
@@ -116,6 +117,12 @@ fn context_ambiguous() {
     one(&mut c, "no unique line above a place", "x\nx\nx\n", "-x\n+y");
     let many = "{\n    return;\n}\n".repeat(12);
     one(&mut c, "twelve places: ten are listed", &many, "-    return;\n+    return 1;");
+    one(
+        &mut c,
+        "the line just above each place is repeated: a unique line further up",
+        "fn a() {\n    let x = 1;\n    return None\n}\nfn b() {\n    let x = 1;\n    return None\n}\n",
+        "-    return None\n+    return []",
+    );
     snapshot("context_ambiguous", &c);
 }
 
