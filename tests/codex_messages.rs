@@ -5,6 +5,10 @@
 //! tests/codex_parity.rs); the lines after it are our hint. After an intended
 //! change: `INSTA_UPDATE=always cargo test --test codex_messages`, then review.
 
+// The snapshots (insta) and the per-case harness (libtest-mimic) run on the
+// host only; `wasm-pack test` builds every test target for wasm32.
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use applypatch::files::apply_files;

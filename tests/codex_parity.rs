@@ -14,11 +14,17 @@
 //! `apply(contents, op.diff)` does what `apply_files` does with the operation
 //! alone).
 
+// The per-case harness (libtest-mimic) runs on the host only; `wasm-pack test`
+// builds every test target for wasm32, where this file is an empty program.
+#![cfg_attr(target_arch = "wasm32", allow(unused))]
+
+#[cfg(not(target_arch = "wasm32"))]
 mod common;
 
 use applypatch::files::{apply_files, summary};
 use applypatch::patch::{parse, OperationKind};
 use applypatch::Mode;
+#[cfg(not(target_arch = "wasm32"))]
 use common::{fixture, run, slug, trial};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -103,6 +109,10 @@ fn apply_is_apply_files(c: &Case) -> Result<usize, String> {
     Ok(checked)
 }
 
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
     let recorded: Recorded = fixture("codex-parity.json");
     let cases = recorded.cases;

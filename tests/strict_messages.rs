@@ -5,6 +5,10 @@
 //! intended change: `INSTA_UPDATE=always cargo test --test strict_messages`
 //! and review the diff (or `cargo insta review`).
 
+// The snapshots (insta) and the per-case harness (libtest-mimic) run on the
+// host only; `wasm-pack test` builds every test target for wasm32.
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use applypatch::{apply, apply_batch};
