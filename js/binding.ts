@@ -38,6 +38,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown;
   blocksApplyEdits(
     inputLen: number,
@@ -46,6 +47,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
