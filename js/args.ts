@@ -2,10 +2,9 @@
 // and strings that are not well-formed UTF-16 are refused instead of being
 // silently changed (wasm-bindgen would turn a lone surrogate into U+FFFD).
 import { PatchError } from './errors.js';
+import { modes } from './generated.js';
 
-export type Mode = 'strict' | 'codex';
-
-const MODES: Record<string, number> = { strict: 0, codex: 1 };
+export type Mode = (typeof modes)[number];
 
 export function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -48,11 +47,9 @@ export function checkOptions(value: unknown): Record<string, unknown> {
 /** The mode's number for the binding. */
 export function modeCode(options: Record<string, unknown>): number {
   const mode = options.mode ?? 'strict';
-  const code = typeof mode === 'string' ? MODES[mode] : undefined;
-  if (code === undefined) {
-    const allowed = Object.keys(MODES)
-      .map((m) => `'${m}'`)
-      .join(' or ');
+  const code = typeof mode === 'string' ? (modes as readonly string[]).indexOf(mode) : -1;
+  if (code < 0) {
+    const allowed = modes.map((m) => `'${m}'`).join(' or ');
     throw new TypeError(`applypatch: options.mode must be ${allowed}, got ${typeof mode === 'string' ? `'${mode}'` : describe(mode)}`);
   }
   return code;

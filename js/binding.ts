@@ -1,59 +1,37 @@
 // The wasm module as the wrapper sees it. Each entry point (dist/index.cjs for
-// Node, dist/browser.mjs for browsers) loads its own wasm-bindgen build, ready
-// to call, and hands it over with setBinding() before anything else runs.
+// Node, dist/browser.mjs for browsers) compiles the one wasm-bindgen build
+// (js/load.ts) and hands it over with setBinding() before anything else runs,
+// or, when the wasm cannot be compiled, the reason with setUnavailable().
+import { PatchError } from './errors.js';
+
+import type * as Glue from './wasm-glue.js';
 
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
 
-export interface Binding {
-  wasmMemory(): WebAssembly.Memory;
-  reserveInput(len: number, keep: number): number;
-  /** Reads the input from the buffer filled by {@link putInput}. */
-  applyChanges(inputLen: number, diff: string, mode: number): FlatChanges;
-  applyBatchChanges(inputLen: number, diffs: string[], mode: number): FlatChanges;
-  errorCodes(): string[];
-  parsePatch(patch: string): unknown;
-  /** Files put with {@link putInputs}; returns `[path, contents | null, …]`. */
-  applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
-  summary(patch: string): string;
-  createFile(diff: string): string;
-  /** One Responses API operation (`kind` 0 create, 1 update, 2 delete) over files put with {@link putInputs}. */
-  applyOperationChanges(
-    paths: string[],
-    lengths: Uint32Array | number[],
-    kind: number,
-    path: string,
-    diff: string,
-    moveTo: string | undefined,
-    mode: number,
-  ): Array<string | null>;
-  codexDescription(): string;
-  codexGrammar(environmentId: boolean): string;
-  /** Edit blocks (js/blocks.ts): the source is read from the input buffer. */
-  blocksApplyEdit(
-    inputLen: number,
-    search: string,
-    replace: string,
-    anchorSlack: number,
-    threshold: number,
-    anchorThreshold: number,
-    flags: number,
-    hints: Float64Array,
-  ): unknown;
-  blocksApplyEdits(
-    inputLen: number,
-    edits: string[],
-    anchorSlack: number,
-    threshold: number,
-    anchorThreshold: number,
-    flags: number,
-    hints: Float64Array,
-  ): unknown[];
-  blocksParse(text: string, detailed: boolean): unknown;
-  blocksSimilarity(a: string, b: string): number;
+/** A path a patch touches (the engine's `Touch`). */
+export interface PatchTouch {
+  path: string;
+  /** An update or delete names it: the engine looks it up. */
+  read: boolean;
+  /** Its text before the patch is needed (an update of a file the patch did not write first). */
+  needsText: boolean;
+  /** A move's destination: the file moved here. */
+  movedFrom?: string;
 }
 
+/**
+ * The binding, typed from what wasm-bindgen emits: scripts/build.mjs copies
+ * its declarations (dist/wasm-node/applypatch.d.ts) to js/wasm-glue.d.ts
+ * before compiling, so a Rust signature that changes breaks the build here.
+ */
+export type Binding = typeof Glue;
+
+/** A patch parsed once in wasm (free it when done). */
+export type PreparedPatch = Glue.PreparedPatch;
+
 let current: Binding | undefined;
+let unavailable: PatchError | undefined;
 let memory: WebAssembly.Memory | undefined;
 const encoder = new TextEncoder();
 
@@ -97,9 +75,21 @@ export function putInputs(texts: readonly string[]): number[] {
   return lengths;
 }
 
+/** Records why the wasm could not be compiled: every call then throws this error. */
+export function setUnavailable(error: PatchError): void {
+  unavailable = error;
+}
+
 export function wasm(): Binding {
   if (current === undefined) {
-    throw new Error('applypatch: the wasm module is not loaded; import the package through its entry point');
+    throw (
+      unavailable ??
+      new PatchError({
+        code: 'wasm_unavailable',
+        message:
+          "applypatch: the WebAssembly engine was never loaded: this module was imported on its own instead of through the package's entry point. Import 'applypatch' (or 'applypatch/node'), not a file inside dist/.",
+      })
+    );
   }
   return current;
 }

@@ -4,9 +4,11 @@
 // refused with a PatchError like everywhere else in the package.
 import { checkOptions, checkString } from './args.js';
 import { putInput, wasm } from './binding.js';
+import { editOptionFields, presets, strategies } from './generated.js';
+import { type Files, fileMap, putFiles } from './patch.js';
 
 /** The ladder's rungs, in the order they are tried. */
-export type Strategy = 'empty-search' | 'exact' | 'trailing-ws' | 'indent' | 'anchor' | 'fuzzy';
+export type Strategy = (typeof strategies)[number];
 
 /** `'safe'` (the default): every improvement on. `'compatible'`: apply-edit-block 0.1.0's behaviour. */
 export type Preset = 'compatible' | 'safe';
@@ -122,8 +124,8 @@ export interface EditResult {
   end: number;
   /** How many places the winning strategy matched (0 on a plain failure). */
   matches: number;
-  /** On failure with `explain`, `unique`, `emptySearch` or `noChange`: why. */
-  reason?: 'not-found' | 'ambiguous' | 'empty-search' | 'no-change';
+  /** On failure with `explain`, `unique`, `emptySearch` or `noChange`: why (`'unknown-file'`: {@link applyBlocks} only). */
+  reason?: 'not-found' | 'ambiguous' | 'empty-search' | 'no-change' | 'unknown-file';
   /** On failure with `explain` or `unique`: what failed and what to change, for the model. */
   message?: string;
   /** `ambiguous`: the places matched (at most 20). */
@@ -152,38 +154,8 @@ type RawResult = [number, number, number, number, number, string, FailureFields 
 
 type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied' | 'note'>;
 
-const STRATEGIES: Array<Strategy | null> = [null, 'empty-search', 'exact', 'trailing-ws', 'indent', 'anchor', 'fuzzy'];
-
-const PRESETS: Record<Preset, Required<Omit<EditOptions, 'preset'>>> = {
-  compatible: {
-    anchorSlack: 2,
-    threshold: 0.85,
-    unique: false,
-    anchorThreshold: 0,
-    newlines: false,
-    relativeIndent: false,
-    explain: false,
-    wholeLines: false,
-    emptySearch: false,
-    noChange: false,
-    lineHints: false,
-    replaceAll: false,
-  },
-  safe: {
-    anchorSlack: 2,
-    threshold: 0.85,
-    unique: true,
-    anchorThreshold: 0.5,
-    newlines: true,
-    relativeIndent: true,
-    explain: true,
-    wholeLines: true,
-    emptySearch: true,
-    noChange: true,
-    lineHints: true,
-    replaceAll: false,
-  },
-};
+/** The binding's strategy numbers: 0 none, then the ladder in order. */
+const STRATEGIES: ReadonlyArray<Strategy | null> = [null, ...strategies];
 
 function kind(value: unknown): string {
   if (value === null) return 'null';
@@ -191,8 +163,8 @@ function kind(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** The binding's option arguments: anchorSlack, threshold, anchorThreshold, flags. */
-function resolve(options: unknown): [number, number, number, number] {
+/** The options as the binding takes them: one array of numbers, in the order of `editOptionFields`. */
+function resolve(options: unknown): Float64Array {
   const o = checkOptions(options);
   const preset = o.preset ?? 'safe';
   if (preset !== 'compatible' && preset !== 'safe') {
@@ -200,31 +172,14 @@ function resolve(options: unknown): [number, number, number, number] {
       `applypatch: options.preset must be 'compatible' or 'safe', got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`,
     );
   }
-  const base = PRESETS[preset];
-  const num = (name: 'anchorSlack' | 'threshold' | 'anchorThreshold'): number => {
+  const values = Float64Array.from(presets[preset as Preset]);
+  editOptionFields.forEach(([name, type], i) => {
     const v = o[name];
-    if (v === undefined) return base[name];
-    if (typeof v !== 'number') throw new TypeError(`applypatch: options.${name} must be a number, got ${kind(v)}`);
-    return v;
-  };
-  type Flag = 'unique' | 'newlines' | 'relativeIndent' | 'explain' | 'wholeLines' | 'emptySearch' | 'noChange' | 'lineHints' | 'replaceAll';
-  const flag = (name: Flag, bit: number): number => {
-    const v = o[name];
-    if (v === undefined) return base[name] ? bit : 0;
-    if (typeof v !== 'boolean') throw new TypeError(`applypatch: options.${name} must be a boolean, got ${kind(v)}`);
-    return v ? bit : 0;
-  };
-  const flags =
-    flag('unique', 1) |
-    flag('newlines', 2) |
-    flag('relativeIndent', 4) |
-    flag('explain', 8) |
-    flag('wholeLines', 16) |
-    flag('emptySearch', 32) |
-    flag('noChange', 64) |
-    flag('lineHints', 128) |
-    flag('replaceAll', 256);
-  return [num('anchorSlack'), num('threshold'), num('anchorThreshold'), flags];
+    if (v === undefined) return;
+    if (typeof v !== type) throw new TypeError(`applypatch: options.${name} must be a ${type}, got ${kind(v)}`);
+    values[i] = Number(v);
+  });
+  return values;
 }
 
 /** An edit's text, and its `[startLine, endLine, replaceAll]` for the binding (0 for none). */
@@ -292,7 +247,7 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
   const { search, replace, hints } = checkEdit('edit', edit);
   const args = resolve(options);
   const len = putInput(source);
-  return finish(source, wasm().blocksApplyEdit(len, search, replace, ...args, new Float64Array(hints)) as RawResult);
+  return finish(source, wasm().blocksApplyEdit(len, search, replace, args, new Float64Array(hints)) as RawResult);
 }
 
 /**
@@ -311,7 +266,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   });
   const args = resolve(options);
   const len = putInput(source);
-  const raws = wasm().blocksApplyEdits(len, flat, ...args, hints) as RawResult[];
+  const raws = wasm().blocksApplyEdits(len, flat, args, hints) as RawResult[];
   let text = source;
   const results = raws.map((raw) => {
     const r = finish(text, raw);
@@ -330,4 +285,54 @@ export function similarity(a: string, b: string): number {
   checkString('a', a);
   checkString('b', b);
   return wasm().blocksSimilarity(a, b);
+}
+
+/** One block of {@link applyBlocks}: the file it went to, and its result (offsets and text left out). */
+export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end'> {
+  /** The file the block applies to. */
+  path: string;
+  /** 1-based line of the block's start marker in the message. */
+  line: number;
+  /** 1-based line of its end marker. */
+  endMarkerLine: number;
+}
+
+export interface BlocksResult<T extends Files> {
+  /** Every block applied, there was at least one, and none was malformed. */
+  ok: boolean;
+  /** The new file map (of the same kind); the files unchanged unless `ok`: all or nothing. */
+  files: T;
+  /** One per block tried, in message order, the failing one last. */
+  results: BlockResult[];
+  /** Blocks that are not closed (then nothing is applied). */
+  problems: BlockProblem[];
+}
+
+export interface ApplyBlocksOptions extends EditOptions {
+  /** The file for blocks that name none. */
+  path?: string;
+}
+
+/**
+ * Applies the SEARCH/REPLACE blocks of a model's message to a file map (a
+ * plain object or a Map): each block goes to the file named on the line
+ * before it (or `options.path`), in message order, each to its file as the
+ * blocks before left it. A block for a file the map lacks creates it when its
+ * SEARCH text is empty, and fails otherwise (`reason: 'unknown-file'`). All or
+ * nothing: the first failure stops, and `files` is then the map unchanged.
+ */
+export function applyBlocks<T extends Files>(files: T, message: string, options?: ApplyBlocksOptions): BlocksResult<T> {
+  const map = fileMap(files);
+  checkString('message', message);
+  const args = resolve(options);
+  const path = checkOptions(options).path;
+  if (path !== undefined && typeof path !== 'string') throw new TypeError(`applypatch: options.path must be a string, got ${kind(path)}`);
+  const put = putFiles(map, map.paths);
+  const raw = wasm().blocksApplyToFiles(put.paths, put.lengths, message, args, path) as {
+    ok: boolean;
+    changes: Array<{ path: string; contents: string | null }>;
+    results: BlockResult[];
+    problems: BlockProblem[];
+  };
+  return { ok: raw.ok, files: map.with(raw.changes.flatMap((c) => [c.path, c.contents])), results: raw.results, problems: raw.problems };
 }

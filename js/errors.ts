@@ -1,34 +1,11 @@
-// PatchError and the closed set of error codes.
+// PatchError and the closed set of error codes (generated from the engine).
+import { engineErrorCodes } from './generated.js';
 
 /**
  * Every `code` a {@link PatchError} can have. Codes are stable: a code never
  * changes meaning, and new ones are only added.
  */
-export const errorCodes = Object.freeze([
-  'invalid_line',
-  'empty_hunk',
-  'anchor_not_found',
-  'anchor_ambiguous',
-  'context_not_found',
-  'context_ambiguous',
-  'out_of_order',
-  'unanchored_insertion',
-  'mixed_newlines',
-  'overlap',
-  'invalid_string',
-  'invalid_patch',
-  'invalid_header',
-  'empty_update',
-  'empty_patch',
-  'file_not_found',
-  'invalid_operation',
-  'path_outside_root',
-  'invalid_path',
-  'binary_file',
-  'not_a_file',
-  'read_failed',
-  'write_failed',
-] as const);
+export const errorCodes = Object.freeze(engineErrorCodes);
 
 export type ErrorCode = (typeof errorCodes)[number];
 

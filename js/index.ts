@@ -2,9 +2,13 @@
 
 export type { Mode } from './args.js';
 export {
+  type ApplyBlocksOptions,
+  applyBlocks,
   applyEdit,
   applyEdits,
   type BlockProblem,
+  type BlockResult,
+  type BlocksResult,
   type EditBlock,
   type EditOptions,
   type EditResult,
@@ -21,8 +25,9 @@ export {
   similarity,
 } from './blocks.js';
 export { type ApplyOptions, apply, applyBatch } from './diff.js';
-export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './editor.js';
 export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, type PatchErrorFields } from './errors.js';
+export { detectFormat, type Format } from './format.js';
+export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './memory-editor.js';
 export {
   type ApplyPatchOperation,
   applyOperation,
@@ -31,5 +36,31 @@ export {
   type DeleteFileOperation,
   type UpdateFileOperation,
 } from './operation.js';
-export { applyFiles, type Files, type Operation, type Patch, parse, summary } from './patch.js';
+export {
+  applyFiles,
+  applyPatch,
+  type Files,
+  type Operation,
+  type Patch,
+  type PatchChange,
+  type PatchResult,
+  parse,
+  summary,
+} from './patch.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
+export {
+  applyUnified,
+  type HunkPlacement,
+  type LineOp,
+  lineDiff,
+  parseUnified,
+  type UnifiedDiffOptions,
+  type UnifiedFile,
+  type UnifiedHunk,
+  type UnifiedLine,
+  type UnifiedMode,
+  type UnifiedOptions,
+  type UnifiedReport,
+  type UnifiedReportOptions,
+  unifiedDiff,
+} from './unified.js';

@@ -4,6 +4,7 @@ import { checkOptions, checkString, describe, modeCode } from './args.js';
 import { wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call, PatchError } from './errors.js';
+import { operationTypes } from './generated.js';
 import { type Files, fileMap, putFiles } from './patch.js';
 
 /** `create_file`: `diff` is a create diff, every line `+` and the line's text. */
@@ -34,7 +35,7 @@ export interface DeleteFileOperation {
 /** An `operation` of a Responses API `apply_patch_call` (or of the Agents SDK's). */
 export type ApplyPatchOperation = CreateFileOperation | UpdateFileOperation | DeleteFileOperation;
 
-const KINDS: Record<string, number> = { create_file: 0, update_file: 1, delete_file: 2 };
+const TYPES: readonly string[] = operationTypes;
 
 function invalid(message: string, path?: string): PatchError {
   return new PatchError({ code: 'invalid_operation', message, ...(path !== undefined ? { path } : {}) });
@@ -43,7 +44,6 @@ function invalid(message: string, path?: string): PatchError {
 /** An operation checked field by field, with `moveTo` from either spelling. */
 export interface CheckedOperation {
   type: ApplyPatchOperation['type'];
-  kind: number;
   path: string;
   diff: string;
   moveTo?: string;
@@ -59,8 +59,7 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
   }
   const op = operation as Record<string, unknown>;
   const type = op.type;
-  const kind = typeof type === 'string' && Object.hasOwn(KINDS, type) ? KINDS[type] : undefined;
-  if (kind === undefined) {
+  if (typeof type !== 'string' || !TYPES.includes(type)) {
     const got = typeof type === 'string' ? `'${type}'` : describe(type);
     throw invalid(`Unknown operation type ${got}: it must be 'create_file', 'update_file' or 'delete_file'.`);
   }
@@ -79,7 +78,7 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
       throw invalid(`The ${type} operation on ${path} needs a diff (a string), got ${describe(op.diff)}.`, path);
     diff = checkString('operation.diff', op.diff);
   }
-  const checked: CheckedOperation = { type: type as CheckedOperation['type'], kind, path, diff };
+  const checked: CheckedOperation = { type: type as CheckedOperation['type'], path, diff };
   if (type === 'update_file') {
     const spellings = [op.move_to, op.moveTo].filter((v) => v !== undefined && v !== null);
     for (const value of spellings) {
@@ -116,7 +115,7 @@ export function applyOperation<T extends Files>(files: T, operation: ApplyPatchO
   const op = checkOperation(operation);
   const mode = modeCode(checkOptions(options));
   const put = putFiles(map, op.type === 'create_file' ? [] : [op.path]);
-  return map.with(call(() => wasm().applyOperationChanges(put.paths, put.lengths, op.kind, op.path, op.diff, op.moveTo, mode)));
+  return map.with(call(() => wasm().applyOperationChanges(put.paths, put.lengths, op.type, op.path, op.diff, op.moveTo, mode)));
 }
 
 /**

@@ -1,6 +1,6 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, describe, modeCode } from './args.js';
-import { putInputs, wasm } from './binding.js';
+import { type PatchTouch, type PreparedPatch, putInputs, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
 
@@ -55,6 +55,8 @@ function define(target: Record<string, string>, key: string, value: string): voi
 
 /** A checked file map: how to read it, and how to build a new one from changes. */
 export interface FileMap<T extends Files> {
+  /** Every path of the map. */
+  paths: string[];
   get(path: string): string | undefined;
   /** A new map of the same kind: the old one with `[path, contents | null, …]` applied. */
   with(changes: Array<string | null>): T;
@@ -93,7 +95,7 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
     }
     return out as T;
   };
-  return { get, with: withChanges };
+  return { paths: entries.map(([path]) => path as string), get, with: withChanges };
 }
 
 /** Puts the contents of `paths` that the map has into the wasm input buffer. */
@@ -120,12 +122,78 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: A
   const map = fileMap(files);
   checkString('patch', patch);
   const mode = modeCode(checkOptions(options));
+  return withPatch(patch, (prepared) => applyPrepared(map, prepared, mode));
+}
+
+/**
+ * Parses a patch once and runs `use` on it (its operations, the paths it
+ * touches, its summary, its changes), then frees it. @internal
+ */
+export function withPatch<R>(patch: string, use: (prepared: PreparedPatch) => R): R {
+  const prepared = call(() => wasm().preparePatch(patch));
+  try {
+    return use(prepared);
+  } finally {
+    prepared.free();
+  }
+}
+
+/** Applies a prepared patch to a file map; `mode` is the binding's mode number. @internal */
+export function applyPrepared<T extends Files>(map: FileMap<T>, prepared: PreparedPatch, mode: number): T {
+  return map.with(preparedChanges(map, prepared, prepared.touches() as PatchTouch[], mode));
+}
+
+/** The engine's changes `[path, contents | null, …]` of a prepared patch over a file map. */
+function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, touches: PatchTouch[], mode: number): Array<string | null> {
   // Only the files the patch reads cross into wasm.
-  const read = parse(patch)
-    .operations.filter((op) => op.kind !== 'add')
-    .map((op) => op.path);
+  const read = touches.filter((t) => t.read).map((t) => t.path);
   const put = putFiles(map, read);
-  return map.with(call(() => wasm().applyFilesChanges(put.paths, put.lengths, patch, mode)));
+  return call(() => prepared.apply(put.paths, put.lengths, mode));
+}
+
+/** One file a patch changed. */
+export interface PatchChange {
+  /** The path as written in the patch. */
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+  /** When an update moved a file here: the file it moved (which is then `deleted`, unless written again). */
+  movedFrom?: string;
+}
+
+export interface PatchResult<T extends Files> {
+  /** The new file map, of the same kind as the argument. */
+  files: T;
+  /** Every file that changed, in the order the patch first writes them (a move: its destination, then its source). */
+  changes: PatchChange[];
+  /** Codex's success text, as {@link summary} gives it. */
+  summary: string;
+}
+
+/**
+ * {@link applyFiles}, and what a caller shows about it, from one parse of
+ * the patch: the new file map, each file that changed (added, modified or
+ * deleted, and where a moved file came from) and Codex's summary. All or
+ * nothing: a failure throws a {@link PatchError}.
+ */
+export function applyPatch<T extends Files>(files: T, patch: string, options?: ApplyOptions): PatchResult<T> {
+  const map = fileMap(files);
+  checkString('patch', patch);
+  const mode = modeCode(checkOptions(options));
+  return withPatch(patch, (prepared) => {
+    const touches = prepared.touches() as PatchTouch[];
+    const flat = preparedChanges(map, prepared, touches, mode);
+    const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
+    const changes: PatchChange[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
+      const before = map.get(path);
+      if (contents === before || (contents === null && before === undefined)) continue;
+      const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
+      const from = movedFrom.get(path);
+      changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
+    }
+    return { files: map.with(flat), changes, summary: prepared.summary() };
+  });
 }
 
 /**

@@ -32,7 +32,7 @@ if ! cargo fmt --version >/dev/null 2>&1; then
 fi
 
 # The wasm-bindgen CLI must be exactly the crate's version (pinned with = in Cargo.toml).
-want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml)
+want=$(sed -n 's/^wasm-bindgen = .*"=\([0-9.]*\)".*/\1/p' Cargo.toml)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
   say "installing wasm-bindgen-cli $want (found: ${have:-none}); this takes a few minutes"

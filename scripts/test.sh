@@ -16,7 +16,12 @@ step "cargo test"
 cargo test --release --quiet
 step "clippy: the engine's no-panic lints (no indexing, unwrap or panic outside tests), host and wasm32"
 cargo clippy --quiet --release --all-targets -- -D warnings
-cargo clippy --quiet --release --target wasm32-unknown-unknown --lib -- -D warnings
+cargo clippy --quiet --release --lib --features serde -- -D warnings
+cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --features wasm -- -D warnings
+step "the Rust library: every public item documented, links resolve; the crate packages"
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
+cargo package --quiet --allow-dirty --no-verify >/dev/null
+cargo run --quiet --release --example use_the_library >/dev/null
 step "the engine inside wasm32, under Node (wasm-bindgen-test)"
 # (no --quiet: wasm-pack would pass it on to the test runner, which rejects it)
 wasm-pack test --node --release -- --test wasm 2>&1 | grep -v '^\s*\(Compiling\|Finished\|Running\)\|^\[INFO\]'
@@ -28,3 +33,6 @@ step "packed tarball in an empty project"
 node tests/pack/run.mjs
 step "playground in headless Chromium"
 node --test tests/browser/
+step "bundler matrix: Vite, webpack, esbuild, Rollup, Parcel, bun builds in Chromium; Node bundles; worker; CSP; Deno, Bun"
+# Installs the pinned bundlers into tests/bundlers/node_modules on its first run (npm ci).
+node --test tests/bundlers/

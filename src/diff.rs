@@ -2,21 +2,14 @@
 //! removed and added lines, each element keeping its diff line number.
 //!
 //! Strict and Codex read a few lines differently (how `@@`, whitespace and
-//! stray lines are taken): one parser with a [`Dialect`] switch. Neither
-//! dialect looks at the input; matching is the matcher's job.
+//! stray lines are taken): one parser, switched by the [`Mode`]: Strict rules
+//! give every line one meaning or an error; Codex's update-hunk rules read
+//! `@@` markers and `*** End of File` on the right-trimmed line, ignore blank
+//! lines after `*** End of File`, and use Codex's error wording. Neither
+//! looks at the input; matching is the matcher's job.
 
 use crate::error::{Error, ErrorKind, Result};
-
-/// Which rules read the diff.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// Strict rules: every line has one meaning or is an error.
-    Strict,
-    /// The Codex CLI's update-hunk rules: `@@` markers and `*** End of File`
-    /// read on the right-trimmed line, blank lines after `*** End of File`
-    /// ignored, and Codex's error wording.
-    Codex,
-}
+use crate::Mode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineKind {
@@ -117,10 +110,10 @@ pub fn diff_lines(diff: &str) -> impl Iterator<Item = &str> {
 
 /// Parses an update diff. `first_line` is the number of its first line (1 for
 /// a diff on its own, more for the body of an update inside a patch).
-pub fn parse(diff: &str, dialect: Dialect, first_line: usize) -> Result<Diff<'_>> {
-    match dialect {
-        Dialect::Strict => parse_strict(diff, first_line),
-        Dialect::Codex => parse_codex(diff, &BodyEnd::alone(diff, first_line)),
+pub fn parse(diff: &str, mode: Mode, first_line: usize) -> Result<Diff<'_>> {
+    match mode {
+        Mode::Strict => parse_strict(diff, first_line),
+        Mode::Codex => parse_codex(diff, &BodyEnd::alone(diff, first_line)),
     }
 }
 
@@ -394,7 +387,7 @@ mod tests {
     use super::*;
 
     fn strict(diff: &str) -> Result<Diff<'_>> {
-        parse(diff, Dialect::Strict, 1)
+        parse(diff, Mode::Strict, 1)
     }
 
     #[test]

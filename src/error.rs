@@ -9,6 +9,7 @@ macro_rules! error_kinds {
         /// What kind of failure an [`Error`] is. Each kind has a stable `code`
         /// (the `code` of `PatchError` in JS); codes never change meaning.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum ErrorKind {
             $($(#[doc = $doc])* $variant,)*
         }
@@ -86,6 +87,26 @@ error_kinds! {
     /// A write, rename or delete failed; every change already made was
     /// undone.
     WriteFailed => "write_failed",
+    /// A unified-diff hunk whose lines do not add up to the counts in its
+    /// `@@ -l,s +l,s @@` header.
+    HunkCountMismatch => "hunk_count_mismatch",
+    /// A binary patch (`Binary files … differ`, `GIT binary patch`): refused,
+    /// never applied as text.
+    BinaryPatch => "binary_patch",
+    /// A unified diff creates, renames or copies onto a path that already exists.
+    FileExists => "file_exists",
+    /// (JS only) The WebAssembly engine could not be compiled when the
+    /// package was imported (a Content-Security-Policy without
+    /// `'wasm-unsafe-eval'`, or no WebAssembly); every call reports it.
+    WasmUnavailable => "wasm_unavailable",
+}
+
+/// An error kind serializes as its code.
+#[cfg(feature = "serde")]
+impl serde::Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
 }
 
 impl fmt::Display for ErrorKind {
@@ -96,6 +117,7 @@ impl fmt::Display for ErrorKind {
 
 /// The place in the input that came closest to what the diff expected.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Nearest {
     /// 1-based input line where the closest candidate starts.
     pub line: usize,
@@ -107,34 +129,51 @@ pub struct Nearest {
 
 /// The other side of an overlap in a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Conflict {
     /// 0-based index of the other diff in the batch.
     pub diff: usize,
     /// 1-based line in that diff.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub diff_line: Option<usize>,
 }
 
 /// A failure, with everything known about where it happened. All line numbers
 /// are 1-based.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub struct Error {
+    /// What kind of failure: [`Error::code`] is its stable code.
+    #[cfg_attr(feature = "serde", serde(rename = "code"))]
     pub kind: ErrorKind,
+    /// What failed, where, and what to change, written for the model.
     pub message: String,
     /// Line in the diff (or in the whole patch, for `apply_files`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub diff_line: Option<usize>,
     /// Lines of the input: for an ambiguous match, the first line of each match.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub input_lines: Vec<usize>,
     /// The file, for patches over several files.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
     /// 0-based index of the operation in the patch.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub operation: Option<usize>,
     /// 0-based index of the diff in a batch.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub diff: Option<usize>,
+    /// Where the input came closest, when a match was not found.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub nearest: Option<Nearest>,
+    /// For an overlap: the other diff of the batch.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub conflict: Option<Conflict>,
 }
 
 impl Error {
+    /// An error of `kind` with `message` and no location yet.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
@@ -149,6 +188,7 @@ impl Error {
         }
     }
 
+    /// The stable code of the error's kind, e.g. `"context_not_found"`.
     pub fn code(&self) -> &'static str {
         self.kind.code()
     }
@@ -183,6 +223,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The result of every fallible function of the crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
 #[cfg(test)]

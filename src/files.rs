@@ -10,14 +10,16 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::diff::{self, BodyEnd, Dialect, Diff};
+use crate::diff::{self, BodyEnd, Diff};
 use crate::error::{Error, ErrorKind, Result};
-use crate::patch::{self, Operation, OperationKind, Patch};
+use crate::patch::{self, Operation, OperationKind, Patch, Place};
 use crate::Mode;
 
 /// The final state of one path the patch touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FileChange {
+    /// The path, as written in the patch.
     pub path: String,
     /// The new contents, or `None` when the file was deleted (or moved away).
     pub contents: Option<String>,
@@ -51,48 +53,161 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
 }
 
 /// Applies a `*** Begin Patch` patch to files looked up with `get`, and
-/// returns the final state of every path it touched.
+/// returns the final state of every path it touched. The same as
+/// [`parse_patch`](crate::parse_patch) then [`Patch::apply`].
 pub fn apply_patch<'f>(text: &str, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
-    let patch = patch::parse(text)?;
-    if patch.operations.is_empty() {
-        return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
+    patch::parse(text)?.apply(mode, get)
+}
+
+/// A path a patch touches, and what the patch needs to know about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct Touch {
+    /// The path, as written in the patch.
+    pub path: String,
+    /// An update or delete names it: [`Patch::apply`] looks it up (unless an
+    /// earlier operation wrote it).
+    pub read: bool,
+    /// Its text before the patch is needed: an update of a file the patch did
+    /// not write first (a file that is not text cannot be updated).
+    pub needs_text: bool,
+    /// When an update moves a file here: the file it moves.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub moved_from: Option<String>,
+}
+
+impl Patch {
+    /// Applies the patch to files looked up with `get`, and returns the final
+    /// state of every path it touched, in the order first touched. All or
+    /// nothing: an error returns no files.
+    pub fn apply<'f>(&self, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+        if self.operations().is_empty() {
+            return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
+        }
+        // Every body is read before anything is applied, as Codex parses the
+        // whole patch first.
+        let bodies: Vec<Option<Diff>> = self
+            .located()
+            .enumerate()
+            .map(|(k, (op, place))| read_body(self, op, place, mode).map_err(|e| locate(e, op, k, mode)))
+            .collect::<Result<_>>()?;
+        let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+        for (k, (op, body)) in self.operations().iter().zip(&bodies).enumerate() {
+            let step = match op {
+                Operation::Add { path, contents, line } => Step::add(path, contents, Some(*line)),
+                Operation::Delete { path, line } => Step::delete(path, Some(*line)),
+                Operation::Update { path, move_to, line, .. } => Step::update(path, move_to.as_deref(), body.as_ref(), Some(*line)),
+            };
+            apply_step(&mut files, &step, mode).map_err(|e| locate(e, op, k, mode))?;
+        }
+        Ok(files.changes)
     }
-    // Every body is read before anything is applied, as Codex parses the
-    // whole patch first.
-    let bodies: Vec<Option<Diff>> = patch
-        .operations
-        .iter()
-        .enumerate()
-        .map(|(k, op)| read_body(&patch, op, mode).map_err(|e| locate(e, op, k, mode)))
-        .collect::<Result<_>>()?;
-    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
-    for (k, (op, body)) in patch.operations.iter().zip(&bodies).enumerate() {
-        let step = Step {
-            kind: op.kind,
-            path: &op.path,
-            move_to: op.move_to.as_deref(),
-            contents: op.contents.as_deref(),
-            body: body.as_ref(),
-            line: Some(op.line),
+
+    /// What the Codex CLI prints when the patch applies: `A` lines for added
+    /// files, then `M` for updated ones (a move prints its destination), then
+    /// `D` for deleted ones, each group in patch order.
+    pub fn summary(&self) -> Result<String> {
+        if self.operations().is_empty() {
+            return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
+        }
+        let mut out = String::from("Success. Updated the following files:\n");
+        for (kind, letter) in [(OperationKind::Add, 'A'), (OperationKind::Update, 'M'), (OperationKind::Delete, 'D')] {
+            for op in self.operations().iter().filter(|o| o.kind() == kind) {
+                out.push_str(&format!("{letter} {}\n", op.destination()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every path the patch touches, in the order first touched (a move's
+    /// destination after its source): what a caller must look up or resolve
+    /// before [`Patch::apply`], without reading the patch again.
+    pub fn touches(&self) -> Vec<Touch> {
+        let mut touches: Vec<Touch> = Vec::new();
+        let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let touch = |touches: &mut Vec<Touch>, path: &str| -> usize {
+            match touches.iter().position(|t| t.path == path) {
+                Some(i) => i,
+                None => {
+                    touches.push(Touch { path: path.to_string(), read: false, needs_text: false, moved_from: None });
+                    touches.len() - 1
+                }
+            }
         };
-        apply_step(&mut files, &step, mode).map_err(|e| locate(e, op, k, mode))?;
+        for op in self.operations() {
+            let path = op.path();
+            let i = touch(&mut touches, path);
+            if let Some(t) = touches.get_mut(i) {
+                t.read |= op.kind() != OperationKind::Add;
+                t.needs_text |= op.kind() == OperationKind::Update && !written.contains(path);
+            }
+            match op {
+                Operation::Add { .. } => {
+                    written.insert(path);
+                }
+                Operation::Delete { .. } => {
+                    written.remove(path);
+                }
+                Operation::Update { move_to: Some(dest), .. } if dest != path => {
+                    let d = touch(&mut touches, dest);
+                    if let Some(t) = touches.get_mut(d) {
+                        t.moved_from = Some(path.to_string());
+                    }
+                    written.insert(dest);
+                    written.remove(path);
+                }
+                _ => {}
+            }
+        }
+        touches
     }
-    Ok(files.changes)
 }
 
 /// One operation of the Responses API `apply_patch` tool: the `operation` of
 /// an `apply_patch_call`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileOperation<'a> {
-    /// `create_file`: `diff` is a create diff (every line `+`, see [`create_file`]).
-    Create { path: &'a str, diff: &'a str },
-    /// `update_file`: `diff` is a V4A update diff; `move_to` renames the file.
-    Update { path: &'a str, diff: &'a str, move_to: Option<&'a str> },
+    /// `create_file`.
+    Create {
+        /// The new file.
+        path: &'a str,
+        /// A create diff: every line `+` (see [`create_file`]).
+        diff: &'a str,
+    },
+    /// `update_file`.
+    Update {
+        /// The file to update.
+        path: &'a str,
+        /// A V4A update diff.
+        diff: &'a str,
+        /// Where the updated file moves, if anywhere.
+        move_to: Option<&'a str>,
+    },
     /// `delete_file`.
-    Delete { path: &'a str },
+    Delete {
+        /// The file to delete.
+        path: &'a str,
+    },
 }
 
-impl FileOperation<'_> {
+impl<'a> FileOperation<'a> {
+    /// The operation types of the Responses API, in the order of the variants.
+    pub const TYPES: [&'static str; 3] = ["create_file", "update_file", "delete_file"];
+
+    /// The operation of Responses API type `kind` (`"create_file"`,
+    /// `"update_file"` or `"delete_file"`; `diff` and `move_to` are ignored
+    /// where the type has none), or `None` for another type.
+    pub fn from_type(kind: &str, path: &'a str, diff: &'a str, move_to: Option<&'a str>) -> Option<Self> {
+        match kind {
+            "create_file" => Some(FileOperation::Create { path, diff }),
+            "update_file" => Some(FileOperation::Update { path, diff, move_to }),
+            "delete_file" => Some(FileOperation::Delete { path }),
+            _ => None,
+        }
+    }
+
+    /// The path the operation names.
     pub fn path(&self) -> &str {
         match self {
             FileOperation::Create { path, .. } | FileOperation::Update { path, .. } | FileOperation::Delete { path } => path,
@@ -154,7 +269,7 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
     let step = match *op {
         FileOperation::Create { diff, .. } => {
             contents = create_file(diff).map_err(located)?;
-            Step { kind: OperationKind::Add, path, move_to: None, contents: Some(&contents), body: None, line: None }
+            Step::add(path, &contents, None)
         }
         FileOperation::Update { diff, move_to, .. } => {
             if move_to == Some("") {
@@ -163,10 +278,10 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
                     "The update's move_to is empty: give the new path, or leave move_to out.",
                 )));
             }
-            parsed = diff::parse(diff, mode.dialect(), 1).map_err(located)?;
-            Step { kind: OperationKind::Update, path, move_to, contents: None, body: Some(&parsed), line: None }
+            parsed = diff::parse(diff, mode, 1).map_err(located)?;
+            Step::update(path, move_to, Some(&parsed), None)
         }
-        FileOperation::Delete { .. } => Step { kind: OperationKind::Delete, path, move_to: None, contents: None, body: None, line: None },
+        FileOperation::Delete { .. } => Step::delete(path, None),
     };
     let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
     apply_step(&mut files, &step, mode).map_err(located)?;
@@ -186,40 +301,27 @@ pub fn apply_files(files: &BTreeMap<String, String>, text: &str, mode: Mode) -> 
     Ok(out)
 }
 
-/// What the Codex CLI prints when the patch applies: `A` lines for added
-/// files, then `M` for updated ones (a move prints its destination), then `D`
-/// for deleted ones, each group in patch order.
+/// What the Codex CLI prints when the patch applies (see [`Patch::summary`]).
 pub fn summary(text: &str) -> Result<String> {
-    let patch = patch::parse(text)?;
-    if patch.operations.is_empty() {
-        return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
-    }
-    let mut out = String::from("Success. Updated the following files:\n");
-    for (kind, letter) in [(OperationKind::Add, 'A'), (OperationKind::Update, 'M'), (OperationKind::Delete, 'D')] {
-        for op in patch.operations.iter().filter(|o| o.kind == kind) {
-            let path = op.move_to.as_deref().unwrap_or(&op.path);
-            out.push_str(&format!("{letter} {path}\n"));
-        }
-    }
-    Ok(out)
+    patch::parse(text)?.summary()
 }
 
 /// Reads an update's body by the mode's rules, numbering lines as the
 /// mode's messages do.
-fn read_body<'p>(patch: &Patch, op: &'p Operation, mode: Mode) -> Result<Option<Diff<'p>>> {
-    let Some(body) = op.diff.as_deref() else { return Ok(None) };
-    match mode.dialect() {
-        Dialect::Strict => {
-            let first = patch.real_line(op.body_codex_line);
-            diff::parse(body, Dialect::Strict, first).map(Some)
+fn read_body<'p>(patch: &Patch, op: &'p Operation, place: &Place, mode: Mode) -> Result<Option<Diff<'p>>> {
+    let Operation::Update { diff: body, path, .. } = op else { return Ok(None) };
+    match mode {
+        Mode::Strict => {
+            let first = patch.real_line(place.body_codex_line);
+            diff::parse(body, Mode::Strict, first).map(Some)
         }
-        Dialect::Codex => {
+        Mode::Codex => {
             let end = BodyEnd {
-                first_line: op.body_codex_line,
-                header_line: op.codex_line,
-                path: &op.path,
-                next_line: op.next_codex_line,
-                next: op.next.as_deref(),
+                first_line: place.body_codex_line,
+                header_line: place.codex_line,
+                path,
+                next_line: place.next_codex_line,
+                next: place.next.as_deref(),
             };
             diff::parse_codex(body, &end).map(Some).map_err(|mut e| {
                 e.diff_line = e.diff_line.map(|l| patch.real_line(l));
@@ -240,6 +342,20 @@ struct Step<'a> {
     body: Option<&'a Diff<'a>>,
     /// The header's line in the patch, when there is a patch.
     line: Option<usize>,
+}
+
+impl<'a> Step<'a> {
+    fn add(path: &'a str, contents: &'a str, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Add, path, move_to: None, contents: Some(contents), body: None, line }
+    }
+
+    fn delete(path: &'a str, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Delete, path, move_to: None, contents: None, body: None, line }
+    }
+
+    fn update(path: &'a str, move_to: Option<&'a str>, body: Option<&'a Diff<'a>>, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Update, path, move_to, contents: None, body, line }
+    }
 }
 
 fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op: &Step, mode: Mode) -> Result<()> {
@@ -264,7 +380,7 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
                 )));
             };
             let new = match op.body {
-                Some(diff) => mode.apply_parsed(current, diff, Some(path))?,
+                Some(diff) => crate::batch::apply_parsed(mode, current, diff, Some(path))?,
                 None => current.to_string(),
             };
             match op.move_to {
@@ -284,12 +400,12 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
 /// for one diff, get the path in front, and count lines of the patch.
 fn locate(mut e: Error, op: &Operation, index: usize, mode: Mode) -> Error {
     if mode == Mode::Strict && e.path.is_none() && !matches!(e.kind, ErrorKind::FileNotFound) {
-        e.message = format!("{}: {}", op.path, e.message.replace("Diff line", "Patch line").replace("diff line", "patch line"));
+        e.message = format!("{}: {}", op.path(), e.message.replace("Diff line", "Patch line").replace("diff line", "patch line"));
     }
-    e.path = Some(op.path.clone());
+    e.path = Some(op.path().to_string());
     e.operation = Some(index);
     if e.diff_line.is_none() {
-        e.diff_line = Some(op.line);
+        e.diff_line = Some(op.line());
     }
     e
 }
@@ -384,6 +500,31 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::InvalidOperation);
         let e = run(FileOperation::Delete { path: "" }, Mode::Strict).unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidOperation);
+    }
+
+    #[test]
+    fn one_parse_answers_touches_summary_and_changes() {
+        let text = "*** Begin Patch\n*** Add File: n\n+x\n*** Update File: n\n@@\n-x\n+y\n*** Update File: a\n*** Move to: b\n@@\n-1\n+2\n*** Delete File: d\n*** End Patch";
+        let patch = patch::parse(text).unwrap();
+        let touch = |path: &str, read, needs_text, moved_from: Option<&str>| Touch {
+            path: path.into(),
+            read,
+            needs_text,
+            moved_from: moved_from.map(Into::into),
+        };
+        assert_eq!(
+            patch.touches(),
+            [
+                touch("n", true, false, None),
+                touch("a", true, true, None),
+                touch("b", false, false, Some("a")),
+                touch("d", true, false, None)
+            ]
+        );
+        assert_eq!(patch.summary().unwrap(), summary(text).unwrap());
+        let base = files(&[("a", "1\n"), ("d", "gone\n")]);
+        let changes = patch.apply(Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap();
+        assert_eq!(changes, apply_patch(text, Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap());
     }
 
     #[test]

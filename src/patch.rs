@@ -12,15 +12,25 @@
 use crate::diff::is_envelope_line;
 use crate::error::{Error, ErrorKind, Result};
 
-/// What an operation does.
+/// What an operation does, without its data: for grouping and for the
+/// names the JS API uses (`"add"`, `"delete"`, `"update"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum OperationKind {
+    /// `*** Add File:` (a create).
     Add,
+    /// `*** Delete File:`.
     Delete,
+    /// `*** Update File:`, with or without `*** Move to:`.
     Update,
 }
 
 impl OperationKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: &'static [OperationKind] = &[OperationKind::Add, OperationKind::Delete, OperationKind::Update];
+
+    /// The kind's name: `"add"`, `"delete"` or `"update"`.
     pub fn as_str(self) -> &'static str {
         match self {
             OperationKind::Add => "add",
@@ -30,44 +40,126 @@ impl OperationKind {
     }
 }
 
-/// One file operation of a patch.
+/// One file operation of a patch. Paths are exactly as written (no
+/// normalisation); `line` is the 1-based line of the operation's header in
+/// the patch as given.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Operation {
-    pub kind: OperationKind,
-    /// The path exactly as written (no normalisation).
-    pub path: String,
-    /// Update only: the `*** Move to:` destination.
-    pub move_to: Option<String>,
-    /// Add only: the file's contents (each `+` line plus `\n`).
-    pub contents: Option<String>,
-    /// Update only: the body, from the line after the header (and after
-    /// `*** Move to:`) to the next file header or `*** End Patch`, each line
-    /// ending with `\n`.
-    pub diff: Option<String>,
-    /// 1-based line of the operation's header in the patch as given.
-    pub line: usize,
-    /// 1-based line of the header as Codex counts (for messages).
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(tag = "kind", rename_all = "lowercase", rename_all_fields = "camelCase"))]
+#[non_exhaustive]
+pub enum Operation {
+    /// `*** Add File:`: creates the file, or replaces it.
+    Add {
+        /// The new file.
+        path: String,
+        /// Its contents: each `+` line's text followed by `\n`.
+        contents: String,
+        /// The header's line.
+        line: usize,
+    },
+    /// `*** Delete File:`.
+    Delete {
+        /// The file to delete.
+        path: String,
+        /// The header's line.
+        line: usize,
+    },
+    /// `*** Update File:`: applies `diff` to the file, then moves it to
+    /// `move_to` if there is one.
+    Update {
+        /// The file to update.
+        path: String,
+        /// The `*** Move to:` destination.
+        #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+        move_to: Option<String>,
+        /// The body, from the line after the header (and after
+        /// `*** Move to:`) to the next file header or `*** End Patch`, each
+        /// line ending with `\n`; it is read by the mode's update rules.
+        diff: String,
+        /// The header's line.
+        line: usize,
+    },
+}
+
+impl Operation {
+    /// What the operation does.
+    pub fn kind(&self) -> OperationKind {
+        match self {
+            Operation::Add { .. } => OperationKind::Add,
+            Operation::Delete { .. } => OperationKind::Delete,
+            Operation::Update { .. } => OperationKind::Update,
+        }
+    }
+
+    /// The path the operation names in its header.
+    pub fn path(&self) -> &str {
+        match self {
+            Operation::Add { path, .. } | Operation::Delete { path, .. } | Operation::Update { path, .. } => path,
+        }
+    }
+
+    /// The 1-based line of the operation's header in the patch as given.
+    pub fn line(&self) -> usize {
+        match self {
+            Operation::Add { line, .. } | Operation::Delete { line, .. } | Operation::Update { line, .. } => *line,
+        }
+    }
+
+    /// The path the operation leaves behind: the `*** Move to:` destination
+    /// of a move, else its path.
+    pub fn destination(&self) -> &str {
+        match self {
+            Operation::Update { move_to: Some(dest), .. } => dest,
+            _ => self.path(),
+        }
+    }
+}
+
+/// Where an operation is, as Codex counts lines (for Codex's messages).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Place {
+    /// 1-based line of the header as Codex counts.
     pub(crate) codex_line: usize,
-    /// Where the body starts (Codex's count), and what follows it.
+    /// Where an update's body starts (Codex's count), and what follows it.
     pub(crate) body_codex_line: usize,
     pub(crate) next_codex_line: usize,
     pub(crate) next: Option<String>,
 }
 
-/// A parsed `*** Begin Patch` patch.
+/// A parsed `*** Begin Patch` patch: its operations in order, read by the
+/// Codex CLI's envelope rules in every mode.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Patch {
-    /// The `*** Environment ID:` value, trimmed.
-    pub environment_id: Option<String>,
-    pub operations: Vec<Operation>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    environment_id: Option<String>,
+    operations: Vec<Operation>,
+    /// One per operation.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) places: Vec<Place>,
     /// Real line = Codex line + `offset` (lines trimmed away or unwrapped).
-    pub(crate) offset: usize,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    offset: usize,
 }
 
 impl Patch {
+    /// The `*** Environment ID:` value, trimmed.
+    pub fn environment_id(&self) -> Option<&str> {
+        self.environment_id.as_deref()
+    }
+
+    /// The file operations, in patch order.
+    pub fn operations(&self) -> &[Operation] {
+        &self.operations
+    }
+
     /// The real line of a line Codex numbers `codex_line`.
     pub(crate) fn real_line(&self, codex_line: usize) -> usize {
         codex_line + self.offset
+    }
+
+    /// Each operation with where Codex counts it.
+    pub(crate) fn located(&self) -> impl Iterator<Item = (&Operation, &Place)> {
+        self.operations.iter().zip(&self.places)
     }
 }
 
@@ -216,31 +308,26 @@ impl<'a> Parser<'a> {
             let Some((kind, path)) = header(t) else {
                 return Err(self.not_a_header(i));
             };
-            let mut op = Operation {
-                kind,
-                path: path.to_string(),
-                move_to: None,
-                contents: None,
-                diff: None,
-                line: self.patch.real_line(self.codex_line(i)),
-                codex_line: self.codex_line(i),
-                body_codex_line: 0,
-                next_codex_line: 0,
-                next: None,
-            };
+            let line = self.patch.real_line(self.codex_line(i));
+            let mut place = Place { codex_line: self.codex_line(i), ..Place::default() };
+            let path = path.to_string();
             self.i += 1;
-            match kind {
+            let op = match kind {
                 OperationKind::Add => {
                     let mut contents = String::new();
                     while self.i < last && push_added_line(&mut contents, self.line(self.i)) {
                         self.i += 1;
                     }
-                    op.contents = Some(contents);
+                    Operation::Add { path, contents, line }
                 }
-                OperationKind::Delete => {}
-                OperationKind::Update => self.update_body(&mut op, last)?,
-            }
+                OperationKind::Delete => Operation::Delete { path, line },
+                OperationKind::Update => {
+                    let (move_to, diff) = self.update_body(&path, &mut place, last)?;
+                    Operation::Update { path, move_to, diff, line }
+                }
+            };
             self.patch.operations.push(op);
+            self.patch.places.push(place);
         }
         Ok(())
     }
@@ -263,10 +350,11 @@ impl<'a> Parser<'a> {
 
     /// Reads `*** Move to:` and the body of an update, up to the next line of
     /// the envelope (matched on the right-trimmed line, as Codex does).
-    fn update_body(&mut self, op: &mut Operation, last: usize) -> Result<()> {
+    fn update_body(&mut self, path: &str, place: &mut Place, last: usize) -> Result<(Option<String>, String)> {
+        let mut move_to = None;
         if self.i < last {
             if let Some(dest) = self.line(self.i).trim_end().strip_prefix("*** Move to: ") {
-                op.move_to = Some(dest.to_string());
+                move_to = Some(dest.to_string());
                 self.i += 1;
             }
         }
@@ -277,18 +365,17 @@ impl<'a> Parser<'a> {
             body.push('\n');
             self.i += 1;
         }
-        op.body_codex_line = self.codex_line(start);
-        op.next_codex_line = self.codex_line(self.i);
-        op.next = (self.i < last).then(|| self.line(self.i).to_string());
+        place.body_codex_line = self.codex_line(start);
+        place.next_codex_line = self.codex_line(self.i);
+        place.next = (self.i < last).then(|| self.line(self.i).to_string());
         if start == self.i {
             return Err(self.hunk_error(
                 ErrorKind::EmptyUpdate,
-                op.codex_line - 1,
-                format!("Update file hunk for path '{}' is empty", op.path),
+                place.codex_line - 1,
+                format!("Update file hunk for path '{path}' is empty"),
             ));
         }
-        op.diff = Some(body);
-        Ok(())
+        Ok((move_to, body))
     }
 }
 
@@ -297,18 +384,17 @@ mod tests {
     use super::*;
 
     fn kinds(p: &Patch) -> Vec<(OperationKind, &str)> {
-        p.operations.iter().map(|o| (o.kind, o.path.as_str())).collect()
+        p.operations().iter().map(|o| (o.kind(), o.path())).collect()
     }
 
     #[test]
     fn operations_and_bodies() {
         let p = parse("\n\n*** Begin Patch\r\n*** Add File: a.txt\r\n+one\r\n+\r\n*** Delete File: b\n  *** Update File: c  \n*** Move to: d \n@@ x\n-y\n+z\n\n*** End Patch\n\n").unwrap();
         assert_eq!(kinds(&p), [(OperationKind::Add, "a.txt"), (OperationKind::Delete, "b"), (OperationKind::Update, "c")]);
-        assert_eq!(p.operations[0].contents.as_deref(), Some("one\n\n"));
-        assert_eq!(p.operations[2].move_to.as_deref(), Some("d"));
-        assert_eq!(p.operations[2].diff.as_deref(), Some("@@ x\n-y\n+z\n\n"));
-        assert_eq!(p.operations.iter().map(|o| o.line).collect::<Vec<_>>(), [4, 7, 8]);
-        assert_eq!(p.operations[2].codex_line, 6);
+        assert!(matches!(&p.operations()[0], Operation::Add { contents, .. } if contents == "one\n\n"));
+        assert!(matches!(&p.operations()[2], Operation::Update { move_to: Some(d), diff, .. } if d == "d" && diff == "@@ x\n-y\n+z\n\n"));
+        assert_eq!(p.operations().iter().map(|o| o.line()).collect::<Vec<_>>(), [4, 7, 8]);
+        assert_eq!(p.places[2].codex_line, 6);
     }
 
     #[test]
@@ -335,9 +421,9 @@ mod tests {
     #[test]
     fn heredoc_and_environment_id() {
         let p = parse("<<'EOF'\n*** Begin Patch\n*** Environment ID: env-1 \n*** Add File: a\n+x\n*** End Patch\nEOF\n").unwrap();
-        assert_eq!(p.environment_id.as_deref(), Some("env-1"));
-        assert_eq!(p.operations[0].line, 4);
-        assert_eq!(p.operations[0].codex_line, 3);
+        assert_eq!(p.environment_id(), Some("env-1"));
+        assert_eq!(p.operations()[0].line(), 4);
+        assert_eq!(p.places[0].codex_line, 3);
         assert!(parse("<<'PATCH'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nPATCH").is_err());
     }
 }

@@ -46,13 +46,6 @@ pub struct Line {
     pub ending: Ending,
 }
 
-impl Line {
-    /// Offset just after the line's ending.
-    pub fn next(&self) -> usize {
-        self.end + self.ending.byte_len()
-    }
-}
-
 /// A text split into lines. An empty text has no lines; a final newline ends
 /// the last line and does not start an empty one.
 #[derive(Debug)]
@@ -109,6 +102,7 @@ impl<'a> Lines<'a> {
         self.lines.get(i).and_then(|l| self.text.get(l.start..l.end)).unwrap_or("")
     }
 
+    #[cfg(test)]
     pub fn ending(&self, i: usize) -> Ending {
         self.lines.get(i).map_or(Ending::None, |l| l.ending)
     }
@@ -150,8 +144,11 @@ pub enum FinalNewline {
 /// One replacement in the input: bytes `start..end` become `text`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Splice {
+    /// First byte replaced.
     pub start: usize,
+    /// Byte after the last one replaced (`start` for an insertion).
     pub end: usize,
+    /// The new text.
     pub text: String,
 }
 
@@ -274,11 +271,6 @@ pub fn difference(old: &str, new: &str) -> Option<Splice> {
         suffix -= 1;
     }
     Some(Splice { start: prefix, end: a.len() - suffix, text: new.get(prefix..b.len() - suffix).unwrap_or("").to_string() })
-}
-
-/// Where in `text` the byte offset `offset` falls, as a 0-based line index.
-pub fn line_of_offset(lines: &Lines, offset: usize) -> usize {
-    lines.lines().partition_point(|l| l.next() <= offset)
 }
 
 /// Converts sorted byte offsets of `text` (each on a char boundary) into

@@ -1,7 +1,11 @@
-//! The wasm-bindgen binding: thin on purpose. Strings in; out go plain values
-//! (changes as flat arrays, errors as plain objects) that the TypeScript
-//! wrapper in `js/` turns into idiomatic results and `PatchError`s. Byte
-//! offsets become UTF-16 code units here and nowhere else.
+//! The wasm-bindgen binding (the `wasm` feature): thin on purpose. Strings
+//! in; out go the engine's own types, serialized with serde (errors, parsed
+//! patches, edit-block failures and parsed blocks), or flat arrays where the
+//! benchmark says a JS object costs more than the work (changes, edit
+//! outcomes). The TypeScript wrapper in `js/` turns them into idiomatic
+//! results and `PatchError`s. Byte offsets become UTF-16 code units here and
+//! nowhere else. The numbers that cross (modes, strategies, edit options) are
+//! positions in tables generated from the engine into `js/generated.ts`.
 //!
 //! Argument types are checked by the wrapper before it calls in; this module
 //! is not part of the public API.
@@ -13,80 +17,37 @@
 //! (`reserveInput`), and the apply functions read it from there.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use js_sys::Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{blocks, text, Changes, Error, ErrorKind, Mode};
+use crate::blocks::{self, Edit, Options, Outcome, Strategy};
+use crate::{text, Changes, Error, FileChange, FileOperation, Mode};
+
+fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
+}
 
 /// The error as JS sees it (the fields of `PatchError`).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsError<'a> {
-    code: &'static str,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff_line: Option<usize>,
-    #[serde(skip_serializing_if = "<[usize]>::is_empty")]
-    input_lines: &'a [usize],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    operation: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nearest: Option<JsNearest<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    conflict: Option<JsConflict>,
-}
-
-#[derive(Serialize)]
-struct JsNearest<'a> {
-    line: usize,
-    text: &'a str,
-    similarity: f64,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsConflict {
-    diff: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff_line: Option<usize>,
-}
-
 fn to_js_error(e: &Error) -> JsValue {
-    let value = JsError {
-        code: e.code(),
-        message: &e.message,
-        diff_line: e.diff_line,
-        input_lines: &e.input_lines,
-        path: e.path.as_deref(),
-        operation: e.operation,
-        diff: e.diff,
-        nearest: e.nearest.as_ref().map(|n| JsNearest { line: n.line, text: &n.text, similarity: n.similarity }),
-        conflict: e.conflict.as_ref().map(|c| JsConflict { diff: c.diff, diff_line: c.diff_line }),
-    };
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&serializer).unwrap_or_else(|_| JsValue::from_str(&e.message))
+    serialize(e).unwrap_or_else(|_| JsValue::from_str(&e.message))
 }
 
+/// The mode at position `code` of `modes` in js/generated.ts.
 fn mode(code: u8) -> Mode {
-    match code {
-        1 => Mode::Codex,
-        _ => Mode::Strict,
-    }
+    Mode::ALL.get(usize::from(code)).copied().unwrap_or_default()
 }
 
 /// Changes as a flat array `[start, end, text, start, end, text, …]`, with
 /// offsets in UTF-16 code units of `input`.
 fn to_js_changes(input: &str, changes: Changes) -> Array {
-    let mut offsets: Vec<usize> = changes.splices.iter().flat_map(|s| [s.start, s.end]).collect();
+    let splices = changes.splices();
+    let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
     text::utf16_offsets(input, &mut offsets);
-    let out = Array::new_with_length((changes.splices.len() * 3) as u32);
-    for (i, (s, o)) in changes.splices.iter().zip(offsets.chunks(2)).enumerate() {
+    let out = Array::new_with_length((splices.len() * 3) as u32);
+    for (i, (s, o)) in splices.iter().zip(offsets.chunks(2)).enumerate() {
         let i = (i * 3) as u32;
         out.set(i, JsValue::from(o.first().copied().unwrap_or(0) as f64));
         out.set(i + 1, JsValue::from(o.get(1).copied().unwrap_or(0) as f64));
@@ -155,52 +116,15 @@ pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u8) 
 /// Every error code, in order.
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> Vec<String> {
-    ErrorKind::ALL.iter().map(|k| k.code().to_string()).collect()
+    crate::ErrorKind::ALL.iter().map(|k| k.code().to_string()).collect()
 }
 
 // ---- patches (the `*** Begin Patch` format) ----
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsOperation<'a> {
-    kind: &'static str,
-    path: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    move_to: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    contents: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<&'a str>,
-    line: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsPatch<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    environment_id: Option<&'a str>,
-    operations: Vec<JsOperation<'a>>,
-}
-
+/// The patch's operations: `{ environmentId?, operations: [{ kind, path, … }] }`.
 #[wasm_bindgen(js_name = parsePatch)]
 pub fn parse_patch(patch: &str) -> Result<JsValue, JsValue> {
-    let p = crate::patch::parse(patch).map_err(|e| to_js_error(&e))?;
-    let value = JsPatch {
-        environment_id: p.environment_id.as_deref(),
-        operations: p
-            .operations
-            .iter()
-            .map(|o| JsOperation {
-                kind: o.kind.as_str(),
-                path: &o.path,
-                move_to: o.move_to.as_deref(),
-                contents: o.contents.as_deref(),
-                diff: o.diff.as_deref(),
-                line: o.line,
-            })
-            .collect(),
-    };
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+    serialize(&crate::parse_patch(patch).map_err(|e| to_js_error(&e))?)
 }
 
 /// Applies a patch to the files `paths`, whose contents the wrapper put in
@@ -211,14 +135,57 @@ pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, m
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
     with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        let changes = crate::files::apply_patch(patch, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes = crate::apply_patch(patch, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
         Ok(changes_to_js(changes))
     })
 }
 
+/// A patch parsed once, for a caller that needs several answers about it
+/// (the paths it touches, its summary, its changes): one parse per call of
+/// the public API. The wrapper frees it when done.
+#[wasm_bindgen]
+pub struct PreparedPatch {
+    patch: crate::Patch,
+}
+
+/// Parses a patch once (`PatchError` fields when the envelope is malformed).
+#[wasm_bindgen(js_name = preparePatch)]
+pub fn prepare_patch(patch: &str) -> Result<PreparedPatch, JsValue> {
+    crate::parse_patch(patch).map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
+}
+
+#[wasm_bindgen]
+impl PreparedPatch {
+    /// `{ environmentId?, operations }`, as `parsePatch`.
+    pub fn operations(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.patch)
+    }
+
+    /// `[{ path, read, needsText, movedFrom? }]`: every path the patch touches.
+    pub fn touches(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.patch.touches())
+    }
+
+    /// Codex's success text.
+    pub fn summary(&self) -> Result<String, JsValue> {
+        self.patch.summary().map_err(|e| to_js_error(&e))
+    }
+
+    /// Applies the patch to the files `paths`, put in the input buffer as for
+    /// `applyFilesChanges`. Returns `[path, contents | null, …]`.
+    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, mode_code: u8) -> Result<Array, JsValue> {
+        let total: usize = lengths.iter().map(|&l| l as usize).sum();
+        with_input(total, |all| {
+            let files = split_inputs(all, &paths, &lengths)?;
+            let changes = self.patch.apply(mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+            Ok(changes_to_js(changes))
+        })
+    }
+}
+
 /// The files the wrapper put one after another in the input buffer.
-fn split_inputs<'a>(all: &'a str, paths: &'a [String], lengths: &[u32]) -> Result<std::collections::HashMap<&'a str, &'a str>, JsValue> {
-    let mut files = std::collections::HashMap::new();
+fn split_inputs<'a>(all: &'a str, paths: &'a [String], lengths: &[u32]) -> Result<HashMap<&'a str, &'a str>, JsValue> {
+    let mut files = HashMap::new();
     let mut pos = 0;
     for (path, len) in paths.iter().zip(lengths) {
         let end = pos + *len as usize;
@@ -230,7 +197,7 @@ fn split_inputs<'a>(all: &'a str, paths: &'a [String], lengths: &[u32]) -> Resul
 }
 
 /// The final state of each touched path, as `[path, contents | null, …]`.
-fn changes_to_js(changes: Vec<crate::files::FileChange>) -> Array {
+fn changes_to_js(changes: Vec<FileChange>) -> Array {
     let out = Array::new();
     for c in changes {
         out.push(&JsValue::from_str(&c.path));
@@ -242,47 +209,45 @@ fn changes_to_js(changes: Vec<crate::files::FileChange>) -> Array {
 /// The contents of a Responses API create diff.
 #[wasm_bindgen(js_name = createFile)]
 pub fn create_file(diff: &str) -> Result<String, JsValue> {
-    crate::files::create_file(diff).map_err(|e| to_js_error(&e))
+    crate::create_file(diff).map_err(|e| to_js_error(&e))
 }
 
-/// Applies one Responses API operation (`kind`: 0 create, 1 update, 2
-/// delete) to the files `paths`, put in the input buffer as for
-/// `applyFilesChanges`. Returns `[path, contents | null, …]`.
+/// Applies one Responses API operation (`kind` is its type, one of
+/// `operationTypes` in js/generated.ts) to the files `paths`, put in the
+/// input buffer as for `applyFilesChanges`. Returns `[path, contents | null, …]`.
 #[wasm_bindgen(js_name = applyOperationChanges)]
-#[allow(clippy::too_many_arguments)]
 pub fn apply_operation_changes(
     paths: Vec<String>,
     lengths: Vec<u32>,
-    kind: u8,
+    kind: &str,
     path: &str,
     diff: &str,
     move_to: Option<String>,
     mode_code: u8,
 ) -> Result<Array, JsValue> {
-    use crate::files::FileOperation;
-    let op = match kind {
-        0 => FileOperation::Create { path, diff },
-        1 => FileOperation::Update { path, diff, move_to: move_to.as_deref() },
-        _ => FileOperation::Delete { path },
-    };
+    let op = FileOperation::from_type(kind, path, diff, move_to.as_deref())
+        .ok_or_else(|| JsValue::from_str(&format!("applypatch: unknown operation type {kind}")))?;
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
     with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        let changes = crate::files::apply_file_operation(&op, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes = crate::apply_file_operation(&op, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
         Ok(changes_to_js(changes))
     })
 }
 
+/// Codex's success text for a patch.
 #[wasm_bindgen]
 pub fn summary(patch: &str) -> Result<String, JsValue> {
-    crate::files::summary(patch).map_err(|e| to_js_error(&e))
+    crate::summary(patch).map_err(|e| to_js_error(&e))
 }
 
+/// The Codex tool's description.
 #[wasm_bindgen(js_name = codexDescription)]
 pub fn codex_description() -> String {
     crate::tool::DESCRIPTION.to_string()
 }
 
+/// The Codex tool's grammar, with or without the Environment ID line.
 #[wasm_bindgen(js_name = codexGrammar)]
 pub fn codex_grammar(environment_id: bool) -> String {
     crate::tool::grammar(environment_id).to_string()
@@ -290,100 +255,18 @@ pub fn codex_grammar(environment_id: bool) -> String {
 
 // ---- edit blocks ----
 // Search/replace edit blocks (js/blocks.ts). The source crosses like the diff
-// input (putInput, then its length); results come back as plain objects with
-// the replacement text and its range in UTF-16 code units, and the wrapper
-// builds the new text from slices of the source.
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsLineRange {
-    start_line: usize,
-    end_line: usize,
-}
-
-impl From<blocks::LineRange> for JsLineRange {
-    fn from(r: blocks::LineRange) -> Self {
-        JsLineRange { start_line: r.start, end_line: r.end }
-    }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsDifference<'a> {
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    search_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    search: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsNearestBlock<'a> {
-    start_line: usize,
-    end_line: usize,
-    similarity: f64,
-    text: &'a str,
-    differences: Vec<JsDifference<'a>>,
-}
-
-/// The failure report of an edit, as the wrapper receives it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsFailure<'a> {
-    reason: &'static str,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    candidates: Option<Vec<JsLineRange>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nearest: Option<JsNearestBlock<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    already_applied: Option<JsLineRange>,
-}
-
-/// What a successful edit's result adds: how it was placed.
-#[derive(Serialize)]
-struct JsNote<'a> {
-    note: &'a str,
-}
-
-fn serialize<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
-}
-
-/// The options from the wrapper's plain values. `flags`: 1 unique, 2 newlines,
-/// 4 relative indent, 8 explain, 16 whole lines, 32 empty search, 64 no
-/// change, 128 line hints, 256 replace all.
-fn block_options(anchor_slack: f64, threshold: f64, anchor_threshold: f64, flags: u32) -> blocks::Options {
-    // apply-edit-block compares |gap| <= slack: a fraction rounds down, NaN
-    // and negative numbers never match, Infinity always may.
-    let anchor_slack = if anchor_slack.is_nan() { -1 } else { anchor_slack.floor().clamp(-1.0, i64::MAX as f64) as i64 };
-    blocks::Options {
-        anchor_slack,
-        threshold,
-        unique: flags & 1 != 0,
-        anchor_threshold,
-        newlines: flags & 2 != 0,
-        relative_indent: flags & 4 != 0,
-        explain: flags & 8 != 0,
-        whole_lines: flags & 16 != 0,
-        empty_search: flags & 32 != 0,
-        no_change: flags & 64 != 0,
-        line_hints: flags & 128 != 0,
-        replace_all: flags & 256 != 0,
-    }
-}
+// input (putInput, then its length); the options as one array of numbers
+// (`Options::FIELDS`); results come back as flat arrays with the replacement
+// text and its range in UTF-16 code units, and the wrapper builds the new
+// text from slices of the source.
 
 /// An outcome for `source` as a flat array (building a JS object field by
 /// field through serde costs ~10 µs a call, more than a small edit): `[strategy
-/// (0 for none, 1.. in ladder order), similarity, start, end, matches,
-/// replacement, failure (an object, or undefined)]`, offsets in UTF-16 code
-/// units of `source`.
-fn to_js_outcome(source: &str, o: &blocks::Outcome) -> Result<JsValue, JsValue> {
+/// (0 for none, else its position in `Strategy::ALL` plus 1), similarity,
+/// start, end, matches, replacement, failure (the engine's `Failure`, or
+/// undefined; on success `{ note }` when the outcome has one)]`, offsets in
+/// UTF-16 code units of `source`.
+fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
     let (start, end) = match &o.splice {
         Some(s) => {
             let mut offsets = [s.start, s.end];
@@ -393,44 +276,14 @@ fn to_js_outcome(source: &str, o: &blocks::Outcome) -> Result<JsValue, JsValue> 
         }
         None => (-1.0, -1.0),
     };
-    let strategy = match o.strategy {
-        None => 0,
-        Some(blocks::Strategy::EmptySearch) => 1,
-        Some(blocks::Strategy::Exact) => 2,
-        Some(blocks::Strategy::TrailingWs) => 3,
-        Some(blocks::Strategy::Indent) => 4,
-        Some(blocks::Strategy::Anchor) => 5,
-        Some(blocks::Strategy::Fuzzy) => 6,
-    };
+    let strategy = o.strategy.and_then(|s| Strategy::ALL.iter().position(|&t| t == s)).map_or(0, |i| i + 1);
     let failure = match (&o.failure, &o.note) {
         (None, None) => JsValue::UNDEFINED,
-        (None, Some(note)) => serialize(&JsNote { note })?,
-        (Some(f), _) => serialize(&JsFailure {
-            reason: f.reason.as_str(),
-            message: &f.message,
-            candidates: (f.reason == blocks::Reason::Ambiguous).then(|| f.candidates.iter().map(|&r| r.into()).collect()),
-            nearest: f.nearest.as_ref().map(|n| JsNearestBlock {
-                start_line: n.lines.start,
-                end_line: n.lines.end,
-                similarity: n.similarity,
-                text: &n.text,
-                differences: n
-                    .differences
-                    .iter()
-                    .map(|d| JsDifference {
-                        kind: d.kind.as_str(),
-                        search_line: d.search_line,
-                        search: d.search.as_deref(),
-                        file_line: d.file_line,
-                        file: d.file.as_deref(),
-                    })
-                    .collect(),
-            }),
-            already_applied: f.already_applied.map(Into::into),
-        })?,
+        (None, Some(note)) => serialize(&std::collections::BTreeMap::from([("note", note)]))?,
+        (Some(f), _) => serialize(f)?,
     };
     let out = Array::new_with_length(7);
-    out.set(0, JsValue::from(strategy));
+    out.set(0, JsValue::from(strategy as u32));
     out.set(1, JsValue::from(o.similarity));
     out.set(2, JsValue::from(start));
     out.set(3, JsValue::from(end));
@@ -442,26 +295,16 @@ fn to_js_outcome(source: &str, o: &blocks::Outcome) -> Result<JsValue, JsValue> 
 
 /// An edit from the wrapper: `hints` are `[startLine, endLine, replaceAll]`,
 /// 0 for none.
-fn block_edit(search: String, replace: String, hints: &[f64]) -> blocks::Edit {
+fn block_edit(search: String, replace: String, hints: &[f64]) -> Edit {
     let line = |i: usize| hints.get(i).copied().filter(|&n| n >= 1.0 && n.is_finite()).map(|n| n as usize);
-    blocks::Edit { search, replace, start_line: line(0), end_line: line(1), replace_all: hints.get(2).is_some_and(|&n| n != 0.0) }
+    Edit { start_line: line(0), end_line: line(1), replace_all: hints.get(2).is_some_and(|&n| n != 0.0), ..Edit::new(search, replace) }
 }
 
 /// Applies one edit to the input buffer's first `input_len` bytes.
-#[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = blocksApplyEdit)]
-pub fn blocks_apply_edit(
-    input_len: usize,
-    search: String,
-    replace: String,
-    anchor_slack: f64,
-    threshold: f64,
-    anchor_threshold: f64,
-    flags: u32,
-    hints: Vec<f64>,
-) -> Result<JsValue, JsValue> {
-    let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
-    let edit = block_edit(search, replace, &hints);
+pub fn blocks_apply_edit(input_len: usize, search: String, replace: String, options: &[f64], hints: &[f64]) -> Result<JsValue, JsValue> {
+    let options = Options::from_numbers(options);
+    let edit = block_edit(search, replace, hints);
     with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options)))
 }
 
@@ -469,19 +312,10 @@ pub fn blocks_apply_edit(
 /// three per edit as for one) in order to the input buffer, stopping at the
 /// first failure: one outcome per edit tried, each with offsets into the
 /// text at its step.
-#[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = blocksApplyEdits)]
-pub fn blocks_apply_edits(
-    input_len: usize,
-    edits: Vec<String>,
-    anchor_slack: f64,
-    threshold: f64,
-    anchor_threshold: f64,
-    flags: u32,
-    hints: Vec<f64>,
-) -> Result<Array, JsValue> {
-    let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
-    let edits: Vec<blocks::Edit> = edits
+pub fn blocks_apply_edits(input_len: usize, edits: Vec<String>, options: &[f64], hints: &[f64]) -> Result<Array, JsValue> {
+    let options = Options::from_numbers(options);
+    let edits: Vec<Edit> = edits
         .chunks_exact(2)
         .enumerate()
         .filter_map(|(i, pair)| match pair {
@@ -499,65 +333,257 @@ pub fn blocks_apply_edits(
     })
 }
 
-#[derive(Serialize)]
-struct JsBlock<'a> {
-    search: &'a str,
-    replace: &'a str,
-}
-
-#[derive(Serialize)]
-struct JsParsedEdit<'a> {
-    search: &'a str,
-    replace: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<&'a str>,
-    line: usize,
-    #[serde(rename = "startLine", skip_serializing_if = "Option::is_none")]
-    start_line: Option<usize>,
-    #[serde(rename = "endLine", skip_serializing_if = "Option::is_none")]
-    end_line: Option<usize>,
-}
-
-#[derive(Serialize)]
-struct JsProblem<'a> {
-    line: usize,
-    message: &'a str,
-}
-
-#[derive(Serialize)]
-struct JsParsed<'a> {
-    edits: Vec<JsParsedEdit<'a>>,
-    problems: Vec<JsProblem<'a>>,
-}
-
 /// parseBlocks: apply-edit-block's plain list, or `{ edits, problems }`.
 #[wasm_bindgen(js_name = blocksParse)]
 pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
-    if !detailed {
-        let edits = blocks::parse_blocks(text);
-        let list: Vec<JsBlock> = edits.iter().map(|e| JsBlock { search: &e.search, replace: &e.replace }).collect();
-        return serialize(&list);
+    if detailed {
+        serialize(&blocks::parse_blocks_detailed(text))
+    } else {
+        serialize(&blocks::parse_blocks(text))
     }
-    let p = blocks::parse_blocks_detailed(text);
-    serialize(&JsParsed {
-        edits: p
-            .edits
-            .iter()
-            .map(|e| JsParsedEdit {
-                search: &e.search,
-                replace: &e.replace,
-                path: e.path.as_deref(),
-                line: e.line,
-                start_line: e.start_line,
-                end_line: e.end_line,
-            })
-            .collect(),
-        problems: p.problems.iter().map(|p| JsProblem { line: p.line, message: &p.message }).collect(),
+}
+
+/// Applies the blocks of `message` to the files `paths`, put in the input
+/// buffer as for `applyFilesChanges`: the engine's `BlocksResult`.
+#[wasm_bindgen(js_name = blocksApplyToFiles)]
+pub fn blocks_apply_to_files(
+    paths: Vec<String>,
+    lengths: Vec<u32>,
+    message: &str,
+    options: &[f64],
+    default_path: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let options = Options::from_numbers(options);
+    let total: usize = lengths.iter().map(|&l| l as usize).sum();
+    with_input(total, |all| {
+        let files = split_inputs(all, &paths, &lengths)?;
+        serialize(&blocks::apply_blocks(message, &options, default_path.as_deref(), |p| files.get(p).copied()))
     })
+}
+
+/// The format of a text: `"patch"`, `"diff"` or `"blocks"`.
+#[wasm_bindgen(js_name = detectFormat)]
+pub fn detect_format(text: &str) -> String {
+    crate::detect_format(text).as_str().to_string()
 }
 
 /// apply-edit-block's line similarity of two texts.
 #[wasm_bindgen(js_name = blocksSimilarity)]
 pub fn blocks_similarity(a: &str, b: &str) -> f64 {
     blocks::similarity(a, b)
+}
+
+// ---- unified diffs (js/unified.ts) ----
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedLine<'a> {
+    kind: &'static str,
+    text: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    no_newline: bool,
+    line: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedHunk<'a> {
+    old_start: usize,
+    old_lines: usize,
+    new_start: usize,
+    new_lines: usize,
+    section: &'a str,
+    line: usize,
+    lines: Vec<JsUnifiedLine<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedFile<'a> {
+    old_path: Option<&'a str>,
+    new_path: Option<&'a str>,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    old_mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new_mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    similarity: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<&'a str>,
+    git: bool,
+    line: usize,
+    hunks: Vec<JsUnifiedHunk<'a>>,
+}
+
+fn unified_mode(code: u8) -> crate::unified::UnifiedMode {
+    match code {
+        2 => crate::unified::UnifiedMode::Git,
+        _ => crate::unified::UnifiedMode::Strict,
+    }
+}
+
+/// The structure of a unified diff.
+#[wasm_bindgen(js_name = parseUnified)]
+pub fn parse_unified(diff: &str) -> Result<JsValue, JsValue> {
+    use crate::unified::LineKind;
+    let u = crate::unified::parse(diff).map_err(|e| to_js_error(&e))?;
+    let files: Vec<JsUnifiedFile> = u
+        .files
+        .iter()
+        .map(|f| JsUnifiedFile {
+            old_path: f.old_path.as_deref(),
+            new_path: f.new_path.as_deref(),
+            status: f.kind.as_str(),
+            old_mode: f.old_mode.map(|m| format!("{m:o}")),
+            new_mode: f.new_mode.map(|m| format!("{m:o}")),
+            similarity: f.similarity,
+            index: f.index.as_deref(),
+            git: f.git,
+            line: f.line,
+            hunks: f
+                .hunks
+                .iter()
+                .map(|h| JsUnifiedHunk {
+                    old_start: h.old_start,
+                    old_lines: h.old_len,
+                    new_start: h.new_start,
+                    new_lines: h.new_len,
+                    section: h.section.strip_suffix('\r').unwrap_or(h.section),
+                    line: h.line,
+                    lines: h
+                        .lines
+                        .iter()
+                        .map(|l| JsUnifiedLine {
+                            kind: match l.kind {
+                                LineKind::Context => "context",
+                                LineKind::Remove => "remove",
+                                LineKind::Add => "add",
+                            },
+                            text: l.content(),
+                            no_newline: l.no_newline(),
+                            line: l.line,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    files.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Every path a unified diff names (the files the wrapper must put in).
+#[wasm_bindgen(js_name = unifiedPaths)]
+pub fn unified_paths(diff: &str) -> Result<Vec<String>, JsValue> {
+    let u = crate::unified::parse(diff).map_err(|e| to_js_error(&e))?;
+    let mut out: Vec<String> = Vec::new();
+    for f in &u.files {
+        for p in [&f.old_path, &f.new_path].into_iter().flatten() {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPlacement<'a> {
+    path: &'a str,
+    hunk: usize,
+    stated_line: usize,
+    line: usize,
+    offset: isize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedModes<'a> {
+    path: &'a str,
+    mode: String,
+}
+
+/// Applies a unified diff to the files put in the input buffer (as for
+/// `applyFilesChanges`). Returns `[changes]`, or with `report`
+/// `[changes, modes, placements]`: changes as `[path, contents | null, …]`,
+/// modes as `[{ path, mode }]` (octal strings), placements as
+/// `[{ path, hunk, statedLine, line, offset }]`.
+#[wasm_bindgen(js_name = applyUnifiedChanges)]
+pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, mode_code: u8, report: bool) -> Result<Array, JsValue> {
+    let total: usize = lengths.iter().map(|&l| l as usize).sum();
+    with_input(total, |all| {
+        let files = split_inputs(all, &paths, &lengths)?;
+        let result = crate::unified::apply(diff, unified_mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes = Array::new();
+        let mut modes = Vec::new();
+        for c in &result.changes {
+            changes.push(&JsValue::from_str(&c.path));
+            changes.push(&c.contents.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+            if let (Some(m), Some(_)) = (c.mode, &c.contents) {
+                modes.push(JsUnifiedModes { path: &c.path, mode: format!("{m:o}") });
+            }
+        }
+        let out = Array::new();
+        out.push(&changes);
+        if !report {
+            return Ok(out);
+        }
+        let placements: Vec<JsPlacement> = result
+            .placements
+            .iter()
+            .map(|p| JsPlacement { path: &p.path, hunk: p.hunk, stated_line: p.stated_line, line: p.line, offset: p.offset() })
+            .collect();
+        let ser = serde_wasm_bindgen::Serializer::json_compatible();
+        out.push(&modes.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
+        out.push(&placements.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
+        Ok(out)
+    })
+}
+
+/// A unified diff between two file maps (paths and contents, in order).
+#[wasm_bindgen(js_name = unifiedDiffFiles)]
+pub fn unified_diff_files(
+    old_paths: Vec<String>,
+    old_texts: Vec<String>,
+    new_paths: Vec<String>,
+    new_texts: Vec<String>,
+    context: u32,
+    git: bool,
+) -> String {
+    let pair = |p: &[String], t: &[String]| -> Vec<(String, String)> { p.iter().cloned().zip(t.iter().cloned()).collect() };
+    let (a, b) = (pair(&old_paths, &old_texts), pair(&new_paths, &new_texts));
+    let a: Vec<(&str, &str)> = a.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let b: Vec<(&str, &str)> = b.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    crate::unified::write::diff_files(&a, &b, &crate::unified::write::Options { context: context as usize, git })
+}
+
+/// A unified diff of one file (`None` paths for an added or deleted file).
+#[wasm_bindgen(js_name = unifiedDiffFile)]
+pub fn unified_diff_file(old_path: Option<String>, new_path: Option<String>, before: &str, after: &str, context: u32, git: bool) -> String {
+    crate::unified::write::file_diff(
+        old_path.as_deref(),
+        new_path.as_deref(),
+        before,
+        after,
+        &crate::unified::write::Options { context: context as usize, git },
+    )
+}
+
+/// The line diff of two lists of lines: `[op, a, b, …]` with op 0 equal,
+/// 1 removed, 2 added; `a` and `b` are 0-based lines.
+#[wasm_bindgen(js_name = lineDiff)]
+pub fn line_diff(a: Vec<String>, b: Vec<String>) -> Vec<u32> {
+    use crate::unified::write::{line_ops, Op};
+    let mut out = Vec::new();
+    for o in line_ops(&a, &b) {
+        out.push(match o.op {
+            Op::Equal => 0,
+            Op::Delete => 1,
+            Op::Insert => 2,
+        });
+        out.push(o.a as u32);
+        out.push(o.b as u32);
+    }
+    out
 }

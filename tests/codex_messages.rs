@@ -11,8 +11,7 @@
 
 mod common;
 
-use applypatch::files::apply_files;
-use applypatch::Mode;
+use applypatch::{apply_files, Mode};
 use common::Cases;
 use std::collections::BTreeMap;
 

@@ -21,9 +21,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod common;
 
-use applypatch::files::{apply_files, summary};
-use applypatch::patch::{parse, OperationKind};
-use applypatch::Mode;
+use applypatch::{apply_files, parse_patch, summary, Mode, Operation};
 #[cfg(not(target_arch = "wasm32"))]
 use common::{fixture, run, slug, trial};
 use serde::Deserialize;
@@ -56,7 +54,8 @@ struct Outcome {
 /// The one deliberate difference (README): `*** Move to:` the same path keeps
 /// the file, where the Codex CLI writes it and then deletes it.
 fn moves_to_itself(patch: &str) -> bool {
-    parse(patch).is_ok_and(|p| p.operations.iter().any(|o| o.kind == OperationKind::Update && o.move_to.as_deref() == Some(&o.path)))
+    parse_patch(patch)
+        .is_ok_and(|p| p.operations().iter().any(|o| matches!(o, Operation::Update { path, move_to: Some(to), .. } if to == path)))
 }
 
 fn compare(c: &Case) -> Result<(), String> {
@@ -89,19 +88,20 @@ fn compare(c: &Case) -> Result<(), String> {
 /// operation alone, in both modes (the same result or the same error code).
 /// Returns how many (operation, mode) pairs were checked.
 fn apply_is_apply_files(c: &Case) -> Result<usize, String> {
-    let Ok(patch) = parse(&c.patch) else { return Ok(0) };
+    let Ok(patch) = parse_patch(&c.patch) else { return Ok(0) };
     let mut checked = 0;
-    for op in patch.operations.iter().filter(|o| o.kind == OperationKind::Update) {
-        let (Some(contents), Some(diff)) = (c.files.get(&op.path), op.diff.as_deref()) else { continue };
+    for op in patch.operations() {
+        let Operation::Update { path, move_to, diff, .. } = op else { continue };
+        let Some(contents) = c.files.get(path) else { continue };
         for mode in [Mode::Strict, Mode::Codex] {
-            let moved = op.move_to.as_ref().map_or(String::new(), |to| format!("*** Move to: {to}\n"));
-            let alone = format!("*** Begin Patch\n*** Update File: {}\n{moved}{diff}*** End Patch\n", op.path);
-            let one = BTreeMap::from([(op.path.clone(), contents.clone())]);
-            let dest = op.move_to.as_ref().unwrap_or(&op.path);
+            let moved = move_to.as_ref().map_or(String::new(), |to| format!("*** Move to: {to}\n"));
+            let alone = format!("*** Begin Patch\n*** Update File: {path}\n{moved}{diff}*** End Patch\n");
+            let one = BTreeMap::from([(path.clone(), contents.clone())]);
+            let dest = move_to.as_ref().unwrap_or(path);
             let via_files = apply_files(&one, &alone, mode).map(|mut f| f.remove(dest)).map_err(|e| e.code());
             let via_apply = mode.apply(contents, diff).map(Some).map_err(|e| e.code());
             if via_files != via_apply {
-                return Err(format!("{}, {mode:?}: apply gives {via_apply:?}, apply_files {via_files:?}", op.path));
+                return Err(format!("{path}, {mode:?}: apply gives {via_apply:?}, apply_files {via_files:?}"));
             }
             checked += 1;
         }

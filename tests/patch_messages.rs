@@ -11,8 +11,7 @@
 
 mod common;
 
-use applypatch::files::{apply_file_operation, apply_files, create_file, summary, FileOperation};
-use applypatch::Mode;
+use applypatch::{apply_file_operation, apply_files, create_file, summary, FileOperation, Mode};
 use common::Cases;
 use std::collections::BTreeMap;
 

@@ -116,21 +116,21 @@ proptest! {
         }
         let patch = patch.join(sep);
         for mode in [Mode::Strict, Mode::Codex] {
-            match applypatch::files::apply_files(&files, &patch, mode) {
+            match applypatch::apply_files(&files, &patch, mode) {
                 Ok(out) => {
                     // Every operation's path is accounted for.
-                    let parsed = applypatch::patch::parse(&patch).unwrap();
-                    for op in &parsed.operations {
-                        if op.kind == applypatch::patch::OperationKind::Add && op.move_to.is_none() {
-                            let later = parsed.operations.iter().skip_while(|o| !std::ptr::eq(*o, op)).skip(1).any(|o| o.path == op.path || o.move_to.as_deref() == Some(&op.path));
-                            prop_assert!(later || out.contains_key(&op.path));
+                    let parsed = applypatch::parse_patch(&patch).unwrap();
+                    for (k, op) in parsed.operations().iter().enumerate() {
+                        if op.kind() == applypatch::OperationKind::Add {
+                            let later = parsed.operations().iter().skip(k + 1).any(|o| o.path() == op.path() || o.destination() == op.path());
+                            prop_assert!(later || out.contains_key(op.path()));
                         }
                     }
                 }
                 Err(e) => prop_assert!(!e.message.is_empty()),
             }
         }
-        let _ = applypatch::files::summary(&patch);
+        let _ = applypatch::summary(&patch);
     }
 
     #[test]

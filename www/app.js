@@ -1,11 +1,11 @@
 // The playground page: wires the panes to the engine (engine.js) and draws
 // the result. The state (mode, files, patch, view) is mirrored in the URL hash.
 
-import { diffRows, endsWithNewline } from './diff.js';
-import { createEditor } from './editor.js';
+import { diffRows, endsWithNewline, useEngine } from './diff.js';
 import { detect, MODE_NAMES, modesAvailable, patchKind, run } from './engine.js';
 import { defaultExample, examples } from './examples.js';
 import { decodeHash, encodeHash, normalize } from './state.js';
+import { lineNumbered } from './textarea.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -24,12 +24,13 @@ try {
   document.body.dataset.status = 'broken';
   throw e;
 }
+useEngine(ap);
 const features = detect(ap);
 const available = modesAvailable(features);
 document.body.dataset.multiFile = String(features.files);
 
-const inputEditor = createEditor($('input'));
-const patchEditor = createEditor($('patch'));
+const inputEditor = lineNumbered($('input'));
+const patchEditor = lineNumbered($('patch'));
 let state = normalize(decodeHash(location.hash) ?? fromExample(defaultExample));
 let last = null; // the last run's result
 let runs = 0;
@@ -171,7 +172,7 @@ function update() {
   const result = run(ap, features, state);
   last = result;
   runs++;
-  const kind = patchKind(state.mode, state.patch);
+  const kind = result.kind ?? patchKind(ap, state.mode, state.patch);
   $('patch-kind').textContent = { diff: 'V4A diff', files: '*** Begin Patch patch', blocks: 'edit blocks' }[kind];
   $('input-hint').textContent = {
     diff:

@@ -2,9 +2,10 @@
 // the view: resulting files, error locations, edit-block strategies. No DOM
 // here. The package is passed in, and what it can do is found out by feature
 // detection, so the page keeps working (with a clear message) on a build that
-// lacks an engine.
+// lacks an engine. Everything about the formats comes from the package's
+// public exports (detectFormat, applyPatch, applyBlocks): no parsing here.
 
-export const MODE_NAMES = { strict: 'Strict', codex: 'Codex', blocks: 'Edit blocks' };
+export const MODE_NAMES = { strict: 'Strict', codex: 'Codex', blocks: 'Edit blocks', unified: 'Unified diff' };
 
 /** What this build of the package can do. */
 export function detect(ap) {
@@ -22,34 +23,38 @@ export function detect(ap) {
   }
   return {
     strict: has('apply'),
-    files: has('applyFiles'),
-    parse: has('parse'),
-    summary: has('summary'),
-    codex: codexMode && has('applyFiles'),
-    blocks: has('parseBlocks') && has('applyEdits'),
+    files: has('applyPatch'),
+    detectFormat: has('detectFormat'),
+    codex: codexMode && has('applyPatch'),
+    blocks: has('parseBlocks') && has('applyBlocks'),
+    unified: has('applyUnified') && has('parseUnified'),
   };
 }
 
 /** Whether the modes can run in this build (for the mode switch). */
 export function modesAvailable(features) {
-  return { strict: features.strict, codex: features.codex, blocks: features.blocks };
+  return { strict: features.strict, codex: features.codex, blocks: features.blocks, unified: features.unified === true };
 }
 
-/** 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode, else 'diff' (one V4A diff). */
-export function patchKind(mode, patch) {
+/** 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode, else 'diff' (one V4A diff): the package's detectFormat decides. */
+export function patchKind(ap, mode, patch) {
   if (mode === 'blocks') return 'blocks';
-  return /^\s*\*\*\* Begin Patch[ \t]*(\r?\n|$)/.test(patch) ? 'files' : 'diff';
+  if (mode === 'unified') return 'unified';
+  return typeof ap.detectFormat === 'function' && ap.detectFormat(patch) === 'patch' ? 'files' : 'diff';
 }
 
 function unavailable(features, mode, kind) {
   if (mode === 'codex' && !features.codex) {
-    return 'Codex mode is not available in this build of applypatch: it needs applyFiles and apply(…, { mode: "codex" }).';
+    return 'Codex mode is not available in this build of applypatch: it needs applyPatch and apply(…, { mode: "codex" }).';
   }
   if (mode === 'blocks' && !features.blocks) {
-    return 'Edit blocks are not available in this build of applypatch: it needs parseBlocks and applyEdits.';
+    return 'Edit blocks are not available in this build of applypatch: it needs parseBlocks and applyBlocks.';
+  }
+  if (mode === 'unified' && !features.unified) {
+    return 'Unified diffs are not available in this build of applypatch: it needs applyUnified and parseUnified.';
   }
   if (kind === 'files' && !features.files) {
-    return 'Patches over several files (*** Begin Patch) are not available in this build of applypatch: it needs applyFiles. A single V4A diff works: it applies to the selected input file.';
+    return 'Patches over several files (*** Begin Patch) are not available in this build of applypatch: it needs applyPatch. A single V4A diff works: it applies to the selected input file.';
   }
   return null;
 }
@@ -63,20 +68,27 @@ function unavailable(features, mode, kind) {
  *   error: { code, message, diffLine?, patchLines?: [first, last], inputLines?, path?, nearest? }
  */
 export function run(ap, features, state) {
-  const kind = patchKind(state.mode, state.patch);
+  const kind = patchKind(ap, state.mode, state.patch);
   const base = { mode: state.mode, kind };
   const why = unavailable(features, state.mode, kind);
   if (why) return { ...base, status: 'unavailable', message: why };
   const t0 = performance.now();
   try {
-    const out = kind === 'diff' ? runDiff(ap, state) : kind === 'files' ? runFiles(ap, features, state) : runBlocks(ap, state);
+    const out =
+      kind === 'diff'
+        ? runDiff(ap, state)
+        : kind === 'files'
+          ? runFiles(ap, state)
+          : kind === 'unified'
+            ? runUnified(ap, state)
+            : runBlocks(ap, state);
     return { ...base, ms: performance.now() - t0, ...out };
   } catch (e) {
-    return { ...base, status: 'error', error: describeError(e, state, kind) };
+    return { ...base, status: 'error', error: describeError(ap, e, state, kind) };
   }
 }
 
-function describeError(e, state, kind) {
+function describeError(ap, e, state, kind) {
   if (e === null || typeof e !== 'object') return { code: 'error', message: String(e) };
   const err = {
     code: typeof e.code === 'string' ? e.code : (e.name ?? 'error'),
@@ -93,7 +105,7 @@ function describeError(e, state, kind) {
   // multi-file patch; a single diff applies to the selected file.
   if (typeof e.path === 'string') err.path = e.path;
   else if (kind === 'diff') err.path = state.files[state.selected]?.path;
-  if (kind === 'diff' && /^\s*(<{5,}|={5,}|>{5,})/m.test(state.patch)) {
+  if (kind === 'diff' && typeof ap.detectFormat === 'function' && ap.detectFormat(state.patch) === 'blocks') {
     err.hint = 'This looks like SEARCH/REPLACE edit blocks: choose the Edit blocks mode.';
   }
   return err;
@@ -105,20 +117,19 @@ function runDiff(ap, { mode, files, selected, patch }) {
   return { status: 'ok', files: [{ path: file.path, before: file.text, after, status: after === file.text ? 'unchanged' : 'modified' }] };
 }
 
-function runFiles(ap, features, { mode, files, patch }) {
+function runFiles(ap, { mode, files, patch }) {
   const input = new Map(files.map((f) => [f.path, f.text]));
-  const out = ap.applyFiles(input, patch, { mode });
+  // One call: the new files, what changed (with moves) and Codex's summary.
+  const { files: out, changes, summary } = ap.applyPatch(input, patch, { mode });
   const notes = [];
   if (input.size < files.length) notes.push('Two input files have the same path: the last one is used.');
 
-  // Moves, from the parsed patch: shown as one entry at the new path.
+  // Moves, as the engine reports them: shown as one entry at the new path.
+  const status = new Map(changes.map((c) => [c.path, c.status]));
   const moves = new Map(); // from -> to
-  if (features.parse) {
-    for (const op of ap.parse(patch).operations) {
-      if (op.kind === 'update' && typeof op.moveTo === 'string' && op.moveTo !== op.path) moves.set(op.path, op.moveTo);
-    }
+  for (const c of changes) {
+    if (c.movedFrom !== undefined && c.status !== 'deleted' && status.get(c.movedFrom) === 'deleted') moves.set(c.movedFrom, c.path);
   }
-  for (const [from, to] of moves) if (!input.has(from) || out.has(from) || !out.has(to)) moves.delete(from);
   const moveTargets = new Set(moves.values());
 
   const list = [];
@@ -137,39 +148,50 @@ function runFiles(ap, features, { mode, files, patch }) {
   for (const [path, after] of out) {
     if (!input.has(path) && !moveTargets.has(path)) list.push({ path, before: null, after, status: 'added' });
   }
-  let summary = null;
-  if (features.summary) {
-    try {
-      summary = ap.summary(patch);
-    } catch (e) {
-      notes.push(`summary() failed: ${e.message}`);
-    }
-  }
   return { status: 'ok', files: list, summary, notes };
 }
 
-/** 1-based [first, last] patch lines of each block, from its SEARCH line to its REPLACE line. */
-export function blockRanges(patch) {
-  const lines = patch.split(/\r?\n/);
-  const ranges = [];
-  let start = -1;
-  lines.forEach((line, i) => {
-    if (/^\s*<{5,}\s*SEARCH\s*$/.test(line)) start = i;
-    else if (start >= 0 && /^\s*>{5,}\s*REPLACE\s*$/.test(line)) {
-      ranges.push([start + 1, i + 1]);
-      start = -1;
-    }
-  });
-  return ranges;
+/**
+ * A unified diff over the input files, in Strict mode: the resulting files,
+ * renames shown as moves, and each hunk that applied away from its stated
+ * line.
+ */
+function runUnified(ap, { files, patch }) {
+  const input = new Map(files.map((f) => [f.path, f.text]));
+  const report = ap.applyUnified(input, patch, { report: true });
+  const out = report.files;
+  const notes = [];
+  for (const h of report.hunks) {
+    if (h.offset !== 0)
+      notes.push(
+        `${h.path}: hunk ${h.hunk} applied at line ${h.line}, ${Math.abs(h.offset)} line${Math.abs(h.offset) === 1 ? '' : 's'} ${h.offset > 0 ? 'below' : 'above'} where its header says (${h.statedLine}).`,
+      );
+  }
+  for (const m of report.modes) notes.push(`${m.path}: mode ${m.mode}.`);
+  const moves = new Map();
+  for (const f of ap.parseUnified(patch)) {
+    if (f.status === 'renamed' && input.has(f.oldPath) && !out.has(f.oldPath) && out.has(f.newPath)) moves.set(f.oldPath, f.newPath);
+  }
+  const moveTargets = new Set(moves.values());
+  const list = [];
+  for (const [path, before] of input) {
+    if (moveTargets.has(path)) continue;
+    if (moves.has(path)) list.push({ path: moves.get(path), from: path, before, after: out.get(moves.get(path)), status: 'moved' });
+    else if (out.has(path)) {
+      const after = out.get(path);
+      list.push({ path, before, after, status: after === before ? 'unchanged' : 'modified' });
+    } else list.push({ path, before, after: null, status: 'deleted' });
+  }
+  for (const [path, after] of out) {
+    if (!input.has(path) && !moveTargets.has(path)) list.push({ path, before: null, after, status: 'added' });
+  }
+  return { status: 'ok', files: list, summary: null, notes };
 }
 
 function runBlocks(ap, { files, selected, patch, preset }) {
-  const parsed = ap.parseBlocks(patch, { detailed: true });
-  const edits = parsed.edits ?? [];
-  const problems = parsed.problems ?? [];
-  const ranges = blockRanges(patch);
+  const { edits = [], problems = [] } = ap.parseBlocks(patch, { detailed: true });
   const notes = problems.map((p) => `Patch line ${p.line}: ${p.message}`);
-  if (edits.length === 0) {
+  if (edits.length === 0 || problems.length > 0) {
     const first = problems[0];
     return {
       status: 'error',
@@ -184,82 +206,55 @@ function runBlocks(ap, { files, selected, patch, preset }) {
     };
   }
 
-  // Each block goes to the file it names, or to the selected file.
-  const texts = new Map(files.map((f) => [f.path, f.text]));
-  const groups = new Map(); // path -> [index]
-  const targetOf = [];
-  edits.forEach((edit, i) => {
-    let path = files[selected].path;
-    if (typeof edit.path === 'string' && edit.path !== '') {
-      if (texts.has(edit.path) || edit.search === '') path = edit.path;
-      else if (files.length === 1) notes.push(`Block ${i + 1} names ${edit.path}; applied to the only input file, ${path}.`);
-      else {
-        throw Object.assign(new Error(`Block ${i + 1} names ${edit.path}, which is not among the input files.`), {
-          code: 'unknown_file',
-          patchLines: ranges[i],
-        });
-      }
-    }
-    targetOf.push(path);
-    if (!groups.has(path)) groups.set(path, []);
-    groups.get(path).push(i);
+  // Each block goes to the file it names, or to the selected file: the package routes them, all or nothing.
+  const input = new Map(files.map((f) => [f.path, f.text]));
+  const path = files[selected].path;
+  const r = ap.applyBlocks(input, patch, { preset: preset === 'compatible' ? 'compatible' : 'safe', path });
+  const blocks = edits.map((edit, i) => {
+    const res = r.results[i];
+    if (res === undefined) return { n: i + 1, path: edit.path ?? path, lines: [edit.line, edit.line], ok: null }; // not tried
+    return {
+      n: i + 1,
+      path: res.path,
+      lines: [res.line, res.endMarkerLine],
+      ok: res.ok,
+      strategy: res.strategy,
+      similarity: res.similarity,
+      matches: res.matches,
+      detail: res,
+    };
   });
-
-  const options = { preset: preset === 'compatible' ? 'compatible' : 'safe' };
-  const blocks = edits.map((_edit, i) => ({ n: i + 1, path: targetOf[i], lines: ranges[i] ?? null, ok: null }));
-  const results = new Map();
-  let failed = null;
-  for (const [path, indexes] of groups) {
-    const source = texts.get(path) ?? '';
-    const r = ap.applyEdits(
-      source,
-      indexes.map((i) => ({ search: edits[i].search, replace: edits[i].replace })),
-      options,
-    );
-    indexes.forEach((i, k) => {
-      const res = r.results?.[k];
-      if (!res) return; // not tried: an earlier block of this file failed
-      Object.assign(blocks[i], {
-        ok: res.ok !== false,
-        strategy: res.strategy ?? null,
-        similarity: typeof res.similarity === 'number' ? res.similarity : null,
-        matches: res.matches,
-        detail: res,
-      });
-      if (res.ok === false && failed === null) failed = blocks[i];
-    });
-    if (r.ok) results.set(path, r.text);
-    else if (failed === null) {
-      // No result says which block failed: the first one not applied did.
-      failed = blocks[indexes[Math.min(r.applied ?? 0, indexes.length - 1)]];
-      failed.ok = false;
-    }
-  }
+  const failed = blocks.find((b) => b.ok === false);
   if (failed) {
-    const d = failed.detail ?? {};
-    const closest =
-      typeof failed.similarity === 'number' && failed.similarity > 0
-        ? ` The closest text is ${Math.round(failed.similarity * 100)}% similar.`
-        : '';
+    const d = failed.detail;
+    const closest = d.similarity > 0 ? ` The closest text is ${Math.round(d.similarity * 100)}% similar.` : '';
     return {
       status: 'error',
       blocks,
       notes,
       error: {
-        code: d.code ?? 'no_match',
+        code: 'no_match',
         message:
           d.message ??
-          `Block ${failed.n}${failed.lines ? ` (patch lines ${failed.lines[0]}-${failed.lines[1]})` : ''} does not match ${failed.path}: its SEARCH text was not found${d.matches > 1 ? ' exactly once' : ''}.${closest}`,
-        ...(failed.lines ? { diffLine: failed.lines[0], patchLines: failed.lines } : {}),
+          `Block ${failed.n} (patch lines ${failed.lines[0]}-${failed.lines[1]}) does not match ${failed.path}: its SEARCH text was not found${d.matches > 1 ? ' exactly once' : ''}.${closest}`,
+        diffLine: failed.lines[0],
+        patchLines: failed.lines,
         path: failed.path,
         ...(Number.isInteger(d.nearest?.line) ? { nearest: d.nearest } : {}),
+        // applyEdit's closest place: lines startLine..endLine, the differing file lines marked as errors.
+        ...(Number.isInteger(d.nearest?.startLine)
+          ? {
+              nearest: { line: d.nearest.startLine, text: d.nearest.text, similarity: d.nearest.similarity },
+              inputLines: (d.nearest.differences ?? []).map((x) => x.fileLine).filter(Number.isInteger),
+            }
+          : {}),
       },
     };
   }
   const list = files.map((f) => {
-    const after = results.has(f.path) ? results.get(f.path) : f.text;
+    const after = r.files.get(f.path);
     return { path: f.path, before: f.text, after, status: after === f.text ? 'unchanged' : 'modified' };
   });
-  for (const [path, after] of results) if (!texts.has(path)) list.push({ path, before: null, after, status: 'added' });
+  for (const [p, after] of r.files) if (!input.has(p)) list.push({ path: p, before: null, after, status: 'added' });
   return { status: 'ok', files: list, blocks, notes };
 }

@@ -3,18 +3,19 @@
 // commit all or nothing (./directory.ts).
 import * as nodeFs from 'node:fs';
 import { checkOptions, checkString, type Mode, modeCode } from '../args.js';
+import type { PatchTouch } from '../binding.js';
 import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
-import { applyFiles, parse } from '../patch.js';
+import { applyPrepared, fileMap, withPatch } from '../patch.js';
+import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { binaryError, type Change, commit, type Fs, readTarget, realRoot, resolveTarget, type Target } from './directory.js';
-import { unifiedDiff } from './unified.js';
 
 /** Stands for a file that is not text and is only replaced or deleted: a NUL never comes from a file read as text. */
 const NOT_TEXT = '\0applypatch: not text\0';
 
 /** A path the patch touches; `needsText`: its contents are read (an update's source). */
-interface Touch {
+export interface Touch {
   path: string;
   needsText: boolean;
 }
@@ -33,7 +34,7 @@ export interface Plan {
  * Resolves and reads every touched path, runs `compute` on the file map, and
  * lists the changes to write. Writes nothing.
  */
-function plan(
+export function plan(
   root: string,
   touches: Touch[],
   moves: Map<string, string>,
@@ -105,7 +106,7 @@ export interface DirectoryOptions extends ApplyOptions {
   fs?: Partial<Fs>;
 }
 
-function changesOf(p: Plan): DirectoryChange[] {
+export function changesOf(p: Plan): DirectoryChange[] {
   return p.changes.map((c) => ({
     path: c.target.path,
     status: c.contents === null ? 'deleted' : p.before.has(c.target.path) ? 'modified' : 'added',
@@ -113,7 +114,7 @@ function changesOf(p: Plan): DirectoryChange[] {
 }
 
 /** A unified diff of a plan: moves as one file diff from the source to the destination. */
-function diffOf(p: Plan): string {
+export function diffOf(p: Plan): string {
   let out = '';
   const movedFrom = new Set<string>();
   for (const c of p.changes) {
@@ -153,32 +154,35 @@ export function checkRoot(root: unknown): string {
  * {@link PatchError} when the patch does not apply or cannot be written.
  */
 export function applyPatchToDirectory(root: string, patch: string, options?: DirectoryOptions): DirectoryResult {
+  return patchDirectory(root, patch, options).result;
+}
+
+/**
+ * applyPatchToDirectory, and Codex's summary of the patch: the patch is
+ * parsed once, and the engine says which paths it touches (an update reads
+ * the file from disk unless the patch wrote it first), the moves and the
+ * summary. @internal
+ */
+export function patchDirectory(root: string, patch: string, options?: DirectoryOptions): { result: DirectoryResult; summary: string } {
   checkRoot(root);
   checkString('patch', patch);
   const opts = checkOptions(options) as DirectoryOptions;
-  const mode: Mode = modeCode(opts as Record<string, unknown>) === 1 ? 'codex' : 'strict';
+  const mode = modeCode(opts as Record<string, unknown>);
   const fs = withFs(opts.fs);
-  const touches: Touch[] = [];
-  const moves = new Map<string, string>();
-  const written = new Set<string>();
-  for (const op of parse(patch).operations) {
-    // An update reads the file from disk unless the patch wrote it first.
-    touches.push({ path: op.path, needsText: op.kind === 'update' && !written.has(op.path) });
-    if (op.kind === 'add') written.add(op.path);
-    if (op.kind === 'delete') written.delete(op.path);
-    if (op.moveTo !== undefined && op.moveTo !== op.path) {
-      touches.push({ path: op.moveTo, needsText: false });
-      moves.set(op.moveTo, op.path);
-      written.add(op.moveTo);
-      written.delete(op.path);
+  return withPatch(patch, (prepared) => {
+    const touches: Touch[] = [];
+    const moves = new Map<string, string>();
+    for (const t of prepared.touches() as PatchTouch[]) {
+      touches.push({ path: t.path, needsText: t.needsText });
+      if (t.movedFrom !== undefined) moves.set(t.path, t.movedFrom);
     }
-  }
-  const p = plan(root, touches, moves, (files) => applyFiles(files, patch, { mode }), fs);
-  const dryRun = opts.dryRun === true;
-  if (!dryRun) commit(p.changes, fs);
-  const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
-  if (dryRun || opts.diff === true) result.diff = diffOf(p);
-  return result;
+    const p = plan(root, touches, moves, (files) => applyPrepared(fileMap(files), prepared, mode), fs);
+    const dryRun = opts.dryRun === true;
+    if (!dryRun) commit(p.changes, fs);
+    const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
+    if (dryRun || opts.diff === true) result.diff = diffOf(p);
+    return { result, summary: prepared.summary() };
+  });
 }
 
 /** One Responses API operation on a directory (for the directory editor). */

@@ -2,12 +2,12 @@
 // The `applypatch` command: applies a patch to a directory, safely.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import { applyEdits, type EditResult, type Preset, parseBlocks } from '../blocks.js';
+import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
-import { summary } from '../patch.js';
-import { applyPatchToDirectory, withFs } from './apply.js';
+import { unifiedFileDiff as unifiedDiff } from '../unified.js';
+import { diffOf, patchDirectory, plan, withFs } from './apply.js';
 import { binaryError, commit, type Fs, readTarget, realRoot, resolveTarget } from './directory.js';
-import { unifiedDiff } from './unified.js';
+import { applyUnifiedToDirectory } from './unified-dir.js';
 
 export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
 
@@ -22,12 +22,20 @@ is '-' or missing. On success it prints what Codex prints:
   M changed.txt
   D deleted.txt
 
+It also applies unified diffs (git diff output, diff -u): detected, or with
+--format unified. New files, deletes, renames and mode changes are applied.
+
 Options:
-  --mode strict|codex  how update hunks match (default: strict)
+  --mode strict|codex|git
+                       how hunks match (default: strict)
                          strict: context and removed lines match byte for
                            byte and exactly once, or the patch fails
                          codex: what the Codex CLI does (first match,
                            whitespace and Unicode-punctuation fallbacks)
+                         git (unified diffs): what git apply writes
+                         strict, for a unified diff: each hunk exactly at
+                           its stated line or at exactly one other place,
+                           and its header counts must agree
   --cwd DIR            the directory to patch (default: the current one)
   --dry-run            check the patch and print a unified diff of what it
                        would change; write nothing
@@ -36,10 +44,12 @@ Options:
                           "summary":"...","diff":"..." (with --dry-run)}
                          {"ok":false,"error":{"code","message","path",
                           "hunk","line",...}}
-  --format patch|blocks
-                       the input: a patch (default), or search/replace edit
-                       blocks (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE)
-  --file PATH          with --format blocks: the file the blocks edit
+  --format patch|unified|blocks
+                       the input: a patch, a unified diff (detected when
+                       not given), or search/replace edit blocks
+                       (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE)
+  --file PATH          with --format blocks: the file the blocks edit (not needed
+                       when each block names its file on the line before it)
   --preset safe|compatible
                        with --format blocks: how blocks match (default: safe)
   -h, --help           print this help
@@ -73,11 +83,11 @@ export interface Io {
 class UsageError extends Error {}
 
 interface Args {
-  mode: 'strict' | 'codex';
+  mode: 'strict' | 'codex' | 'git';
   cwd?: string;
   dryRun: boolean;
   json: boolean;
-  format: 'patch' | 'blocks';
+  format: 'patch' | 'blocks' | 'unified' | undefined;
   file?: string;
   preset: Preset;
   input?: string;
@@ -86,12 +96,12 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { mode: 'strict', dryRun: false, json: false, format: 'patch', preset: 'safe', help: false, version: false };
+  const args: Args = { mode: 'strict', dryRun: false, json: false, format: undefined, preset: 'safe', help: false, version: false };
   const positional: string[] = [];
   const takes = new Set(['--mode', '--cwd', '--format', '--file', '--preset']);
   const choices: Record<string, string[]> = {
-    '--mode': ['strict', 'codex'],
-    '--format': ['patch', 'blocks'],
+    '--mode': ['strict', 'codex', 'git'],
+    '--format': ['patch', 'unified', 'blocks'],
     '--preset': ['safe', 'compatible'],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -128,10 +138,12 @@ function parseArgs(argv: string[]): Args {
   }
   if (positional.length > 1) throw new UsageError(`one patch file at most, got ${positional.length}: ${positional.join(' ')}`);
   if (positional.length === 1 && positional[0] !== '-') args.input = positional[0];
-  if (args.format === 'blocks' && args.file === undefined)
-    throw new UsageError('--format blocks needs --file PATH (the file the blocks edit)');
-  if (args.format === 'patch' && args.file !== undefined)
+  if (args.format !== 'blocks' && args.file !== undefined)
     throw new UsageError('--file is for --format blocks; a patch names its own files');
+  if (args.format === 'patch' && args.mode === 'git')
+    throw new UsageError("--mode git is for unified diffs; a patch's modes are strict and codex");
+  if (args.format === 'unified' && args.mode === 'codex')
+    throw new UsageError("--mode codex is for patches; a unified diff's modes are strict and git");
   return args;
 }
 
@@ -216,10 +228,22 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (e instanceof UsageError) return usage(e.message);
     throw e;
   }
+  if (args.format === 'blocks' && args.file === undefined) {
+    // Without --file, every block must name its file.
+    const { edits } = parseBlocks(input, { detailed: true });
+    if (edits.length === 0 || edits.some((e) => e.path === undefined))
+      return usage('--format blocks needs --file PATH (the file the blocks edit), or blocks that each name their file on the line before');
+    return blocksOverFiles(args, io, cwd, input, edits);
+  }
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
+  if (args.format === 'unified' || (args.format === undefined && looksUnified(input))) {
+    if (args.mode === 'codex') return usage("--mode codex is for patches; a unified diff's modes are strict and git");
+    return unified(args, io, cwd, input);
+  }
+  if (args.mode === 'git') return usage("--mode git is for unified diffs; a patch's modes are strict and codex");
   try {
-    const result = applyPatchToDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
-    const text = summary(input);
+    // One parse: the engine answers the paths, the changes and the summary.
+    const { result, summary: text } = patchDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
     if (args.json) {
       io.stdout(
         JSON.stringify({
@@ -243,6 +267,50 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (!(e instanceof PatchError)) throw e;
     if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
     io.stderr(errorText(e, 'patch'));
+    return 1;
+  }
+}
+
+/**
+ * Whether the input is a unified diff rather than a patch: no
+ * `*** Begin Patch` line, and a `diff --git` line, a `---` line followed by
+ * `+++`, or a hunk header.
+ */
+export function looksUnified(input: string): boolean {
+  if (/^\s*\*\*\* Begin Patch\s*$/m.test(input)) return false;
+  return /^diff --git |^--- [^\n]*\r?\n\+\+\+ |^@@ -\d/m.test(input);
+}
+
+/** A unified diff on the directory, all or nothing; prints Codex's summary (A/M/D). */
+function unified(args: Args, io: Io, cwd: string, input: string): number {
+  try {
+    const mode = args.mode === 'git' ? 'git' : 'strict';
+    const result = applyUnifiedToDirectory(cwd, input, { mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
+    const letter = { added: 'A', modified: 'M', deleted: 'D' } as const;
+    const text = `Success. Updated the following files:\n${result.changes.map((c) => `${letter[c.status]} ${c.path}\n`).join('')}`;
+    if (args.json) {
+      io.stdout(
+        JSON.stringify({
+          ok: true,
+          applied: result.applied,
+          changes: result.changes,
+          summary: text,
+          ...(args.dryRun ? { diff: result.diff } : {}),
+        }) + '\n',
+      );
+    } else if (args.dryRun) {
+      io.stdout(result.diff ?? '');
+      io.stderr(
+        `applypatch: dry run: the diff applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`,
+      );
+    } else {
+      io.stdout(text);
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof PatchError)) throw e;
+    if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
+    io.stderr(errorText(e, 'diff'));
     return 1;
   }
 }
@@ -313,7 +381,76 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
   }
 }
 
-function describeBlockFailure(r: Omit<EditResult, 'text'> | undefined): string {
+/** `--format blocks` without `--file`: blocks that name their files, over the directory, all or nothing. */
+function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: ParsedEditBlock[]): number {
+  const paths = [...new Set(edits.map((e) => e.path!))];
+  const fail = (code: ErrorCode | 'no_match', message: string, path: string, extra: Record<string, unknown> = {}): number => {
+    if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path, ...extra } }) + '\n');
+    io.stderr(`applypatch: error[${code}] in ${path}.${code === 'write_failed' ? '' : ' Nothing was written.'}\n${message}\n`);
+    return 1;
+  };
+  const fs = withFs(io.fs);
+  try {
+    let result: BlocksResult<Map<string, string>> | undefined;
+    const touches = paths.map((path) => ({ path, needsText: true }));
+    const p = plan(
+      cwd,
+      touches,
+      new Map(),
+      (files) => {
+        result = applyBlocks(files, input, { preset: args.preset });
+        return result.files;
+      },
+      fs,
+    );
+    const results = result!.results;
+    if (!result!.ok) {
+      const index = results.length - 1;
+      const failed = results[index];
+      const detail = failed?.message ?? describeBlockFailure(failed);
+      const before = index > 0 ? ` Blocks 1-${index} matched but were not written either: the edit is all or nothing.` : '';
+      return fail(
+        'no_match',
+        `Block ${index + 1} of ${edits.length} did not match ${failed?.path}.${before}\n${detail}`,
+        failed?.path ?? '',
+        {
+          block: index + 1,
+          results,
+        },
+      );
+    }
+    if (!args.dryRun) commit(p.changes, fs);
+    const changed = p.changes.map((c) => c.target.path);
+    if (args.json) {
+      io.stdout(
+        JSON.stringify({
+          ok: true,
+          applied: changed.length > 0 && !args.dryRun,
+          paths: changed,
+          blocks: edits.length,
+          results,
+          ...(args.dryRun ? { diff: diffOf(p) } : {}),
+        }) + '\n',
+      );
+    } else if (args.dryRun) {
+      io.stdout(diffOf(p));
+      io.stderr(
+        `applypatch: dry run: ${edits.length} block${edits.length === 1 ? '' : 's'} would apply to ${paths.join(', ')}; nothing was written.\n`,
+      );
+    } else {
+      const strategies = results.map((r) => r.strategy).filter((s) => typeof s === 'string');
+      io.stdout(
+        `Applied ${edits.length} edit block${edits.length === 1 ? '' : 's'} to ${paths.join(', ')}${strategies.length ? ` (${strategies.join(', ')})` : ''}${changed.length ? '' : '; the files were already like this'}.\n`,
+      );
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof PatchError)) throw e;
+    return fail(e.code, e.message, e.path ?? paths[0]!);
+  }
+}
+
+function describeBlockFailure(r: Omit<EditResult, 'text' | 'start' | 'end'> | undefined): string {
   const parts: string[] = [];
   if (r !== undefined) parts.push(`best similarity ${r.similarity.toFixed(2)}`);
   if (r !== undefined) parts.push(`${r.matches} matching place(s)`);

@@ -2,4 +2,5 @@
 // main entry so that browsers and bundlers never pull them in.
 
 export { applyPatchToDirectory, type DirectoryChange, type DirectoryOptions, type DirectoryResult } from './apply.js';
-export { createEditor, type EditorOptions } from './editor.js';
+export { createEditor, type EditorOptions } from './directory-editor.js';
+export { applyUnifiedToDirectory, type UnifiedDirectoryOptions } from './unified-dir.js';

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::ladder::{Found, Src};
 use super::similarity::{ratio, Pattern};
-use super::{py_strip, Difference, DifferenceKind, Failure, LineRange, Nearest, Options, Outcome, Reason, Strategy};
+use super::{py_strip, Difference, DifferenceKind, Failure, LineRange, NearestBlock, Options, Outcome, Reason, Strategy};
 
 /// Differences kept in a report, and shown in its message.
 const MAX_DIFFERENCES: usize = 50;
@@ -208,7 +208,7 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
             let b = (jl + (n - 1 - il)).min(region.len().saturating_sub(1)).max(jl);
             let file = region.get(a..=b).unwrap_or(&[]);
             let pairs: Vec<(usize, usize)> = pairs.iter().map(|&(i, j)| (i, j - a)).collect();
-            Some(Nearest {
+            Some(NearestBlock {
                 lines: range(lo + a, lo + b),
                 similarity: ratio(pairs.len(), n.max(file.len())),
                 text: file.join("\n"),

@@ -43,13 +43,15 @@
 
 mod checks;
 mod explain;
+mod files;
 mod indent;
 mod ladder;
-pub mod parse;
-pub mod similarity;
+mod parse;
+mod similarity;
 
 use std::borrow::Cow;
 
+pub use files::{apply_blocks, BlockResult, BlocksResult};
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 
@@ -58,21 +60,28 @@ use ladder::{Found, Reindent, Src};
 
 /// One search/replace edit.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Edit {
+    /// The text to find (SEARCH).
     pub search: String,
+    /// The text to put there (REPLACE).
     pub replace: String,
     /// Roo Code's `:start_line:N`: the 1-based line of the file where the
     /// SEARCH text starts, as the model read it. With
     /// [`Options::line_hints`], it chooses among several equal matches.
+    #[cfg_attr(feature = "serde", serde(rename = "startLine", skip_serializing_if = "Option::is_none"))]
     pub start_line: Option<usize>,
     /// Roo Code's `:end_line:N` (kept, not used for matching).
+    #[cfg_attr(feature = "serde", serde(rename = "endLine", skip_serializing_if = "Option::is_none"))]
     pub end_line: Option<usize>,
     /// continue.dev's `replace_all`: replace every non-overlapping exact
     /// occurrence of the SEARCH text (also [`Options::replace_all`]).
+    #[cfg_attr(feature = "serde", serde(rename = "replaceAll", skip_serializing_if = "std::ops::Not::not"))]
     pub replace_all: bool,
 }
 
 impl Edit {
+    /// An edit from its SEARCH and REPLACE texts.
     pub fn new(search: impl Into<String>, replace: impl Into<String>) -> Self {
         Edit { search: search.into(), replace: replace.into(), ..Edit::default() }
     }
@@ -80,16 +89,29 @@ impl Edit {
 
 /// The strategy (rung of the ladder) that matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum Strategy {
+    /// An empty SEARCH text: the replacement goes first.
     EmptySearch,
+    /// The SEARCH text as a substring.
     Exact,
+    /// Whole lines, equal but for trailing spaces and tabs.
     TrailingWs,
+    /// Whole lines, equal but for leading spaces and tabs; the replacement
+    /// is re-indented.
     Indent,
+    /// The first and last non-blank SEARCH lines, within `anchor_slack`.
     Anchor,
+    /// The most similar window of as many lines, if at least `threshold`.
     Fuzzy,
 }
 
 impl Strategy {
+    /// Every strategy, in ladder order.
+    pub const ALL: &'static [Strategy] =
+        &[Strategy::EmptySearch, Strategy::Exact, Strategy::TrailingWs, Strategy::Indent, Strategy::Anchor, Strategy::Fuzzy];
+
     /// The name apply-edit-block uses: `"empty-search"`, `"exact"`,
     /// `"trailing-ws"`, `"indent"`, `"anchor"`, `"fuzzy"`.
     pub fn as_str(self) -> &'static str {
@@ -199,6 +221,76 @@ impl Options {
     };
 }
 
+impl Options {
+    /// The options as a binding passes them in one value: their names as the
+    /// JS API spells them, in the order of [`Options::to_numbers`], and
+    /// whether each is a flag (1 or 0) rather than a number.
+    pub const FIELDS: [(&'static str, bool); 12] = [
+        ("anchorSlack", false),
+        ("threshold", false),
+        ("anchorThreshold", false),
+        ("unique", true),
+        ("newlines", true),
+        ("relativeIndent", true),
+        ("explain", true),
+        ("wholeLines", true),
+        ("emptySearch", true),
+        ("noChange", true),
+        ("lineHints", true),
+        ("replaceAll", true),
+    ];
+
+    /// The options as numbers, in the order of [`Options::FIELDS`] (flags as
+    /// 1 or 0).
+    pub fn to_numbers(&self) -> [f64; 12] {
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        [
+            self.anchor_slack as f64,
+            self.threshold,
+            self.anchor_threshold,
+            flag(self.unique),
+            flag(self.newlines),
+            flag(self.relative_indent),
+            flag(self.explain),
+            flag(self.whole_lines),
+            flag(self.empty_search),
+            flag(self.no_change),
+            flag(self.line_hints),
+            flag(self.replace_all),
+        ]
+    }
+
+    /// Options from numbers in the order of [`Options::FIELDS`] (a missing
+    /// number keeps the compatible value; a flag is on unless 0). A slack
+    /// that is not a whole number is read as apply-edit-block compares
+    /// `|gap| <= slack`: a fraction rounds down, NaN and negative numbers
+    /// never match, infinity always may.
+    pub fn from_numbers(values: &[f64]) -> Options {
+        let c = Options::COMPATIBLE;
+        let at = |i: usize| values.get(i).copied();
+        let flag = |i: usize, default: bool| at(i).map_or(default, |v| v != 0.0);
+        let anchor_slack = match at(0) {
+            None => c.anchor_slack,
+            Some(v) if v.is_nan() => -1,
+            Some(v) => v.floor().clamp(-1.0, i64::MAX as f64) as i64,
+        };
+        Options {
+            anchor_slack,
+            threshold: at(1).unwrap_or(c.threshold),
+            anchor_threshold: at(2).unwrap_or(c.anchor_threshold),
+            unique: flag(3, c.unique),
+            newlines: flag(4, c.newlines),
+            relative_indent: flag(5, c.relative_indent),
+            explain: flag(6, c.explain),
+            whole_lines: flag(7, c.whole_lines),
+            empty_search: flag(8, c.empty_search),
+            no_change: flag(9, c.no_change),
+            line_hints: flag(10, c.line_hints),
+            replace_all: flag(11, c.replace_all),
+        }
+    }
+}
+
 impl Default for Options {
     /// [`Options::SAFE`]: never a silently misplaced or damaging edit.
     fn default() -> Self {
@@ -208,11 +300,15 @@ impl Default for Options {
 
 /// Why an edit was not applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum Reason {
     /// No strategy matched.
     NotFound,
     /// With `unique`: the winning strategy matched several places.
     Ambiguous,
+    /// [`apply_blocks`]: the block names a file that is not there (or none).
+    UnknownFile,
     /// With `empty_search`: an empty SEARCH text on a non-empty file.
     EmptySearch,
     /// With `no_change`: the SEARCH and REPLACE texts are the same.
@@ -220,10 +316,12 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// The name the JS API uses: `"not-found"`, `"ambiguous"` or `"unknown-file"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::NotFound => "not-found",
             Reason::Ambiguous => "ambiguous",
+            Reason::UnknownFile => "unknown-file",
             Reason::EmptySearch => "empty-search",
             Reason::NoChange => "no-change",
         }
@@ -232,13 +330,20 @@ impl Reason {
 
 /// 1-based, inclusive range of lines of the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LineRange {
+    /// The first line.
+    #[cfg_attr(feature = "serde", serde(rename = "startLine"))]
     pub start: usize,
+    /// The last line.
+    #[cfg_attr(feature = "serde", serde(rename = "endLine"))]
     pub end: usize,
 }
 
 /// How a SEARCH line and the file differ at the closest place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum DifferenceKind {
     /// The lines differ only in whitespace.
     Whitespace,
@@ -251,6 +356,8 @@ pub enum DifferenceKind {
 }
 
 impl DifferenceKind {
+    /// The name the JS API uses: `"whitespace"`, `"changed"`,
+    /// `"not-in-file"` or `"not-in-search"`.
     pub fn as_str(self) -> &'static str {
         match self {
             DifferenceKind::Whitespace => "whitespace",
@@ -263,19 +370,30 @@ impl DifferenceKind {
 
 /// One difference between the SEARCH text and the closest place.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Difference {
+    /// How the lines differ.
     pub kind: DifferenceKind,
-    /// 1-based line in the SEARCH text, and its text.
+    /// 1-based line in the SEARCH text.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub search_line: Option<usize>,
+    /// That SEARCH line's text.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub search: Option<String>,
-    /// 1-based line in the file, and its text.
+    /// 1-based line in the file.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub file_line: Option<usize>,
+    /// That file line's text.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub file: Option<String>,
 }
 
 /// The place in the file that came closest to the SEARCH text.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Nearest {
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct NearestBlock {
+    /// The lines of the file.
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub lines: LineRange,
     /// Share of the SEARCH lines found there in order, ignoring whitespace
     /// around each line (line LCS over the longer side).
@@ -289,16 +407,21 @@ pub struct Nearest {
 /// What is known about a failed edit (with `explain`, or `unique` for
 /// ambiguity).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Failure {
+    /// Not found, or ambiguous.
     pub reason: Reason,
     /// For the model: what failed, where, and what to change.
     pub message: String,
     /// `Ambiguous`: the places matched (at most 20; `matches` counts all).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub candidates: Vec<LineRange>,
     /// `NotFound` with `explain`: the closest place.
-    pub nearest: Option<Nearest>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub nearest: Option<NearestBlock>,
     /// `NotFound` with `explain`: where the REPLACE text already is, when it
     /// is in the file as it stands (the edit was probably applied already).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub already_applied: Option<LineRange>,
 }
 
@@ -318,6 +441,7 @@ pub struct Outcome {
     /// (the REPLACE text, re-indented and with the file's newline as the
     /// options say).
     pub splice: Option<Splice>,
+    /// Why the edit failed, with `explain` or `unique`.
     pub failure: Option<Failure>,
     /// On success, what the caller should know about how the edit was
     /// placed: chosen among several matches by its `start_line`, or how many
@@ -326,6 +450,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Whether the edit applies.
     pub fn ok(&self) -> bool {
         self.splice.is_some()
     }
@@ -334,16 +459,21 @@ impl Outcome {
 /// The result of [`apply_edit`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct EditResult {
+    /// Whether the edit applied.
     pub ok: bool,
     /// The new text; on failure the source unchanged.
     pub text: String,
+    /// The strategy that matched; `None` on failure.
     pub strategy: Option<Strategy>,
+    /// apply-edit-block's similarity (see [`Outcome::similarity`]).
     pub similarity: f64,
     /// Bytes of the source replaced (`None` on failure).
     pub range: Option<std::ops::Range<usize>>,
     /// What was written there.
     pub replacement: String,
+    /// How many places the winning strategy matched.
     pub matches: usize,
+    /// Why the edit failed, with `explain` or `unique`.
     pub failure: Option<Failure>,
     /// See [`Outcome::note`].
     pub note: Option<String>,

@@ -24,22 +24,33 @@ use super::Edit;
 /// An edit from [`parse_blocks_detailed`]: the SEARCH and REPLACE text and the
 /// file it is for, when the message names one.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ParsedEdit {
+    /// The SEARCH text.
     pub search: String,
+    /// The REPLACE text.
     pub replace: String,
     /// The file name written on the line before the block (a fence line in
     /// between is skipped); otherwise the previous block's.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
     /// 1-based line of the block's start marker in the message.
     pub line: usize,
     /// Roo Code's `:start_line:N` header line, when the block has one.
+    #[cfg_attr(feature = "serde", serde(rename = "startLine", skip_serializing_if = "Option::is_none"))]
     pub start_line: Option<usize>,
     /// Roo Code's `:end_line:N` header line, when the block has one.
+    #[cfg_attr(feature = "serde", serde(rename = "endLine", skip_serializing_if = "Option::is_none"))]
     pub end_line: Option<usize>,
+    /// 1-based line of its end marker (the JS `parseBlocks` keeps its
+    /// published shape without it; `applyBlocks` results carry it).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub end_marker_line: usize,
 }
 
 /// Something in the message that looked like an edit block but is not one.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Problem {
     /// 1-based line in the message.
     pub line: usize,
@@ -49,8 +60,11 @@ pub struct Problem {
 
 /// The result of [`parse_blocks_detailed`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Parsed {
+    /// The edits, in message order.
     pub edits: Vec<ParsedEdit>,
+    /// Blocks that were not closed, in message order.
     pub problems: Vec<Problem>,
 }
 
@@ -358,6 +372,7 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                             line: o.start + 1,
                             start_line: o.start_line,
                             end_line: o.end_line,
+                            end_marker_line: i + 1,
                         });
                     }
                     (None, _) if o.loose.len() > 1 => {

@@ -51,11 +51,12 @@ pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<Edit<'d>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::{parse, Dialect};
+    use crate::diff::parse;
+    use crate::Mode;
 
     #[test]
     fn runs_replace_only_changed_lines() {
-        let d = parse(" a\n-b\n+B\n c\n+d", Dialect::Strict, 1).unwrap();
+        let d = parse(" a\n-b\n+B\n c\n+d", Mode::Strict, 1).unwrap();
         let edits: Vec<_> = runs(&d.sections[0], 10).into_iter().map(|e| (e.edit, e.diff_line)).collect();
         assert_eq!(edits, [(LineEdit { start: 11, end: 12, new: vec!["B"] }, 2), (LineEdit { start: 13, end: 13, new: vec!["d"] }, 5),]);
     }

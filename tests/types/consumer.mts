@@ -52,3 +52,19 @@ const bad: ErrorCode = 'no_such_code';
 // @ts-expect-error: diffs is an array
 applyBatch('', '-a');
 void [text, batched, map, obj, kind, line, env, done, definition, grammar, codes, bad];
+
+// Unified diffs: the file map keeps its kind; report: true gives placements.
+import { applyUnified, lineDiff, parseUnified, type UnifiedFile, unifiedDiff } from 'applypatch';
+
+const unifiedMap: Map<string, string> = applyUnified(new Map([['a', 'x\n']]), '--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n');
+const unifiedObj: Record<string, string> = applyUnified({ a: 'x\n' }, '', { mode: 'git' });
+const report = applyUnified({ a: 'x\n' }, '', { report: true });
+const offset: number | undefined = report.hunks[0]?.offset;
+const gitMode: string | undefined = report.modes[0]?.mode;
+const parsed: UnifiedFile[] = parseUnified('');
+const status: 'modified' | 'added' | 'deleted' | 'renamed' | 'copied' | undefined = parsed[0]?.status;
+const written: string = unifiedDiff({ a: '' }, new Map([['a', 'b\n']]), { context: 1 });
+const ops: Array<'eq' | 'del' | 'add'> = lineDiff(['a'], ['b']).map((o) => o.op);
+// @ts-expect-error: unified modes are strict and git
+applyUnified({}, '', { mode: 'codex' });
+void [unifiedMap, unifiedObj, offset, gitMode, status, written, ops];

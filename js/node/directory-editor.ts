@@ -2,7 +2,7 @@
 // The Agents SDK editor over a directory.
 import * as nodeFs from 'node:fs';
 import { checkOptions, type Mode, modeCode } from '../args.js';
-import { type ApplyPatchResult, describeSuccess, type Editor, run } from '../editor.js';
+import { type ApplyPatchResult, describeSuccess, type Editor, run } from '../memory-editor.js';
 import { type CheckedOperation, checkOperation } from '../operation.js';
 import { applyOperationToDirectory, checkRoot, withFs } from './apply.js';
 import { type Fs, leftChanges } from './directory.js';

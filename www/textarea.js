@@ -9,7 +9,7 @@
  * @returns {{ refresh(): void, setMarks(marks: {line: number, kind: string, title?: string}[]): void,
  *            reveal(line: number): void, setValue(text: string): void }}
  */
-export function createEditor(textarea) {
+export function lineNumbered(textarea) {
   const wrap = document.createElement('div');
   wrap.className = 'editor';
   const marks = layer('marks');

@@ -1,0 +1,67 @@
+// Generated from the Rust engine by tests/generated.rs: do not edit.
+// `UPDATE_GENERATED=1 cargo test --test generated` rewrites it; npm test fails when it is stale.
+
+/** The modes; the binding takes a mode as its index here. */
+export const modes = ['strict', 'codex'] as const;
+
+/** The formats `detectFormat` tells apart. */
+export const formats = ['patch', 'diff', 'blocks'] as const;
+
+/** The kinds of a patch's operations (`parse(patch).operations[].kind`). */
+export const operationKinds = ['add', 'delete', 'update'] as const;
+
+/** The Responses API operation types the binding takes. */
+export const operationTypes = ['create_file', 'update_file', 'delete_file'] as const;
+
+/** The edit-block strategies in ladder order; the binding answers a strategy as its index here plus 1 (0: none). */
+export const strategies = ['empty-search', 'exact', 'trailing-ws', 'indent', 'anchor', 'fuzzy'] as const;
+
+/** The edit-block options as the binding takes them, in one array of numbers (flags as 1 or 0): name and type. */
+export const editOptionFields = [
+  ['anchorSlack', 'number'],
+  ['threshold', 'number'],
+  ['anchorThreshold', 'number'],
+  ['unique', 'boolean'],
+  ['newlines', 'boolean'],
+  ['relativeIndent', 'boolean'],
+  ['explain', 'boolean'],
+  ['wholeLines', 'boolean'],
+  ['emptySearch', 'boolean'],
+  ['noChange', 'boolean'],
+  ['lineHints', 'boolean'],
+  ['replaceAll', 'boolean'],
+] as const;
+
+/** The presets' option values, in the order of {@link editOptionFields}. */
+export const presets = { compatible: [2, 0.85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], safe: [2, 0.85, 0.5, 1, 1, 1, 1, 1, 1, 1, 1, 0] } as const;
+
+/** Every error code of the engine, in order. */
+export const engineErrorCodes = [
+  'invalid_line',
+  'empty_hunk',
+  'anchor_not_found',
+  'anchor_ambiguous',
+  'context_not_found',
+  'context_ambiguous',
+  'out_of_order',
+  'unanchored_insertion',
+  'mixed_newlines',
+  'overlap',
+  'invalid_string',
+  'invalid_patch',
+  'invalid_header',
+  'empty_update',
+  'empty_patch',
+  'file_not_found',
+  'invalid_operation',
+  'path_outside_root',
+  'invalid_path',
+  'binary_file',
+  'not_a_file',
+  'read_failed',
+  'write_failed',
+  'hunk_count_mismatch',
+  'binary_patch',
+  'file_exists',
+  'wasm_unavailable',
+] as const;

@@ -1,0 +1,138 @@
+//! One diff or a batch of diffs over one input, in each mode. Strict plans
+//! every diff against the original input and refuses overlapping edits;
+//! Codex applies the diffs one after another, like consecutive `apply_patch`
+//! calls. Both answer with [`Changes`]: splices of the input, never the text.
+
+use crate::diff::{self, Diff};
+use crate::error::{Conflict, Error, ErrorKind, Result};
+use crate::matcher::index::Index;
+use crate::matcher::Edit;
+use crate::text::{self, FinalNewline, Lines};
+use crate::{Changes, Mode};
+
+/// Whether errors name the diff's index in a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// One diff on its own: errors are the diff's.
+    Single,
+    /// A batch: errors say which diff failed (`Error::diff`).
+    Batch,
+}
+
+impl Shape {
+    fn tag(self, i: usize) -> impl Fn(Error) -> Error {
+        move |e: Error| if self == Shape::Batch { e.in_batch(i) } else { e }
+    }
+}
+
+/// Parses every diff of a batch by the mode's rules.
+fn parse_all<S: AsRef<str>>(diffs: &[S], mode: Mode, shape: Shape) -> Result<Vec<Diff<'_>>> {
+    diffs.iter().enumerate().map(|(i, d)| diff::parse(d.as_ref(), mode, 1).map_err(shape.tag(i))).collect()
+}
+
+/// Codex over one diff or a batch: each diff applies to the previous one's
+/// output. The changes come back as one splice around what differs.
+pub(crate) fn codex<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Result<Changes> {
+    let parsed = parse_all(diffs, Mode::Codex, shape)?;
+    if let [only] = parsed.as_slice() {
+        let lines = Lines::split(input);
+        let idx = Index::new(&lines);
+        let edits: Vec<_> = crate::matcher::codex::plan(&idx, only, None)?.into_iter().map(|e| e.edit).collect();
+        return Ok(Changes::new(text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always)));
+    }
+    let mut current = input.to_string();
+    for (i, d) in parsed.iter().enumerate() {
+        current = apply_parsed(Mode::Codex, &current, d, None).map_err(shape.tag(i))?;
+    }
+    Ok(Changes::new(text::difference(input, &current).into_iter().collect()))
+}
+
+/// Strict over one diff or a batch.
+pub(crate) fn strict<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Result<Changes> {
+    let parsed = parse_all(diffs, Mode::Strict, shape)?;
+    let lines = Lines::split(input);
+    let nl = crate::matcher::strict::newline(&lines)?;
+    let idx = Index::new(&lines);
+    let mut tagged: Vec<(usize, Edit)> = Vec::new();
+    for (i, d) in parsed.iter().enumerate() {
+        let edits = crate::matcher::strict::plan(&idx, d).map_err(shape.tag(i))?;
+        tagged.extend(edits.into_iter().map(|e| (i, e)));
+    }
+    if parsed.len() > 1 {
+        tagged.sort_by_key(|(i, e)| (e.edit.start, e.edit.end, *i));
+        check_overlaps(&tagged)?;
+    }
+    let edits: Vec<text::LineEdit> = tagged.into_iter().map(|(_, e)| e.edit).collect();
+    Ok(Changes::new(text::splices(&lines, &edits, nl, FinalNewline::Keep)))
+}
+
+/// Applies a parsed update body to `input` (`path` names the file in
+/// messages). Used by the Codex batch and by the file operations of a patch.
+pub(crate) fn apply_parsed(mode: Mode, input: &str, diff: &Diff, path: Option<&str>) -> Result<String> {
+    let lines = Lines::split(input);
+    let idx = Index::new(&lines);
+    let splices = match mode {
+        Mode::Strict => {
+            let nl = crate::matcher::strict::newline(&lines)?;
+            let edits: Vec<_> = crate::matcher::strict::plan(&idx, diff)?.into_iter().map(|e| e.edit).collect();
+            text::splices(&lines, &edits, nl, FinalNewline::Keep)
+        }
+        Mode::Codex => {
+            let edits: Vec<_> = crate::matcher::codex::plan(&idx, diff, path)?.into_iter().map(|e| e.edit).collect();
+            text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always)
+        }
+    };
+    Ok(text::apply_splices(input, &splices))
+}
+
+/// Two edits of different diffs conflict when they change a common line, or
+/// one inserts where the other starts, ends or inserts: their order would be
+/// a guess. `edits` is sorted by start.
+fn check_overlaps(edits: &[(usize, Edit)]) -> Result<()> {
+    let mut active: Vec<&(usize, Edit)> = Vec::new();
+    for cur in edits {
+        let (ci, ce) = (cur.0, &cur.1.edit);
+        active.retain(|(_, e)| e.edit.end >= ce.start);
+        for prev in &active {
+            let (pi, pe) = (prev.0, &prev.1.edit);
+            if pi == ci {
+                continue;
+            }
+            let touching = ce.start == pe.end && (ce.start == ce.end || pe.start == pe.end);
+            if ce.start < pe.end || touching {
+                let (first, second) = if pi < ci { (*prev, cur) } else { (cur, *prev) };
+                return Err(overlap(first, second));
+            }
+        }
+        active.push(cur);
+    }
+    Ok(())
+}
+
+/// The error for two conflicting edits (`first` from the earlier diff).
+fn overlap(first: &(usize, Edit), second: &(usize, Edit)) -> Error {
+    let what = |e: &text::LineEdit| {
+        if e.start == e.end {
+            format!("inserts before input line {}", e.start + 1)
+        } else if e.end - e.start == 1 {
+            format!("changes input line {}", e.start + 1)
+        } else {
+            format!("changes input lines {}-{}", e.start + 1, e.end)
+        }
+    };
+    let message = format!(
+        "diff {} (diff line {}) {} and diff {} (diff line {}) {}. Every diff of a batch applies to the original input, so two diffs may not change the same lines or insert at the same place: merge them into one diff.",
+        first.0 + 1,
+        first.1.diff_line,
+        what(&first.1.edit),
+        second.0 + 1,
+        second.1.diff_line,
+        what(&second.1.edit)
+    );
+    let mut err = Error::new(ErrorKind::Overlap, message)
+        .at_diff_line(second.1.diff_line)
+        .at_input_lines([first.1.edit.start + 1, second.1.edit.start + 1]);
+    err.diff = Some(second.0);
+    err.conflict = Some(Conflict { diff: first.0, diff_line: Some(first.1.diff_line) });
+    err
+}

@@ -1,0 +1,193 @@
+//! Edit blocks over several files: each block goes to the file named on the
+//! line before it (or the default file), blocks apply in message order, each
+//! to its file as the blocks before it left it, and all or nothing.
+
+use std::collections::HashMap;
+
+use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, ParsedEdit, Problem, Reason, Strategy};
+use crate::FileChange;
+
+/// What happened to one block of a message applied over files.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct BlockResult {
+    /// The file the block applies to.
+    pub path: String,
+    /// 1-based line of the block's start marker in the message.
+    pub line: usize,
+    /// 1-based line of its end marker.
+    pub end_marker_line: usize,
+    /// Whether the block applied.
+    pub ok: bool,
+    /// The strategy that matched; `None` on failure.
+    pub strategy: Option<Strategy>,
+    /// apply-edit-block's similarity (see [`super::Outcome::similarity`]).
+    pub similarity: f64,
+    /// How many places the winning strategy matched.
+    pub matches: usize,
+    /// Why the block failed: with `explain` or `unique`, and always for a
+    /// block whose file is unknown.
+    #[cfg_attr(feature = "serde", serde(flatten, skip_serializing_if = "Option::is_none"))]
+    pub failure: Option<Failure>,
+    /// On success, how the block was placed (see [`super::Outcome::note`]).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub note: Option<String>,
+}
+
+/// The result of [`apply_blocks`].
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct BlocksResult {
+    /// Every block applied, there was at least one, and none was malformed.
+    pub ok: bool,
+    /// The new contents of each file the blocks changed or created, in the
+    /// order first named; empty unless `ok` (all or nothing).
+    pub changes: Vec<FileChange>,
+    /// One per block tried, in message order; the failing one last.
+    pub results: Vec<BlockResult>,
+    /// Blocks that are not closed (then nothing is applied).
+    pub problems: Vec<Problem>,
+}
+
+/// Applies the search/replace blocks of `message` to files looked up with
+/// `get`. Each block goes to the file written on the line before it (see
+/// [`parse_blocks_detailed`]), or to `default_path` when none is written. A
+/// block for a file that `get` does not have creates it when its SEARCH text
+/// is empty, and fails otherwise (reason [`Reason::UnknownFile`]). Blocks
+/// apply in message order, each to its file as the blocks before left it;
+/// the first failure stops, and then no file changes.
+///
+/// ```
+/// use applypatch::blocks::{apply_blocks, Options};
+/// let message = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\nb.py\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n";
+/// let r = apply_blocks(message, &Options::SAFE, None, |p| (p == "a.py").then_some("x = 1\n"));
+/// assert!(r.ok);
+/// assert_eq!(r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect::<Vec<_>>(),
+///            [("a.py", Some("x = 2\n")), ("b.py", Some("new\n"))]);
+/// ```
+pub fn apply_blocks<'f>(
+    message: &str,
+    options: &Options,
+    default_path: Option<&str>,
+    get: impl Fn(&str) -> Option<&'f str>,
+) -> BlocksResult {
+    let parsed = parse_blocks_detailed(message);
+    let mut order: Vec<String> = Vec::new();
+    let mut current: HashMap<String, (Option<&'f str>, String)> = HashMap::new();
+    let mut results = Vec::with_capacity(parsed.edits.len());
+    let mut failed = !parsed.problems.is_empty() || parsed.edits.is_empty();
+    for (i, block) in parsed.edits.iter().enumerate() {
+        if failed {
+            break;
+        }
+        let Some(path) = block.path.as_deref().or(default_path) else {
+            let message = format!(
+                "Block {} (line {}) names no file: write the file's path alone on the line before its SEARCH marker.",
+                i + 1,
+                block.line
+            );
+            results.push(unknown(String::new(), block, message));
+            failed = true;
+            break;
+        };
+        if !current.contains_key(path) {
+            let original = get(path);
+            if original.is_none() && !block.search.is_empty() {
+                let message = format!(
+                    "Block {} (line {}) names {path}, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text.",
+                    i + 1,
+                    block.line
+                );
+                results.push(unknown(path.to_string(), block, message));
+                failed = true;
+                break;
+            }
+            order.push(path.to_string());
+            current.insert(path.to_string(), (original, original.unwrap_or_default().to_string()));
+        }
+        let Some((_, text)) = current.get_mut(path) else { break };
+        let edit =
+            Edit { start_line: block.start_line, end_line: block.end_line, ..Edit::new(block.search.as_str(), block.replace.as_str()) };
+        let EditResult { ok, text: new, strategy, similarity, matches, failure, note, .. } = apply_edit(text, &edit, options);
+        if ok {
+            *text = new;
+        }
+        let (line, end_marker_line) = (block.line, block.end_marker_line);
+        results.push(BlockResult { path: path.to_string(), line, end_marker_line, ok, strategy, similarity, matches, failure, note });
+        failed = !ok;
+    }
+    let changes = if failed {
+        Vec::new()
+    } else {
+        order
+            .into_iter()
+            .filter_map(|path| {
+                let (original, text) = current.remove(&path)?;
+                (original != Some(text.as_str())).then_some(FileChange { path, contents: Some(text) })
+            })
+            .collect()
+    };
+    BlocksResult { ok: !failed, changes, results, problems: parsed.problems }
+}
+
+/// A block whose file is unknown.
+fn unknown(path: String, block: &ParsedEdit, message: String) -> BlockResult {
+    let failure = Failure { reason: Reason::UnknownFile, message, candidates: Vec::new(), nearest: None, already_applied: None };
+    let (line, end_marker_line) = (block.line, block.end_marker_line);
+    BlockResult { path, line, end_marker_line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure), note: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILES: [(&str, &str); 2] = [("a.py", "x = 1\ny = 2\n"), ("b.py", "z = 3\n")];
+
+    fn get(path: &str) -> Option<&'static str> {
+        FILES.iter().find(|(p, _)| *p == path).map(|(_, c)| *c)
+    }
+
+    fn block(path: &str, search: &str, replace: &str) -> String {
+        format!("{path}\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n>>>>>>> REPLACE\n")
+    }
+
+    #[test]
+    fn blocks_go_to_their_files_in_order() {
+        let message = [block("a.py", "x = 1", "x = 10"), block("b.py", "z = 3", "z = 30"), block("a.py", "x = 10", "x = 100")].concat();
+        let r = apply_blocks(&message, &Options::SAFE, None, get);
+        assert!(r.ok);
+        let changes: Vec<_> = r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
+        assert_eq!(changes, [("a.py", Some("x = 100\ny = 2\n")), ("b.py", Some("z = 30\n"))]);
+        let lines: Vec<_> = r.results.iter().map(|b| (b.path.as_str(), b.line, b.end_marker_line)).collect();
+        assert_eq!(lines, [("a.py", 2, 6), ("b.py", 8, 12), ("a.py", 14, 18)]);
+    }
+
+    #[test]
+    fn all_or_nothing() {
+        let message = [block("a.py", "x = 1", "x = 10"), block("b.py", "nope", "z")].concat();
+        let r = apply_blocks(&message, &Options::SAFE, None, get);
+        assert!(!r.ok);
+        assert!(r.changes.is_empty());
+        assert_eq!(r.results.iter().map(|b| b.ok).collect::<Vec<_>>(), [true, false]);
+        assert_eq!(r.results[1].failure.as_ref().map(|f| f.reason), Some(Reason::NotFound));
+    }
+
+    #[test]
+    fn unknown_files_and_the_default_file() {
+        let r = apply_blocks(&block("c.py", "x", "y"), &Options::SAFE, None, get);
+        let failure = r.results[0].failure.as_ref().unwrap();
+        assert_eq!(failure.reason, Reason::UnknownFile);
+        assert_eq!(
+            failure.message,
+            "Block 1 (line 2) names c.py, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text."
+        );
+        let unnamed = "<<<<<<< SEARCH\ny = 2\n=======\ny = 20\n>>>>>>> REPLACE\n";
+        assert_eq!(apply_blocks(unnamed, &Options::SAFE, None, get).results[0].failure.as_ref().unwrap().reason, Reason::UnknownFile);
+        let r = apply_blocks(unnamed, &Options::SAFE, Some("a.py"), get);
+        assert_eq!(r.changes[0].contents.as_deref(), Some("x = 1\ny = 20\n"));
+        let created = apply_blocks(&block("new.txt", "", "hello"), &Options::SAFE, None, get);
+        assert_eq!(created.changes[0].contents.as_deref(), Some("hello\n"));
+        let malformed = apply_blocks("a.py\n<<<<<<< SEARCH\nx = 1\n", &Options::SAFE, None, get);
+        assert!(!malformed.ok && malformed.results.is_empty() && malformed.problems.len() == 1);
+    }
+}

@@ -1,0 +1,92 @@
+//! The two modes and what they answer: [`Mode`] applies a diff or a batch,
+//! and [`Changes`] are the splices of the input that make the new text.
+
+use crate::batch::{self, Shape};
+use crate::error::Result;
+use crate::text::{self, Splice};
+
+/// How a diff is matched against its input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
+#[non_exhaustive]
+pub enum Mode {
+    /// Anchors, context and removed lines match byte for byte and exactly
+    /// once, in file order, or the diff fails. Line breaks (LF or CRLF) and a
+    /// missing final newline are kept; mixed line breaks are an error.
+    #[default]
+    Strict,
+    /// What the OpenAI Codex CLI's `apply_patch` (0.171.0) writes: the first
+    /// match after the previous chunk, found exactly or else ignoring
+    /// trailing whitespace, surrounding whitespace, then also Unicode dashes,
+    /// quotes and spaces; pure insertions appended at the end of the file;
+    /// each line keeps its own ending (new lines take the file's first); the
+    /// result always ends with a newline. A batch applies its diffs one after
+    /// another, like consecutive `apply_patch` calls.
+    Codex,
+}
+
+impl Mode {
+    /// Every mode, in a fixed order.
+    pub const ALL: &'static [Mode] = &[Mode::Strict, Mode::Codex];
+
+    /// The mode's name, as the JS API spells it: `"strict"` or `"codex"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Strict => "strict",
+            Mode::Codex => "codex",
+        }
+    }
+
+    /// Applies one update diff to `input`.
+    pub fn apply(self, input: &str, diff: &str) -> Result<String> {
+        Ok(self.changes(input, diff)?.apply(input))
+    }
+
+    /// Applies several diffs to one input. In Strict mode every diff targets
+    /// the original input, and the batch fails as a whole when a diff fails or
+    /// two diffs touch the same lines (or insert at the same place).
+    pub fn apply_batch<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<String> {
+        Ok(self.batch_changes(input, diffs)?.apply(input))
+    }
+
+    /// The changes [`Mode::apply`] would make, without building the text.
+    pub fn changes(self, input: &str, diff: &str) -> Result<Changes> {
+        match self {
+            Mode::Strict => batch::strict(input, &[diff], Shape::Single),
+            Mode::Codex => batch::codex(input, &[diff], Shape::Single),
+        }
+    }
+
+    /// The changes [`Mode::apply_batch`] would make.
+    pub fn batch_changes<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<Changes> {
+        match self {
+            Mode::Strict => batch::strict(input, diffs, Shape::Batch),
+            Mode::Codex => batch::codex(input, diffs, Shape::Batch),
+        }
+    }
+}
+
+/// The changes a diff makes to one input: byte ranges of the input and their
+/// new text, sorted and disjoint. [`Changes::apply`] builds the new text; the
+/// JS binding sends only these, not the whole text, back across the boundary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    splices: Vec<Splice>,
+}
+
+impl Changes {
+    /// Wraps splices that are sorted and disjoint (the engine's own).
+    pub(crate) fn new(splices: Vec<Splice>) -> Self {
+        Changes { splices }
+    }
+
+    /// The splices, sorted by start and disjoint.
+    pub fn splices(&self) -> &[Splice] {
+        &self.splices
+    }
+
+    /// The new text: `input` with every splice applied.
+    pub fn apply(&self, input: &str) -> String {
+        text::apply_splices(input, &self.splices)
+    }
+}

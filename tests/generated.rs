@@ -1,0 +1,86 @@
+//! The constant tables the JS wrapper needs, generated from the engine into
+//! `js/generated.ts`, so that no constant is written by hand on both sides.
+//! This test fails when the committed file is stale;
+//! `UPDATE_GENERATED=1 cargo test --test generated` rewrites it.
+use applypatch::blocks::{Options, Strategy};
+use applypatch::{ErrorKind, FileOperation, Format, Mode, OperationKind};
+
+fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let quoted: Vec<String> = items.into_iter().map(|s| format!("'{s}'")).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+fn numbers(values: [f64; 12]) -> String {
+    let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("[{}]", shown.join(", "))
+}
+
+fn generated() -> String {
+    let fields: Vec<String> =
+        Options::FIELDS.iter().map(|(name, flag)| format!("  ['{name}', '{}'],", if *flag { "boolean" } else { "number" })).collect();
+    let codes: Vec<String> = ErrorKind::ALL.iter().map(|k| format!("  '{}',", k.code())).collect();
+    format!(
+        "// Generated from the Rust engine by tests/generated.rs: do not edit.
+// `UPDATE_GENERATED=1 cargo test --test generated` rewrites it; npm test fails when it is stale.
+
+/** The modes; the binding takes a mode as its index here. */
+export const modes = {modes} as const;
+
+/** The formats `detectFormat` tells apart. */
+export const formats = {formats} as const;
+
+/** The kinds of a patch's operations (`parse(patch).operations[].kind`). */
+export const operationKinds = {kinds} as const;
+
+/** The Responses API operation types the binding takes. */
+export const operationTypes = {types} as const;
+
+/** The edit-block strategies in ladder order; the binding answers a strategy as its index here plus 1 (0: none). */
+export const strategies = {strategies} as const;
+
+/** The edit-block options as the binding takes them, in one array of numbers (flags as 1 or 0): name and type. */
+export const editOptionFields = [
+{fields}
+] as const;
+
+/** The presets' option values, in the order of {{@link editOptionFields}}. */
+export const presets = {{ compatible: {compatible}, safe: {safe} }} as const;
+
+/** Every error code of the engine, in order. */
+export const engineErrorCodes = [
+{codes}
+] as const;
+",
+        modes = list(Mode::ALL.iter().map(|m| m.as_str())),
+        formats = list(Format::ALL.iter().map(|f| f.as_str())),
+        kinds = list(OperationKind::ALL.iter().map(|k| k.as_str())),
+        types = list(FileOperation::TYPES),
+        strategies = list(Strategy::ALL.iter().map(|s| s.as_str())),
+        fields = fields.join("\n"),
+        compatible = numbers(Options::COMPATIBLE.to_numbers()),
+        safe = numbers(Options::SAFE.to_numbers()),
+        codes = codes.join("\n"),
+    )
+}
+
+#[test]
+fn js_constants_are_generated_from_the_engine() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/js/generated.ts");
+    let want = generated();
+    if std::env::var_os("UPDATE_GENERATED").is_some() {
+        std::fs::write(path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(have == want, "js/generated.ts is stale: run `UPDATE_GENERATED=1 cargo test --test generated` and commit it");
+}
+
+#[test]
+fn options_cross_as_numbers_and_back() {
+    for options in [Options::COMPATIBLE, Options::SAFE, Options { anchor_slack: -1, unique: true, ..Options::COMPATIBLE }] {
+        assert_eq!(Options::from_numbers(&options.to_numbers()), options);
+    }
+    // apply-edit-block's reading of a slack that is not a whole number.
+    let slack = |v: f64| Options::from_numbers(&[v]).anchor_slack;
+    assert_eq!((slack(2.7), slack(-0.5), slack(f64::NAN), slack(f64::INFINITY)), (2, -1, -1, i64::MAX));
+    assert_eq!(Options::from_numbers(&[]), Options::COMPATIBLE);
+}

@@ -1,0 +1,93 @@
+// One parse per call: the engine answers, from one parsed patch, which files
+// it reads, the changes with their moves, and the summary. These tests count
+// the calls into the wasm binding that parse a patch.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { makeTree, patchOf, read } from './fs-helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { applyFiles } = require('applypatch');
+const binding = require('../../dist/cjs/binding.js');
+const glue = require('../../dist/wasm-node/applypatch.js');
+const { main } = require('../../dist/cjs/node/cli.js');
+
+/** Counts the binding's calls that parse a patch until the test ends. */
+function countParses(t) {
+  const calls = {};
+  const counted = { ...glue };
+  for (const name of ['parsePatch', 'preparePatch', 'summary', 'applyFilesChanges']) {
+    counted[name] = (...args) => {
+      calls[name] = (calls[name] ?? 0) + 1;
+      return glue[name](...args);
+    };
+  }
+  binding.setBinding(counted);
+  t.after(() => binding.setBinding(glue));
+  return calls;
+}
+
+const patch = patchOf(
+  '*** Update File: a.txt',
+  '*** Move to: b.txt',
+  '@@',
+  '-one',
+  '+two',
+  '*** Add File: c.txt',
+  '+new',
+  '*** Delete File: d.txt',
+);
+
+test('a CLI run parses the patch once, and prints the summary and the move from that parse', async (t) => {
+  const { root } = makeTree(t, { 'a.txt': 'one\n', 'd.txt': 'gone\n' });
+  const calls = countParses(t);
+  const out = [];
+  const err = [];
+  const io = { stdout: (s) => out.push(s), stderr: (s) => err.push(s), stdin: async () => Buffer.from(patch), cwd: root };
+  assert.equal(await main(['--json', '-'], io), 0, err.join(''));
+  assert.deepEqual(calls, { preparePatch: 1 });
+  assert.deepEqual(JSON.parse(out.join('')), {
+    ok: true,
+    applied: true,
+    changes: [
+      { path: 'a.txt', status: 'deleted' },
+      { path: 'b.txt', status: 'added' },
+      { path: 'c.txt', status: 'added' },
+      { path: 'd.txt', status: 'deleted' },
+    ],
+    summary: 'Success. Updated the following files:\nA c.txt\nM b.txt\nD d.txt\n',
+  });
+  assert.equal(read(root, 'b.txt'), 'two\n');
+});
+
+test('applyFiles parses the patch once', (t) => {
+  const calls = countParses(t);
+  const out = applyFiles({ 'a.txt': 'one\n', 'd.txt': 'gone\n' }, patch);
+  assert.deepEqual(calls, { preparePatch: 1 });
+  assert.deepEqual(out, { 'b.txt': 'two\n', 'c.txt': 'new\n' });
+});
+
+test('applyPatch: the new files, the changes with the move, and the summary, from one parse', (t) => {
+  const calls = countParses(t);
+  const { applyPatch } = require('applypatch');
+  const files = new Map([
+    ['a.txt', 'one\n'],
+    ['d.txt', 'gone\n'],
+  ]);
+  const r = applyPatch(files, patch, { mode: 'codex' });
+  assert.deepEqual(calls, { preparePatch: 1 });
+  assert.deepEqual(
+    r.files,
+    new Map([
+      ['b.txt', 'two\n'],
+      ['c.txt', 'new\n'],
+    ]),
+  );
+  assert.deepEqual(r.changes, [
+    { path: 'b.txt', status: 'added', movedFrom: 'a.txt' },
+    { path: 'a.txt', status: 'deleted' },
+    { path: 'c.txt', status: 'added' },
+    { path: 'd.txt', status: 'deleted' },
+  ]);
+  assert.equal(r.summary, 'Success. Updated the following files:\nA c.txt\nM b.txt\nD d.txt\n');
+});
