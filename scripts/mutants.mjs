@@ -4,7 +4,8 @@
 // each mutant is a small change to the code (a condition negated, a result
 // replaced by a default, an operator swapped); `cargo test` must fail on it.
 //
-// - Modules: matcher, diff, patch, files, blocks, text, lib, error, tool
+// - Modules: matcher, diff, patch, files, blocks, text, unified, mode (mode,
+//   batch, format), lib, error, tool
 //   (default: all of them; src/wasm.rs, the binding, is excluded in
 //   .cargo/mutants.toml because host tests never compile it).
 // - One job at a time (-j 1), each module in its own run, results in
@@ -31,6 +32,8 @@ const MODULES = {
   files: ['src/files.rs'],
   blocks: ['src/blocks/*.rs'],
   text: ['src/text.rs'],
+  unified: ['src/unified/*.rs'],
+  mode: ['src/mode.rs', 'src/batch.rs', 'src/format.rs'],
   lib: ['src/lib.rs'],
   error: ['src/error.rs'],
   tool: ['src/tool.rs'],
