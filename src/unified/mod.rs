@@ -7,7 +7,7 @@
 //!   [`UnifiedMode::Strict`] (exact, at the stated line or at exactly one
 //!   other place; header counts must agree) or [`UnifiedMode::Git`] (what
 //!   `git apply` writes).
-//! - [`write`] makes unified diffs: [`write::diff_files`] between two file
+//! - [`mod@write`] makes unified diffs: [`write::diff_files`] between two file
 //!   maps, [`write::file_diff`] for one file, [`write::line_ops`] the line
 //!   diff itself (Myers).
 //!

@@ -35,7 +35,7 @@ const MAX_EDITS: usize = 2000;
 const MAX_WORK: usize = 40_000_000;
 
 /// The edit script from `a` to `b`: shortest (fewest deletions and
-/// insertions) unless the texts differ in more than [`MAX_EDITS`] lines.
+/// insertions) unless the texts differ in more than `MAX_EDITS` lines.
 pub fn line_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<LineOp> {
     let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (ra, rb) = (a.get(pre..).unwrap_or(&[]), b.get(pre..).unwrap_or(&[]));

@@ -9,7 +9,8 @@ import { makeTree, patchOf, read } from './fs-helpers.mjs';
 const require = createRequire(import.meta.url);
 const { applyFiles } = require('applypatch');
 const binding = require('../../dist/cjs/binding.js');
-const glue = require('../../dist/wasm-node/applypatch.js');
+// The engine's wasm-bindgen glue, as the entry points hand it to the wrapper.
+const glue = require('../../dist/wasm/glue.mjs');
 const { main } = require('../../dist/cjs/node/cli.js');
 
 /** Counts the binding's calls that parse a patch until the test ends. */
