@@ -135,10 +135,10 @@ test('summary is the text Codex prints', () => {
 });
 
 test('codexTool deep-equals the tool Codex sends', () => {
-  const want = JSON.parse(readFileSync(new URL('../fixtures/codex-tool/apply_patch_tool.json', import.meta.url), 'utf8'));
+  const want = JSON.parse(readFileSync(new URL('../fixtures/codex-apply-patch-tool.json', import.meta.url), 'utf8'));
   assert.deepEqual(codexTool(), want);
   assert.deepEqual(codexTool({ environmentId: false }), want);
-  const env = readFileSync(new URL('../fixtures/codex-tool/apply_patch_with_environment_id.lark', import.meta.url), 'utf8');
+  const env = readFileSync(new URL('../../src/codex-tool/apply_patch_with_environment_id.lark', import.meta.url), 'utf8');
   assert.equal(codexTool({ environmentId: true }).format.definition, env);
   assert.equal(codexGrammar(), want.format.definition);
   assert.equal(codexGrammar({ environmentId: true }), env);

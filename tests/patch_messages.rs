@@ -1,0 +1,140 @@
+//! The whole error of every kind a `*** Begin Patch` patch or a Responses API
+//! operation can fail with (envelope, headers, empty updates and patches,
+//! missing files, bad operations, and Strict errors located in the patch),
+//! pinned as snapshots (tests/snapshots/patch_messages__<code>.snap). After an
+//! intended change: `INSTA_UPDATE=always cargo test --test patch_messages`,
+//! then review.
+
+// The snapshots (insta) and the per-case harness (libtest-mimic) run on the
+// host only; `wasm-pack test` builds every test target for wasm32.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use applypatch::{apply_file_operation, apply_files, create_file, summary, FileOperation, Mode};
+use common::Cases;
+use std::collections::BTreeMap;
+
+fn files() -> BTreeMap<String, String> {
+    BTreeMap::from([("a.txt".to_string(), "one\ntwo\n".to_string())])
+}
+
+fn both(cases: &mut Cases, title: &str, patch: &str) {
+    for mode in [Mode::Strict, Mode::Codex] {
+        cases.add(&format!("{title} ({mode:?})"), &[("a.txt", "one\ntwo\n"), ("patch", patch)], apply_files(&files(), patch, mode));
+    }
+}
+
+fn strict(cases: &mut Cases, title: &str, patch: &str) {
+    cases.add(title, &[("a.txt", "one\ntwo\n"), ("patch", patch)], apply_files(&files(), patch, Mode::Strict));
+}
+
+fn operation(cases: &mut Cases, title: &str, op: FileOperation) {
+    let files = files();
+    let result = apply_file_operation(&op, Mode::Strict, |p| files.get(p).map(String::as_str));
+    cases.add(&format!("{title}: {op:?}"), &[("a.txt", "one\ntwo\n")], result);
+}
+
+fn snapshot(kind: &str, cases: &Cases) {
+    insta::assert_snapshot!(kind, cases.all_of(kind));
+}
+
+#[test]
+fn invalid_patch() {
+    let mut c = Cases::default();
+    both(&mut c, "no *** Begin Patch", "*** Update File: a.txt\n-one\n+1\n*** End Patch");
+    both(&mut c, "no *** End Patch", "*** Begin Patch\n*** Update File: a.txt\n-one\n+1");
+    both(&mut c, "a bare V4A diff", "@@\n-one\n+1");
+    both(&mut c, "an empty *** Environment ID:", "*** Begin Patch\n*** Environment ID:\n*** Update File: a.txt\n-one\n+1\n*** End Patch");
+    strict(&mut c, "wrapped in JSON", "{\"patch\": \"*** Begin Patch\\n*** End Patch\"}");
+    strict(&mut c, "wrapped in a Markdown fence", "```diff\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n```");
+    strict(&mut c, "a misspelt Begin Patch", "*** begin patch\n*** Delete File: a.txt\n*** End Patch");
+    strict(&mut c, "after blank lines: diff_line counts the text as given", "\n\n*** Delete File: a.txt\n*** End Patch");
+    strict(
+        &mut c,
+        "an early *** End Patch",
+        "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n*** Delete File: b.txt\n*** End Patch",
+    );
+    strict(&mut c, "a heredoc whose inside has no *** End Patch", "<<'EOF'\n*** Begin Patch\n*** Delete File: a.txt\nEOF");
+    strict(
+        &mut c,
+        "two Environment IDs",
+        "*** Begin Patch\n*** Environment ID: one\n*** Environment ID: two\n*** Delete File: a.txt\n*** End Patch",
+    );
+    strict(&mut c, "an empty patch text", "");
+    c.add("summary of a diff", &[("patch", "-one\n+1")], summary("-one\n+1"));
+    snapshot("invalid_patch", &c);
+}
+
+#[test]
+fn invalid_header() {
+    let mut c = Cases::default();
+    both(&mut c, "a misspelt header", "*** Begin Patch\n*** Modify File: a.txt\n-one\n+1\n*** End Patch");
+    both(&mut c, "a diff line before any header", "*** Begin Patch\n-one\n+1\n*** End Patch");
+    strict(
+        &mut c,
+        "an Environment ID after an operation",
+        "*** Begin Patch\n*** Delete File: a.txt\n*** Environment ID: one\n*** End Patch",
+    );
+    strict(
+        &mut c,
+        "in a heredoc after blank lines: the message counts from *** Begin Patch, diff_line the text as given",
+        "\n\n<<'EOF'\n*** Begin Patch\n*** Modify File: a.txt\n*** End Patch\nEOF\n",
+    );
+    both(&mut c, "an Add File line without +", "*** Begin Patch\n*** Add File: b.txt\nhello\n*** End Patch");
+    snapshot("invalid_header", &c);
+}
+
+#[test]
+fn empty_update() {
+    let mut c = Cases::default();
+    both(&mut c, "an update with no body", "*** Begin Patch\n*** Update File: a.txt\n*** End Patch");
+    both(&mut c, "an update with only a move", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch");
+    snapshot("empty_update", &c);
+}
+
+#[test]
+fn empty_patch() {
+    let mut c = Cases::default();
+    both(&mut c, "no operations", "*** Begin Patch\n*** End Patch");
+    c.add("summary of no operations", &[("patch", "*** Begin Patch\n*** End Patch")], summary("*** Begin Patch\n*** End Patch"));
+    snapshot("empty_patch", &c);
+}
+
+#[test]
+fn file_not_found() {
+    let mut c = Cases::default();
+    both(&mut c, "update of a missing file", "*** Begin Patch\n*** Update File: b.txt\n-one\n+1\n*** End Patch");
+    both(&mut c, "delete of a missing file", "*** Begin Patch\n*** Delete File: b.txt\n*** End Patch");
+    both(&mut c, "update after a delete", "*** Begin Patch\n*** Delete File: a.txt\n*** Update File: a.txt\n-one\n+1\n*** End Patch");
+    operation(&mut c, "an operation", FileOperation::Delete { path: "b.txt" });
+    snapshot("file_not_found", &c);
+}
+
+#[test]
+fn invalid_operation() {
+    let mut c = Cases::default();
+    operation(&mut c, "an empty path", FileOperation::Delete { path: "" });
+    operation(&mut c, "an empty move_to", FileOperation::Update { path: "a.txt", diff: "-one\n+1", move_to: Some("") });
+    snapshot("invalid_operation", &c);
+}
+
+#[test]
+fn strict_errors_inside_a_patch() {
+    let mut c = Cases::default();
+    strict(
+        &mut c,
+        "context not found: the path, patch lines",
+        "*** Begin Patch\n*** Add File: b.txt\n+b\n*** Update File: a.txt\n@@\n-uno\n+1\n*** End Patch",
+    );
+    strict(&mut c, "an ambiguous context", "*** Begin Patch\n*** Update File: a.txt\n+zero\n*** End Patch");
+    strict(
+        &mut c,
+        "a blank line before the next header",
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n\n*** Delete File: a.txt\n*** End Patch",
+    );
+    strict(&mut c, "an invalid line", "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n\tbad\n*** End Patch");
+    operation(&mut c, "an update operation", FileOperation::Update { path: "a.txt", diff: "@@\n-uno\n+1", move_to: None });
+    c.add("a create diff line without +", &[("diff", "+a\nb")], create_file("+a\nb"));
+    insta::assert_snapshot!("strict_in_patch", c.text());
+}

@@ -1,0 +1,53 @@
+//! Where a Strict error says the input came closest (`nearest`, and "k of n
+//! lines are equal" in the message) when a section is not found: the place
+//! the model should look at to fix its diff.
+
+use applypatch::{apply, Error, ErrorKind};
+
+fn fail(input: &str, diff: &str) -> Error {
+    match apply(input, diff) {
+        Ok(out) => panic!("expected an error, got {out:?}"),
+        Err(e) => e,
+    }
+}
+
+/// (line, share of equal lines) of the closest place.
+fn nearest(e: &Error) -> (usize, f64) {
+    assert_eq!(e.kind, ErrorKind::ContextNotFound, "{}", e.message);
+    let n = e.nearest.as_ref().unwrap_or_else(|| panic!("no nearest place: {}", e.message));
+    (n.line, n.similarity)
+}
+
+#[test]
+fn a_line_too_common_to_say_where_a_section_is_does_not_choose_the_place() {
+    // 201 equal lines "}" (more than 200: too common to vote), then the one
+    // place with the section's distinctive line.
+    let input = format!("{}a\nb\nrare\n", "}\n".repeat(201));
+    let e = fail(&input, "-}\n-}\n-rare\n+x");
+    assert_eq!(nearest(&e), (202, 1.0 / 3.0));
+    assert!(e.message.contains("The closest place is input line 202, where 1 of 3 lines are equal"), "{}", e.message);
+    // With 200 of them the common line still counts.
+    let input = format!("{}a\nb\nrare\n", "}\n".repeat(200));
+    assert_eq!(nearest(&fail(&input, "-}\n-}\n-rare\n+x")).0, 1);
+}
+
+#[test]
+fn the_closest_place_by_whitespace_is_after_the_previous_section() {
+    // No line of the second section is in the input as is; ignoring
+    // indentation they are at lines 5-6, after the first section. Lines 2-3
+    // match too but lie before it.
+    let input = "a\n  c\n  d\nb\n  c\n  d\n";
+    let e = fail(input, "@@\n-b\n+B\n@@\n-c\n+C\n d");
+    assert_eq!(nearest(&e), (5, 0.0));
+    assert_eq!(e.diff_line, Some(5));
+    assert!(e.message.contains("input line 5 is    '  c'  (only whitespace differs)"), "{}", e.message);
+}
+
+#[test]
+fn a_place_running_past_the_end_counts_only_the_lines_there() {
+    // The section's last line is empty; at the closest place (line 2) the
+    // input ends before it, so 1 of 2 lines is equal, not 2.
+    let e = fail("a\nb\n", "-b\n-\n+c");
+    assert_eq!(nearest(&e), (2, 0.5));
+    assert!(e.message.contains("where 1 of 2 lines are equal"), "{}", e.message);
+}
