@@ -5,7 +5,7 @@ import * as nodePath from 'node:path';
 import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
-import { diffOf, patchDirectory, plan, withFs } from './apply.js';
+import { type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
 import { binaryError, commit, type Fs, openRoot, type Root, readTarget, resolveTarget } from './directory.js';
 import { applyUnifiedToDirectory } from './unified-dir.js';
 
@@ -261,9 +261,20 @@ async function run(argv: string[], io: Io): Promise<number> {
     return unified(args, io, cwd, input);
   }
   if (args.mode === 'git') return usage("--mode git is for unified diffs; a patch's modes are strict and codex");
+  const mode = args.mode === 'codex' ? 'codex' : 'strict';
+  // One parse: the engine answers the paths, the changes and the summary.
+  return reportDirectory(args, io, 'patch', () =>
+    patchDirectory(cwd, input, { mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) }),
+  );
+}
+
+/**
+ * Runs a patch or a unified diff on the directory and reports it: the JSON
+ * object, the dry run's diff, or Codex's summary; an error as text (and JSON).
+ */
+function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => { result: DirectoryResult; summary: string }): number {
   try {
-    // One parse: the engine answers the paths, the changes and the summary.
-    const { result, summary: text } = patchDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
+    const { result, summary: text } = run();
     if (args.json) {
       io.stdout(
         JSON.stringify({
@@ -277,7 +288,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     } else if (args.dryRun) {
       io.stdout(result.diff ?? '');
       io.stderr(
-        `applypatch: dry run: the patch applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`,
+        `applypatch: dry run: the ${what} applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`,
       );
     } else {
       io.stdout(text);
@@ -286,7 +297,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
     if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
-    io.stderr(errorText(e, 'patch'));
+    io.stderr(errorText(e, what));
     return 1;
   }
 }
@@ -303,36 +314,15 @@ export function looksUnified(input: string): boolean {
 
 /** A unified diff on the directory, all or nothing; prints Codex's summary (A/M/D). */
 function unified(args: Args, io: Io, cwd: string, input: string): number {
-  try {
+  return reportDirectory(args, io, 'diff', () => {
     const mode = args.mode === 'git' ? 'git' : 'strict';
     const result = applyUnifiedToDirectory(cwd, input, { mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
     const letter = { added: 'A', modified: 'M', deleted: 'D' } as const;
-    const text = `Success. Updated the following files:\n${result.changes.map((c) => `${letter[c.status]} ${c.path}\n`).join('')}`;
-    if (args.json) {
-      io.stdout(
-        JSON.stringify({
-          ok: true,
-          applied: result.applied,
-          changes: result.changes,
-          summary: text,
-          ...(args.dryRun ? { diff: result.diff } : {}),
-        }) + '\n',
-      );
-    } else if (args.dryRun) {
-      io.stdout(result.diff ?? '');
-      io.stderr(
-        `applypatch: dry run: the diff applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`,
-      );
-    } else {
-      io.stdout(text);
-    }
-    return 0;
-  } catch (e) {
-    if (!(e instanceof PatchError)) throw e;
-    if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
-    io.stderr(errorText(e, 'diff'));
-    return 1;
-  }
+    return {
+      result,
+      summary: `Success. Updated the following files:\n${result.changes.map((c) => `${letter[c.status]} ${c.path}\n`).join('')}`,
+    };
+  });
 }
 
 /** `--format blocks`: search/replace edit blocks on one file, all or nothing. */
