@@ -86,6 +86,10 @@ error_kinds! {
     /// A write, rename or delete failed; every change already made was
     /// undone.
     WriteFailed => "write_failed",
+    /// The change is already in the input (Strict): its new lines are where
+    /// they would go and its old lines are not (or come later). Nothing is
+    /// applied twice; with the `repair` option it is a reported no-op.
+    AlreadyApplied => "already_applied",
 }
 
 impl fmt::Display for ErrorKind {

@@ -31,6 +31,7 @@ pub mod error;
 pub mod files;
 pub mod matcher;
 pub mod patch;
+pub mod repair;
 pub mod text;
 pub mod tool;
 #[cfg(target_arch = "wasm32")]
@@ -93,7 +94,7 @@ impl Mode {
     /// The changes [`Mode::apply`] would make, without building the text.
     pub fn changes(self, input: &str, diff: &str) -> Result<Changes> {
         match self {
-            Mode::Strict => strict(input, &[diff], false),
+            Mode::Strict => strict_changes(input, &[diff], false, &mut repair::Ctx::default()),
             Mode::Codex => codex(input, &[diff], false),
         }
     }
@@ -101,7 +102,7 @@ impl Mode {
     /// The changes [`Mode::apply_batch`] would make.
     pub fn batch_changes<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<Changes> {
         match self {
-            Mode::Strict => strict(input, diffs, true),
+            Mode::Strict => strict_changes(input, diffs, true, &mut repair::Ctx::default()),
             Mode::Codex => codex(input, diffs, true),
         }
     }
@@ -116,12 +117,17 @@ impl Mode {
     /// Applies a parsed update body to `input` (`path` names the file in
     /// messages). Used by `apply` and by the file operations of a patch.
     pub(crate) fn apply_parsed(self, input: &str, diff: &Diff, path: Option<&str>) -> Result<String> {
+        self.apply_parsed_with(input, diff, path, &mut repair::Ctx::default())
+    }
+
+    /// [`Mode::apply_parsed`] with the repairs `ctx` allows (Strict only).
+    pub(crate) fn apply_parsed_with(self, input: &str, diff: &Diff, path: Option<&str>, ctx: &mut repair::Ctx) -> Result<String> {
         let lines = Lines::split(input);
         let idx = Index::new(&lines);
         let splices = match self {
             Mode::Strict => {
                 let nl = matcher::strict::newline(&lines)?;
-                let edits: Vec<_> = matcher::strict::plan(&idx, diff)?.into_iter().map(|e| e.edit).collect();
+                let edits: Vec<_> = matcher::strict::plan_with(&idx, diff, ctx)?.into_iter().map(|e| e.edit).collect();
                 text::splices(&lines, &edits, nl, FinalNewline::Keep)
             }
             Mode::Codex => {
@@ -162,8 +168,9 @@ fn codex<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes
     Ok(Changes { splices: text::difference(input, &current).into_iter().collect() })
 }
 
-/// Strict over one diff or a batch (`batch`: errors name the diff's index).
-fn strict<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Changes> {
+/// Strict over one diff or a batch (`batch`: errors and repairs name the
+/// diff's index), with the repairs `ctx` allows.
+pub(crate) fn strict_changes<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool, ctx: &mut repair::Ctx) -> Result<Changes> {
     let tag = |i: usize| move |e: Error| if batch { e.in_batch(i) } else { e };
     let parsed: Vec<Diff> =
         diffs.iter().enumerate().map(|(i, d)| diff::parse(d.as_ref(), Mode::Strict.dialect(), 1).map_err(tag(i))).collect::<Result<_>>()?;
@@ -172,7 +179,11 @@ fn strict<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool) -> Result<Change
     let idx = Index::new(&lines);
     let mut tagged: Vec<(usize, Edit)> = Vec::new();
     for (i, d) in parsed.iter().enumerate() {
-        let edits = matcher::strict::plan(&idx, d).map_err(tag(i))?;
+        let before = ctx.repairs.len();
+        let edits = matcher::strict::plan_with(&idx, d, ctx).map_err(tag(i))?;
+        for r in ctx.repairs.iter_mut().skip(before).filter(|_| batch) {
+            r.diff = Some(i);
+        }
         tagged.extend(edits.into_iter().map(|e| (i, e)));
     }
     if parsed.len() > 1 {

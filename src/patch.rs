@@ -60,14 +60,15 @@ pub struct Patch {
     /// The `*** Environment ID:` value, trimmed.
     pub environment_id: Option<String>,
     pub operations: Vec<Operation>,
-    /// Real line = Codex line + `offset` (lines trimmed away or unwrapped).
-    pub(crate) offset: usize,
+    /// Real line = Codex line + `offset` (lines trimmed away or unwrapped;
+    /// -1 when a repair supplied a missing `*** Begin Patch`).
+    pub(crate) offset: isize,
 }
 
 impl Patch {
     /// The real line of a line Codex numbers `codex_line`.
     pub(crate) fn real_line(&self, codex_line: usize) -> usize {
-        codex_line + self.offset
+        codex_line.saturating_add_signed(self.offset).max(1)
     }
 }
 
@@ -123,7 +124,7 @@ pub fn parse(patch: &str) -> Result<Patch> {
             }
         }
     };
-    let mut parser = Parser { patch: Patch { offset, ..Patch::default() }, lines, i: 1 };
+    let mut parser = Parser { patch: Patch { offset: offset as isize, ..Patch::default() }, lines, i: 1 };
     parser.run()?;
     Ok(parser.patch)
 }

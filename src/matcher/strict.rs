@@ -7,6 +7,7 @@ use super::index::Index;
 use super::{runs, Edit};
 use crate::diff::{show, Anchor, Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
+use crate::repair::{self, applied, Ctx};
 use crate::text::{Ending, Lines};
 
 /// How many places an ambiguity error lists.
@@ -50,12 +51,22 @@ pub fn newline(lines: &Lines) -> Result<Ending> {
 
 /// Finds every section of `diff` in the input; returns its edits in order.
 pub fn plan<'d>(idx: &Index, diff: &Diff<'d>) -> Result<Vec<Edit<'d>>> {
+    plan_with(idx, diff, &mut Ctx::default())
+}
+
+/// [`plan`] with the repairs `ctx` allows (`crate::repair`). A section that
+/// is already applied is never applied again (`repair::applied`).
+pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<Edit<'d>>> {
     let n = idx.lines().len();
     let mut edits = Vec::new();
+    let mut done = applied::Sections::default();
     let mut cursor = 0; // first input line the next section may use
     for (si, section) in diff.sections.iter().enumerate() {
         let mut anchored = false;
         for a in &section.anchors {
+            if repair::section::skip_anchor(idx, a, ctx) {
+                continue;
+            }
             cursor = find_anchor(idx, a, cursor)? + 1;
             anchored = true;
         }
@@ -70,25 +81,61 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>) -> Result<Vec<Edit<'d>>> {
             } else {
                 return Err(unanchored(si, section));
             };
+            if let Some((at, end)) = applied::insertion(idx, section, at, section.eof.is_some()) {
+                done.applied(at);
+                cursor = end;
+                continue;
+            }
+            done.fresh();
             edits.extend(runs(section, at));
             cursor = at;
             continue;
         }
         let start = if section.eof.is_some() {
             match n.checked_sub(old.len()) {
-                Some(s) if s >= cursor && idx.block_at(&old, s) => s,
-                _ => return Err(not_found(idx, si, section, &old, cursor)),
+                Some(s) if s >= cursor && idx.block_at(&old, s) => Some(s),
+                _ => None,
             }
         } else {
             let mut found = idx.find_block(&old, cursor);
             match (found.next(), found.next()) {
-                (Some(s), None) => s,
-                (None, _) => return Err(not_found(idx, si, section, &old, cursor)),
+                (Some(s), None) => Some(s),
+                (None, _) => None,
                 (Some(_), Some(_)) => return Err(ambiguous(idx, si, section, &old, cursor)),
             }
         };
+        let Some(start) = start else {
+            if let Some((at, end)) = applied::instead_of_missing(idx, section, cursor) {
+                done.applied(at);
+                cursor = end;
+                continue;
+            }
+            match repair::section::find(idx, si, section, cursor, ctx) {
+                repair::section::Outcome::Found { edits: repaired, end } => {
+                    done.fresh();
+                    edits.extend(repaired);
+                    cursor = end;
+                    continue;
+                }
+                repair::section::Outcome::Ambiguous(why) => {
+                    let mut e = not_found(idx, si, section, &old, cursor);
+                    e.message.push_str(&format!("\nRepair:{why}"));
+                    return Err(e);
+                }
+                repair::section::Outcome::None => return Err(not_found(idx, si, section, &old, cursor)),
+            }
+        };
+        if let Some((at, end)) = applied::before_match(idx, section, cursor, start) {
+            done.applied(at);
+            cursor = end;
+            continue;
+        }
+        done.fresh();
         edits.extend(runs(section, start));
         cursor = start + old.len();
+    }
+    if done.finish(diff, ctx)? {
+        return Ok(Vec::new());
     }
     Ok(edits)
 }
