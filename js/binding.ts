@@ -12,10 +12,13 @@ export interface Binding {
   applyChanges(inputLen: number, diff: string, mode: number): FlatChanges;
   applyBatchChanges(inputLen: number, diffs: string[], mode: number): FlatChanges;
   errorCodes(): string[];
-  parsePatch(patch: string): unknown;
+  /** The repairs of the last call (js/repair.ts). */
+  takeRepairs(): unknown[];
+  repairKinds(): string[];
+  parsePatch(patch: string, mode: number): unknown;
   /** Files put with {@link putInputs}; returns `[path, contents | null, …]`. */
   applyFilesChanges(paths: string[], lengths: Uint32Array | number[], patch: string, mode: number): Array<string | null>;
-  summary(patch: string): string;
+  summary(patch: string, mode: number): string;
   createFile(diff: string): string;
   /** One Responses API operation (`kind` 0 create, 1 update, 2 delete) over files put with {@link putInputs}. */
   applyOperationChanges(

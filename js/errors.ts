@@ -28,6 +28,7 @@ export const errorCodes = Object.freeze([
   'not_a_file',
   'read_failed',
   'write_failed',
+  'already_applied',
 ] as const);
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -32,4 +32,5 @@ export {
   type UpdateFileOperation,
 } from './operation.js';
 export { applyFiles, type Files, type Operation, type Patch, parse, summary } from './patch.js';
+export { type Repair, type RepairKind, type RepairOptions, repairKinds } from './repair.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';

@@ -5,6 +5,7 @@ import { wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call, PatchError } from './errors.js';
 import { type Files, fileMap, putFiles } from './patch.js';
+import { engine } from './repair.js';
 
 /** `create_file`: `diff` is a create diff, every line `+` and the line's text. */
 export interface CreateFileOperation {
@@ -114,9 +115,13 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
 export function applyOperation<T extends Files>(files: T, operation: ApplyPatchOperation, options?: ApplyOptions): T {
   const map = fileMap(files);
   const op = checkOperation(operation);
-  const mode = modeCode(checkOptions(options));
-  const put = putFiles(map, op.type === 'create_file' ? [] : [op.path]);
-  return map.with(call(() => wasm().applyOperationChanges(put.paths, put.lengths, op.kind, op.path, op.diff, op.moveTo, mode)));
+  const opts = checkOptions(options);
+  const e = engine(opts, modeCode(opts));
+  // A create reads the file too: one with the same contents is already applied (Strict).
+  const put = putFiles(map, [op.path]);
+  const changes = call(() => wasm().applyOperationChanges(put.paths, put.lengths, op.kind, op.path, op.diff, op.moveTo, e.code));
+  e.report();
+  return map.with(changes);
 }
 
 /**

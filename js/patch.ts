@@ -3,6 +3,7 @@ import { checkOptions, checkString, describe, modeCode } from './args.js';
 import { putInputs, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
+import { engine, type RepairOptions, repairBits } from './repair.js';
 
 /** One file operation of a patch. */
 export interface Operation {
@@ -37,9 +38,10 @@ export type Files = Record<string, string> | Map<string, string>;
  * markers, a heredoc wrapper and CRLF line breaks are accepted) and returns its
  * operations. Throws a {@link PatchError} for a malformed envelope.
  */
-export function parse(patch: string): Patch {
+export function parse(patch: string, options?: Pick<RepairOptions, 'repair'>): Patch {
   checkString('patch', patch);
-  return call(() => wasm().parsePatch(patch)) as Patch;
+  const bits = repairBits(checkOptions(options), 0);
+  return call(() => wasm().parsePatch(patch, bits << 8)) as Patch;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -119,13 +121,15 @@ export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths
 export function applyFiles<T extends Files>(files: T, patch: string, options?: ApplyOptions): T {
   const map = fileMap(files);
   checkString('patch', patch);
-  const mode = modeCode(checkOptions(options));
-  // Only the files the patch reads cross into wasm.
-  const read = parse(patch)
-    .operations.filter((op) => op.kind !== 'add')
-    .map((op) => op.path);
+  const opts = checkOptions(options);
+  const e = engine(opts, modeCode(opts));
+  // Only the files the patch names cross into wasm (an added file too: in
+  // Strict mode one with the same contents is already applied).
+  const read = call(() => wasm().parsePatch(patch, e.code) as Patch).operations.map((op) => op.path);
   const put = putFiles(map, read);
-  return map.with(call(() => wasm().applyFilesChanges(put.paths, put.lengths, patch, mode)));
+  const changes = call(() => wasm().applyFilesChanges(put.paths, put.lengths, patch, e.code));
+  e.report();
+  return map.with(changes);
 }
 
 /**
@@ -134,7 +138,8 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: A
  * `M path` (updated; a move shows its destination), `D path` (deleted), each
  * ending with a newline. Throws a {@link PatchError} if the patch does not parse.
  */
-export function summary(patch: string): string {
+export function summary(patch: string, options?: Pick<RepairOptions, 'repair'>): string {
   checkString('patch', patch);
-  return call(() => wasm().summary(patch));
+  const bits = repairBits(checkOptions(options), 0);
+  return call(() => wasm().summary(patch, bits << 8));
 }

@@ -105,6 +105,7 @@ pub fn apply_patch_with<'f>(text: &str, mode: Mode, ctx: &mut Ctx, get: impl Fn(
         for r in ctx.repairs.iter_mut().skip(before) {
             r.path = Some(op.path.clone());
             r.operation = Some(k);
+            r.message = r.message.replace("diff line", "patch line");
         }
         found.push(f);
     }
@@ -307,36 +308,37 @@ pub fn apply_file_operation_with<'f>(
             "its new lines are already where they would go"
         };
         if ctx.allows(RepairKind::AlreadyApplied) {
-            ctx.repairs.retain(|r| r.kind != RepairKind::AlreadyApplied);
-            ctx.push(Repair {
-                path: Some(path.to_string()),
-                ..Repair::new(
-                    RepairKind::AlreadyApplied,
-                    format!("the {} of {path} is already applied ({what}): nothing was changed. Do not send it again.", op.type_name()),
-                    None,
-                    None,
-                )
-            });
-        } else {
-            let detail = ctx
-                .repairs
-                .iter()
-                .rev()
-                .find(|r| r.kind == RepairKind::AlreadyApplied)
-                .map(|r| {
-                    format!(
-                        " ({})",
-                        r.message
-                            .trim_start_matches("the diff is already applied (")
-                            .trim_end_matches(": nothing was changed. Do not send it again.")
-                            .trim_end_matches(')')
+            // An update's own note names its sections; a create gets one.
+            if found == Found::Same {
+                ctx.push(Repair {
+                    path: Some(path.to_string()),
+                    ..Repair::new(
+                        RepairKind::AlreadyApplied,
+                        format!("the {} of {path} is already applied ({what}): nothing was changed. Do not send it again.", op.type_name()),
+                        None,
+                        None,
                     )
+                });
+            }
+        } else {
+            // The diff's own note names its sections and input lines.
+            let note = ctx.repairs.iter().rev().find(|r| r.kind == RepairKind::AlreadyApplied);
+            let detail = note
+                .and_then(|r| {
+                    r.message.strip_prefix("the diff is already applied (")?.strip_suffix("): nothing was changed. Do not send it again.")
                 })
+                .map(|places| format!(" ({places})"))
                 .unwrap_or_default();
-            return Err(located(Error::new(
+            let mut e = Error::new(
                 ErrorKind::AlreadyApplied,
-                format!("The {} of {path} is already applied: {what}{detail}. Nothing was changed, and nothing was applied a second time. Do not send it again; re-read the file if you want to change it further.", op.type_name()),
-            )));
+                format!(
+                    "This {} is already applied: {what}{detail}. Nothing was changed, and nothing was applied a second time. Do not send it again; re-read the file if you want to change it further.",
+                    op.type_name()
+                ),
+            );
+            e.diff_line = note.and_then(|r| r.diff_line);
+            e.input_lines = note.and_then(|r| r.input_line).into_iter().collect();
+            return Err(located(e));
         }
     }
     Ok(files.changes)

@@ -18,6 +18,7 @@ use js_sys::Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::repair::{Allow, Ctx, Repair, RepairKind};
 use crate::{blocks, text, Changes, Error, ErrorKind, Mode};
 
 /// The error as JS sees it (the fields of `PatchError`).
@@ -73,11 +74,76 @@ fn to_js_error(e: &Error) -> JsValue {
     value.serialize(&serializer).unwrap_or_else(|_| JsValue::from_str(&e.message))
 }
 
-fn mode(code: u8) -> Mode {
-    match code {
+fn mode(code: u32) -> Mode {
+    match code & 0xff {
         1 => Mode::Codex,
         _ => Mode::Strict,
     }
+}
+
+// ---- repairs ----
+// A mode code carries the allowed repairs above its low byte (js/repair.ts):
+// `mode | allow << 8`. A call that repaired something leaves its repairs
+// here; the wrapper takes them with `takeRepairs` right after the call.
+
+fn allow(code: u32) -> Allow {
+    Allow::from_bits(code >> 8)
+}
+
+thread_local! {
+    static REPAIRS: RefCell<Vec<Repair>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A context for one call; its repairs are kept by [`keep_repairs`].
+fn ctx(code: u32) -> Ctx {
+    REPAIRS.with(|r| r.borrow_mut().clear());
+    Ctx::new(allow(code))
+}
+
+fn keep_repairs(ctx: Ctx) {
+    REPAIRS.with(|r| *r.borrow_mut() = ctx.repairs);
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsRepair<'a> {
+    kind: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operation: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<usize>,
+}
+
+/// The repairs of the last call (and forgets them).
+#[wasm_bindgen(js_name = takeRepairs)]
+pub fn take_repairs() -> Result<JsValue, JsValue> {
+    let repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    let list: Vec<JsRepair> = repairs
+        .iter()
+        .map(|r| JsRepair {
+            kind: r.kind.code(),
+            message: &r.message,
+            diff_line: r.diff_line,
+            input_line: r.input_line,
+            path: r.path.as_deref(),
+            operation: r.operation,
+            diff: r.diff,
+        })
+        .collect();
+    list.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Every repair kind, in order.
+#[wasm_bindgen(js_name = repairKinds)]
+pub fn repair_kinds() -> Vec<String> {
+    RepairKind::ALL.iter().map(|k| k.code().to_string()).collect()
 }
 
 /// Changes as a flat array `[start, end, text, start, end, text, …]`, with
@@ -136,20 +202,32 @@ fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Resu
 
 /// Applies a diff to the input buffer's first `input_len` bytes.
 #[wasm_bindgen(js_name = applyChanges)]
-pub fn apply_changes(input_len: usize, diff: &str, mode_code: u8) -> Result<Array, JsValue> {
-    with_input(input_len, |input| match mode(mode_code).changes(input, diff) {
-        Ok(c) => Ok(to_js_changes(input, c)),
-        Err(e) => Err(to_js_error(&e)),
-    })
+pub fn apply_changes(input_len: usize, diff: &str, mode_code: u32) -> Result<Array, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(input_len, |input| {
+        let changes = match mode(mode_code) {
+            Mode::Strict => crate::strict_changes(input, &[diff], false, &mut ctx),
+            m => m.changes(input, diff),
+        };
+        changes.map(|c| to_js_changes(input, c)).map_err(|e| to_js_error(&e))
+    });
+    keep_repairs(ctx);
+    result
 }
 
 /// Applies a batch of diffs to the input buffer's first `input_len` bytes.
 #[wasm_bindgen(js_name = applyBatchChanges)]
-pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u8) -> Result<Array, JsValue> {
-    with_input(input_len, |input| match mode(mode_code).batch_changes(input, &diffs) {
-        Ok(c) => Ok(to_js_changes(input, c)),
-        Err(e) => Err(to_js_error(&e)),
-    })
+pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u32) -> Result<Array, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(input_len, |input| {
+        let changes = match mode(mode_code) {
+            Mode::Strict => crate::strict_changes(input, &diffs, true, &mut ctx),
+            m => m.batch_changes(input, &diffs),
+        };
+        changes.map(|c| to_js_changes(input, c)).map_err(|e| to_js_error(&e))
+    });
+    keep_repairs(ctx);
+    result
 }
 
 /// Every error code, in order.
@@ -183,8 +261,10 @@ struct JsPatch<'a> {
 }
 
 #[wasm_bindgen(js_name = parsePatch)]
-pub fn parse_patch(patch: &str) -> Result<JsValue, JsValue> {
-    let p = crate::patch::parse(patch).map_err(|e| to_js_error(&e))?;
+pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let p = crate::repair::envelope::parse(patch, &mut ctx).map_err(|e| to_js_error(&e))?;
+    keep_repairs(ctx);
     let value = JsPatch {
         environment_id: p.environment_id.as_deref(),
         operations: p
@@ -207,13 +287,17 @@ pub fn parse_patch(patch: &str) -> Result<JsValue, JsValue> {
 /// the input buffer one after another (`lengths` in bytes). Returns the
 /// final state of each touched path as `[path, contents | null, …]`.
 #[wasm_bindgen(js_name = applyFilesChanges)]
-pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u8) -> Result<Array, JsValue> {
+pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u32) -> Result<Array, JsValue> {
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    with_input(total, |all| {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        let changes = crate::files::apply_patch(patch, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes =
+            crate::files::apply_patch_with(patch, mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
         Ok(changes_to_js(changes))
-    })
+    });
+    keep_repairs(ctx);
+    result
 }
 
 /// The files the wrapper put one after another in the input buffer.
@@ -257,7 +341,7 @@ pub fn apply_operation_changes(
     path: &str,
     diff: &str,
     move_to: Option<String>,
-    mode_code: u8,
+    mode_code: u32,
 ) -> Result<Array, JsValue> {
     use crate::files::FileOperation;
     let op = match kind {
@@ -266,16 +350,23 @@ pub fn apply_operation_changes(
         _ => FileOperation::Delete { path },
     };
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    with_input(total, |all| {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        let changes = crate::files::apply_file_operation(&op, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes = crate::files::apply_file_operation_with(&op, mode(mode_code), &mut ctx, |p| files.get(p).copied())
+            .map_err(|e| to_js_error(&e))?;
         Ok(changes_to_js(changes))
-    })
+    });
+    keep_repairs(ctx);
+    result
 }
 
 #[wasm_bindgen]
-pub fn summary(patch: &str) -> Result<String, JsValue> {
-    crate::files::summary(patch).map_err(|e| to_js_error(&e))
+pub fn summary(patch: &str, mode_code: u32) -> Result<String, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let text = crate::files::summary_with(patch, &mut ctx).map_err(|e| to_js_error(&e))?;
+    keep_repairs(ctx);
+    Ok(text)
 }
 
 #[wasm_bindgen(js_name = codexDescription)]

@@ -7,6 +7,7 @@ import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
 import { applyFiles, parse } from '../patch.js';
+import type { Repair, RepairOptions } from '../repair.js';
 import { binaryError, type Change, commit, type Fs, readTarget, realRoot, resolveTarget, type Target } from './directory.js';
 import { unifiedDiff } from './unified.js';
 
@@ -94,6 +95,8 @@ export interface DirectoryResult {
   changes: DirectoryChange[];
   /** A unified diff of every change (dry runs, or when asked with `diff: true`). */
   diff?: string;
+  /** With the `repair` option: every repair made (also passed to `onRepair`). */
+  repairs?: Repair[];
 }
 
 export interface DirectoryOptions extends ApplyOptions {
@@ -135,6 +138,19 @@ function diffOf(p: Plan): string {
   return out;
 }
 
+/** The repair options to pass on: `repair` as given, and an `onRepair` that also collects into `into`. */
+export function repairOptions(opts: RepairOptions, into: Repair[]): RepairOptions {
+  if (opts.repair === undefined) return {};
+  const onRepair = opts.onRepair;
+  return {
+    repair: opts.repair,
+    onRepair: (r) => {
+      into.push(r);
+      if (typeof onRepair === 'function') onRepair(r);
+    },
+  };
+}
+
 function withFs(fs?: Partial<Fs>): Fs {
   return fs === undefined ? nodeFs : { ...nodeFs, ...fs };
 }
@@ -158,10 +174,12 @@ export function applyPatchToDirectory(root: string, patch: string, options?: Dir
   const opts = checkOptions(options) as DirectoryOptions;
   const mode: Mode = modeCode(opts as Record<string, unknown>) === 1 ? 'codex' : 'strict';
   const fs = withFs(opts.fs);
+  const repairs: Repair[] = [];
+  const repairing = repairOptions(opts, repairs);
   const touches: Touch[] = [];
   const moves = new Map<string, string>();
   const written = new Set<string>();
-  for (const op of parse(patch).operations) {
+  for (const op of parse(patch, opts.repair !== undefined ? { repair: opts.repair } : undefined).operations) {
     // An update reads the file from disk unless the patch wrote it first.
     touches.push({ path: op.path, needsText: op.kind === 'update' && !written.has(op.path) });
     if (op.kind === 'add') written.add(op.path);
@@ -173,16 +191,18 @@ export function applyPatchToDirectory(root: string, patch: string, options?: Dir
       written.delete(op.path);
     }
   }
-  const p = plan(root, touches, moves, (files) => applyFiles(files, patch, { mode }), fs);
+  const p = plan(root, touches, moves, (files) => applyFiles(files, patch, { mode, ...repairing }), fs);
   const dryRun = opts.dryRun === true;
   if (!dryRun) commit(p.changes, fs);
   const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
   if (dryRun || opts.diff === true) result.diff = diffOf(p);
+  if (opts.repair !== undefined && opts.repair !== false) result.repairs = repairs;
   return result;
 }
 
 /** One Responses API operation on a directory (for the directory editor). */
-export function applyOperationToDirectory(root: string, op: CheckedOperation, mode: Mode, fs: Fs): Plan {
+export function applyOperationToDirectory(root: string, op: CheckedOperation, options: ApplyOptions, fs: Fs): Plan {
+  // A create reads the file too: the same contents are already applied (Strict).
   const touches: Touch[] = [{ path: op.path, needsText: op.type === 'update_file' }];
   const moves = new Map<string, string>();
   if (op.moveTo !== undefined && op.moveTo !== op.path) {
@@ -195,7 +215,7 @@ export function applyOperationToDirectory(root: string, op: CheckedOperation, mo
       : op.type === 'create_file'
         ? { type: op.type, path: op.path, diff: op.diff }
         : { type: op.type, path: op.path };
-  const p = plan(root, touches, moves, (files) => applyOperation(files, operation, { mode }), fs);
+  const p = plan(root, touches, moves, (files) => applyOperation(files, operation, options), fs);
   commit(p.changes, fs);
   return p;
 }

@@ -5,6 +5,7 @@ import * as nodePath from 'node:path';
 import { applyEdits, type EditResult, type Preset, parseBlocks } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
 import { summary } from '../patch.js';
+import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { applyPatchToDirectory, withFs } from './apply.js';
 import { binaryError, commit, type Fs, readTarget, realRoot, resolveTarget } from './directory.js';
 import { unifiedDiff } from './unified.js';
@@ -28,6 +29,13 @@ Options:
                            byte and exactly once, or the patch fails
                          codex: what the Codex CLI does (first match,
                            whitespace and Unicode-punctuation fallbacks)
+  --repair[=KINDS]     (strict) forgive the model's small slips when the place
+                       is still certain, and name each one on standard error:
+                       trailing-ws, unicode, tabs, indent, line-numbers,
+                       hunk-header, envelope (a fence or heredoc around the
+                       patch, a missing Begin/End Patch), already-applied (a
+                       patch sent twice is a no-op). KINDS: a comma-separated
+                       list; default: all
   --cwd DIR            the directory to patch (default: the current one)
   --dry-run            check the patch and print a unified diff of what it
                        would change; write nothing
@@ -74,6 +82,7 @@ class UsageError extends Error {}
 
 interface Args {
   mode: 'strict' | 'codex';
+  repair?: true | RepairKind[];
   cwd?: string;
   dryRun: boolean;
   json: boolean;
@@ -119,6 +128,16 @@ function parseArgs(argv: string[]): Args {
       else args.preset = value as Preset; // checked against choices above
       continue;
     }
+    if (name === '--repair') {
+      if (eq < 0) args.repair = true;
+      else {
+        const kinds = arg.slice(eq + 1).split(',');
+        const bad = kinds.filter((k) => !(repairKinds as readonly string[]).includes(k));
+        if (bad.length > 0) throw new UsageError(`--repair: unknown kind '${bad[0]}'; the kinds are ${repairKinds.join(', ')}`);
+        args.repair = kinds as RepairKind[];
+      }
+      continue;
+    }
     if (eq > 0) throw new UsageError(`${name} takes no value`);
     if (arg === '--dry-run') args.dryRun = true;
     else if (arg === '--json') args.json = true;
@@ -132,6 +151,9 @@ function parseArgs(argv: string[]): Args {
     throw new UsageError('--format blocks needs --file PATH (the file the blocks edit)');
   if (args.format === 'patch' && args.file !== undefined)
     throw new UsageError('--file is for --format blocks; a patch names its own files');
+  if (args.repair !== undefined && args.mode === 'codex')
+    throw new UsageError('--repair is for --mode strict; --mode codex does exactly what Codex does');
+  if (args.repair !== undefined && args.format === 'blocks') throw new UsageError('--repair is for patches; edit blocks use --preset safe');
   return args;
 }
 
@@ -218,8 +240,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
   try {
-    const result = applyPatchToDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
-    const text = summary(input);
+    const repair = args.repair !== undefined ? { repair: args.repair } : {};
+    const result = applyPatchToDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...repair, ...(io.fs ? { fs: io.fs } : {}) });
+    const repairs = result.repairs ?? [];
+    const already = repairs.some((r) => r.kind === 'already-applied');
+    const text = already ? 'Nothing changed: the patch is already applied.\n' : summary(input, repair);
+    for (const r of repairs) io.stderr(`applypatch: ${repairLine(r, 'patch')}\n`);
     if (args.json) {
       io.stdout(
         JSON.stringify({
@@ -228,6 +254,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
           changes: result.changes,
           summary: text,
           ...(args.dryRun ? { diff: result.diff } : {}),
+          ...(result.repairs !== undefined ? { repairs: result.repairs } : {}),
         }) + '\n',
       );
     } else if (args.dryRun) {

@@ -117,6 +117,11 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
                     cursor = end;
                     continue;
                 }
+                repair::section::Outcome::Applied { at, end } => {
+                    done.applied(at);
+                    cursor = end;
+                    continue;
+                }
                 repair::section::Outcome::Ambiguous(why) => {
                     let mut e = not_found(idx, si, section, &old, cursor);
                     e.message.push_str(&format!("\nRepair:{why}"));

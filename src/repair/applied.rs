@@ -21,7 +21,7 @@ use super::{Ctx, Repair, RepairKind};
 
 /// Whether a section can be "already applied" at all: it changes something,
 /// and leaves some lines to look for.
-fn new_side<'d>(section: &Section<'d>) -> Option<Vec<&'d str>> {
+pub(crate) fn new_side<'d>(section: &Section<'d>) -> Option<Vec<&'d str>> {
     let new: Vec<&str> = section.new_side().map(|l| l.text).collect();
     let old = section.old().map(|l| l.text);
     if new.is_empty() || !section.has_changes() || old.eq(new.iter().copied()) {

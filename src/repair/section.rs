@@ -26,6 +26,9 @@ pub enum Outcome<'d> {
     Found { edits: Vec<Edit<'d>>, end: usize },
     /// Several places once the slip is forgiven: a sentence for the error.
     Ambiguous(String),
+    /// Its new lines are already there, once the same slips are forgiven:
+    /// the line where they start, and the line after them.
+    Applied { at: usize, end: usize },
     /// Nothing matches even with the allowed repairs.
     None,
 }
@@ -354,6 +357,16 @@ pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ct
                         if many.len() > 10 { ", …" } else { "" }
                     ));
                 }
+            }
+        }
+    }
+    // Sent again after a repaired success: the new lines, with the same slips.
+    if let Some(new) = super::applied::new_side(section) {
+        for lv in levels(ctx) {
+            match matches(idx, &new, cursor, eof, lv, 2).as_slice() {
+                [] => continue,
+                [n] => return Outcome::Applied { at: *n, end: n + new.len() },
+                _ => break,
             }
         }
     }
