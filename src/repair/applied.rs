@@ -49,7 +49,30 @@ pub fn instead_of_missing(idx: &Index, section: &Section, cursor: usize) -> Opti
     } else {
         unique(idx, &new, cursor)?
     };
-    Some((n, n + new.len()))
+    plausible(idx, section, cursor, n).then_some((n, n + new.len()))
+}
+
+/// Whether new lines found at `n`, with the old lines not matching, really
+/// are the change done: the old lines are not there even with whitespace
+/// and punctuation forgiven, and the lines the section removes before (or
+/// after) its new lines are not still right there (a removal whose context
+/// lost a line is not a removal done).
+pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize) -> bool {
+    let old: Vec<&str> = section.old().map(|l| l.text).collect();
+    if super::section::loosely_present(idx, &old, cursor, section.eof.is_some()) {
+        return false;
+    }
+    let new_len = section.new_side().count();
+    let lines = idx.lines();
+    let is_removed = |l: &&crate::diff::DiffLine| l.kind == crate::diff::LineKind::Remove;
+    let leading: Vec<&str> = section.lines.iter().take_while(is_removed).map(|l| l.text).collect();
+    let trailing: Vec<&str> = section.lines.iter().rev().take_while(is_removed).map(|l| l.text).collect();
+    let still_there = |run: &[&str], range: std::ops::Range<usize>| {
+        run.iter().filter(|t| !t.trim().is_empty()).any(|t| range.clone().any(|i| i < lines.len() && lines.get(i).trim() == t.trim()))
+    };
+    let before = n.saturating_sub(leading.len() + 2)..n;
+    let after = n + new_len..n + new_len + trailing.len() + 2;
+    !still_there(&leading, before) && !still_there(&trailing, after)
 }
 
 /// Where the section's new lines are, when its old lines match once at `o`

@@ -147,7 +147,8 @@ fn matches(idx: &Index, old: &[&str], cursor: usize, eof: bool, lv: Level, cap: 
         if s < cursor {
             continue;
         }
-        let ok = pat.iter().enumerate().all(|(i, p)| canon(lines.get(s + i), lv) == *p);
+        let ok = pat.iter().enumerate().all(|(i, p)| canon(lines.get(s + i), lv) == *p)
+            && (!lv.indent || indentation_slip_is_plain(old, (s..s + old.len()).map(|i| lines.get(i))));
         if ok {
             out.push(s);
             if out.len() >= cap {
@@ -156,6 +157,35 @@ fn matches(idx: &Index, old: &[&str], cursor: usize, eof: bool, lv: Level, cap: 
         }
     }
     out
+}
+
+/// At the indentation level, a match must differ in indentation in a way a
+/// model slips: on one line, or on every line by the same amount. Lines
+/// whose indentation differs by varying amounts (closing braces of other
+/// blocks, say) are another place, not a slip.
+fn indentation_slip_is_plain<'a>(old: &[&str], file: impl Iterator<Item = &'a str>) -> bool {
+    let width = |s: &str| leading(s).chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>() as isize;
+    let mut deltas = Vec::new();
+    let mut nonblank = 0;
+    for (d, f) in old.iter().zip(file) {
+        if d.trim().is_empty() || f.trim().is_empty() {
+            continue;
+        }
+        nonblank += 1;
+        let delta = width(f) - width(d);
+        if delta != 0 {
+            deltas.push(delta);
+        }
+    }
+    deltas.len() <= 1 || (deltas.len() == nonblank && deltas.iter().all(|&x| Some(&x) == deltas.first()))
+}
+
+/// Whether `old` is in the input at or after `cursor` once every slip is
+/// forgiven (whitespace around lines, Unicode punctuation): then its old
+/// lines are still there, and the section is not "already applied".
+pub(crate) fn loosely_present(idx: &Index, old: &[&str], cursor: usize, eof: bool) -> bool {
+    let loosest = Level { trailing: true, unicode: true, tabs: None, indent: true };
+    !matches(idx, old, cursor, eof, loosest, 1).is_empty()
 }
 
 /// The smallest slip that makes `diff` equal to `file`.
@@ -212,7 +242,8 @@ fn shift(pairs: &[(&str, &str)], lv: Level) -> Shift {
         }
         return Shift::None;
     }
-    if !lv.indent {
+    // One line is no evidence of a uniform shift (tabs for spaces is only the file's style).
+    if !lv.indent || pairs.len() < 2 {
         return Shift::None;
     }
     let first = pairs.first().copied().unwrap_or(("", ""));
@@ -365,7 +396,8 @@ pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ct
         for lv in levels(ctx) {
             match matches(idx, &new, cursor, eof, lv, 2).as_slice() {
                 [] => continue,
-                [n] => return Outcome::Applied { at: *n, end: n + new.len() },
+                [n] if super::applied::plausible(idx, section, cursor, *n) => return Outcome::Applied { at: *n, end: n + new.len() },
+                [_] => break,
                 _ => break,
             }
         }
