@@ -190,6 +190,10 @@ function realDiff(edit) {
     const diff = render(secs);
     const r = tryApply(edit.old, diff);
     if (r.ok && r.text === edit.new) return { secs, diff, a, b };
+    // Why a real diff did not apply in Strict (ambiguous context, mostly; a
+    // V4A diff cannot add or remove a file's final newline).
+    const why = r.ok ? 'final newline' : r.code;
+    if (context === 3) refusals[why] = (refusals[why] ?? 0) + 1;
   }
   return null;
 }
@@ -292,6 +296,7 @@ function ambiguous(real, m) {
   return { input: join(input), expected: join(expected) };
 }
 
+const refusals = {};
 const edits = [...packageEdits(), ...gitEdits()];
 const random = rng(12);
 const stats = {
@@ -327,6 +332,7 @@ for (const edit of edits) {
   stats.replay.total++;
   const again = tryApply(edit.new, real.diff);
   if (again.ok) stats.replay.strict++;
+  else if (again.code === 'already_applied') stats.replay.already = (stats.replay.already ?? 0) + 1;
   const againRepair = tryApply(edit.new, real.diff, { repair: true });
   if (againRepair.ok && againRepair.text !== edit.new) stats.replay.strictRepair++;
   const againCodex = tryApply(edit.new, real.diff, { mode: 'codex' });
@@ -412,7 +418,14 @@ console.log(
 );
 const r = stats.replay;
 console.log(
-  `Replays (each real diff sent again to the file it produced), ${r.total}: apply again in Strict ${r.strict}, in Strict with repair ${r.strictRepair} (a change; no-ops excluded), in Codex mode ${r.codex}.`,
+  `Replays (each real diff sent again to the file it produced), ${r.total}: apply again in Strict ${r.strict} (already_applied: ${r.already ?? 0}), in Strict with repair ${r.strictRepair} (a change; no-ops excluded), in Codex mode ${r.codex}.`,
+);
+console.log(
+  `Real diffs (3 lines of context) Strict refused before more context was tried: ${
+    Object.entries(refusals)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none'
+  }.`,
 );
 if (wrongs.length) {
   console.log(`\nWrong results with repair (${wrongs.length}):`);

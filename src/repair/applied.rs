@@ -68,11 +68,26 @@ pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize)
     let leading: Vec<&str> = section.lines.iter().take_while(is_removed).map(|l| l.text).collect();
     let trailing: Vec<&str> = section.lines.iter().rev().take_while(is_removed).map(|l| l.text).collect();
     let still_there = |run: &[&str], range: std::ops::Range<usize>| {
-        run.iter().filter(|t| !t.trim().is_empty()).any(|t| range.clone().any(|i| i < lines.len() && lines.get(i).trim() == t.trim()))
+        run.iter().filter(|t| !t.trim().is_empty()).any(|t| range.clone().any(|i| i < lines.len() && alike(lines.get(i), t)))
     };
     let before = n.saturating_sub(leading.len() + 2)..n;
     let after = n + new_len..n + new_len + trailing.len() + 2;
     !still_there(&leading, before) && !still_there(&trailing, after)
+}
+
+/// Whether an input line is the removed line, or a copy of it the model
+/// misremembered a little: equal but for whitespace around it, or sharing
+/// a start and an end that make up 70% of the longer line.
+fn alike(line: &str, removed: &str) -> bool {
+    let (a, b) = (line.trim().as_bytes(), removed.trim().as_bytes());
+    if a == b {
+        return true;
+    }
+    let longest = a.len().max(b.len());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let rest = a.len().min(b.len()) - prefix;
+    let suffix = a.iter().rev().zip(b.iter().rev()).take(rest).take_while(|(x, y)| x == y).count();
+    longest > 0 && (prefix + suffix) * 10 >= longest * 7
 }
 
 /// Where the section's new lines are, when its old lines match once at `o`
