@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Real edits, per call: Strict and Codex `apply` of the built package against
+// `applyDiff` of the OpenAI Agents SDK (@openai/agents-core), in one process,
+// on the real-edits corpus (bench/real-edits.mjs: files changed between
+// consecutive releases of well-known packages and commits of this repository,
+// as V4A diffs). Every case is checked first: Strict gives exactly the new
+// file; applyDiff and Codex mode are timed only on the cases where they give
+// it too (the counts are printed). Each workload is timed as whole passes over
+// its cases, after a warm-up pass; the figure is the median pass divided by
+// the number of calls.
+//
+//   npm run bench          (after npm run build)
+//   node bench/real.mjs --quick
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { loadCorpus } from './real-edits.mjs';
+import { median } from './timing.mjs';
+
+const require = createRequire(import.meta.url);
+const { apply } = require('applypatch');
+const { applyDiff } = await import('@openai/agents-core');
+const quick = process.argv.includes('--quick');
+
+const { cases } = loadCorpus();
+const codex = { mode: 'codex' };
+const attempt = (fn) => {
+  try {
+    return fn();
+  } catch (e) {
+    return e;
+  }
+};
+for (const c of cases) {
+  const ours = attempt(() => apply(c.input, c.diff));
+  if (ours !== c.expected) throw new Error(`Strict does not give the new file: ${c.source} ${c.path}`);
+  c.sdk = attempt(() => applyDiff(c.input, c.diff)) === c.expected;
+  // Codex mode always ends the file with a newline; every corpus file has one.
+  c.codex = attempt(() => apply(c.input, c.diff, codex)) === c.expected;
+}
+
+/** Microseconds per call of `fn` over `list`: the median of `passes` whole passes. */
+function perCall(list, fn, passes) {
+  const pass = () => {
+    const t = performance.now();
+    for (const c of list) fn(c);
+    return performance.now() - t;
+  };
+  pass();
+  const times = [];
+  for (let i = 0; i < passes; i++) times.push(pass());
+  return (median(times) * 1000) / list.length;
+}
+
+const workloads = [
+  ['all real edits', (c) => c.sdk],
+  ['files under 200 lines', (c) => c.sdk && c.lines < 200],
+  ['files of 200-2,000 lines', (c) => c.sdk && c.lines >= 200 && c.lines < 2000],
+  ['files of 2,000+ lines', (c) => c.sdk && c.lines >= 2000],
+];
+const passes = quick ? 3 : 15;
+const us = (x) => x.toFixed(1).padStart(9);
+const agree = cases.filter((c) => c.sdk).length;
+console.log(
+  `real-edits corpus: ${cases.length} V4A diffs; applyDiff gives the new file for ${agree}, Codex mode for ${cases.filter((c) => c.codex).length}`,
+);
+console.log('microseconds per call (median pass / calls); ratio = applyDiff / applypatch\n');
+console.log('workload                      calls   Strict µs  applyDiff µs   ratio   Codex µs   ratio');
+for (const [name, pick] of workloads) {
+  const list = cases.filter(pick);
+  if (list.length === 0) continue;
+  const strict = perCall(list, (c) => apply(c.input, c.diff), passes);
+  const sdk = perCall(list, (c) => applyDiff(c.input, c.diff), passes);
+  const both = list.filter((c) => c.codex);
+  const cx = perCall(both, (c) => apply(c.input, c.diff, codex), passes);
+  const sdkBoth = both.length === list.length ? sdk : perCall(both, (c) => applyDiff(c.input, c.diff), passes);
+  console.log(
+    `${name.padEnd(28)} ${String(list.length).padStart(6)} ${us(strict)}   ${us(sdk)}  ${(sdk / strict).toFixed(1).padStart(5)}x ${us(cx)}  ${(sdkBoth / cx).toFixed(1).padStart(5)}x`,
+  );
+}

@@ -1,0 +1,73 @@
+//! The engine alone on the real-edits corpus (bench/real-edits.mjs builds it
+//! into .cache/real-edits/corpus.json): microseconds per call of
+//! `Mode::changes` natively, by file size, to set against what bench/real.mjs
+//! measures through the npm package (the difference is the JS/wasm boundary).
+//!
+//!   cargo run --release --example real_edits [-- CORPUS.json]
+use std::time::Instant;
+
+use applypatch::Mode;
+
+#[derive(serde::Deserialize)]
+struct Corpus {
+    cases: Vec<Case>,
+}
+
+#[derive(serde::Deserialize)]
+struct Case {
+    lines: usize,
+    input: String,
+    diff: String,
+    expected: String,
+}
+
+fn per_call(cases: &[&Case], mode: Mode) -> f64 {
+    let pass = || {
+        let t = Instant::now();
+        for c in cases {
+            std::hint::black_box(mode.changes(&c.input, &c.diff).ok());
+        }
+        t.elapsed().as_secs_f64()
+    };
+    pass();
+    let mut times: Vec<f64> = (0..15).map(|_| pass()).collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    times.get(7).copied().unwrap_or(0.0) * 1e6 / cases.len().max(1) as f64
+}
+
+fn main() {
+    let path = std::env::args().nth(1).unwrap_or_else(|| ".cache/real-edits/corpus.json".into());
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("no corpus at {path}: run node bench/real-edits.mjs first");
+        std::process::exit(2);
+    };
+    let corpus: Corpus = match serde_json::from_str(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            std::process::exit(2);
+        }
+    };
+    for c in &corpus.cases {
+        if Mode::Strict.apply(&c.input, &c.diff).ok().as_deref() != Some(c.expected.as_str()) {
+            eprintln!("a corpus case does not apply to its expected text natively");
+            std::process::exit(1);
+        }
+    }
+    println!("engine alone (native), microseconds per call of Mode::changes");
+    println!("workload                      calls    Strict     Codex");
+    type Pick = fn(usize) -> bool;
+    let groups: [(&str, Pick); 4] = [
+        ("all real edits", |_| true),
+        ("files under 200 lines", |n| n < 200),
+        ("files of 200-2,000 lines", |n| (200..2000).contains(&n)),
+        ("files of 2,000+ lines", |n| n >= 2000),
+    ];
+    for (name, pick) in groups {
+        let list: Vec<&Case> = corpus.cases.iter().filter(|c| pick(c.lines)).collect();
+        if list.is_empty() {
+            continue;
+        }
+        println!("{name:<28} {:>6} {:>9.2} {:>9.2}", list.len(), per_call(&list, Mode::Strict), per_call(&list, Mode::Codex));
+    }
+}
