@@ -16,8 +16,10 @@
 // drift). Replays (each real diff applied to its own result) check that no
 // edit applies twice.
 //
-// Usage: node scripts/repairs.mjs [--offline] [--write-sample]
+// Usage: node scripts/repairs.mjs [--offline] [--real-edits] [--write-sample]
 //   --offline       use only packages already in .cache/repairs/ and git history
+//   --real-edits    also the edits of bench/real-edits.mjs (npm and PyPI
+//                   releases; built into .cache/real-edits/ if missing)
 //   --write-sample  rewrite tests/fixtures/repairs-sample.json (a fixed sample
 //                   of cases from this repository's own history)
 import { execFileSync } from 'node:child_process';
@@ -296,8 +298,21 @@ function ambiguous(real, m) {
   return { input: join(input), expected: join(expected) };
 }
 
+/** The (old, new) pairs of the real-edits benchmark corpus, when asked for. */
+async function benchEdits() {
+  if (!args.has('--real-edits')) return [];
+  const { loadCorpus } = await import(join(root, 'bench', 'real-edits.mjs'));
+  return loadCorpus().cases.map((c) => ({ source: c.source, path: c.path, old: c.input, new: c.expected }));
+}
+
 const refusals = {};
-const edits = [...packageEdits(), ...gitEdits()];
+const seen = new Set();
+const edits = [...packageEdits(), ...gitEdits(), ...(await benchEdits())].filter((e) => {
+  const key = `${e.old}\0${e.new}`;
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+});
 const random = rng(12);
 const stats = {
   edits: edits.length,
@@ -327,7 +342,7 @@ for (const edit of edits) {
   const real = realDiff(edit);
   if (!real) continue;
   stats.usable++;
-  stats.sources.add(edit.source.startsWith('git') ? 'this repository' : edit.source.split('@')[0]);
+  stats.sources.add(edit.source.startsWith('git') ? 'this repository' : edit.source.split('@')[0].replace(/^(npm|pypi):/, ''));
   // Replays: the real diff sent again to the file it produced.
   stats.replay.total++;
   const again = tryApply(edit.new, real.diff);

@@ -295,3 +295,49 @@ fn envelopes() {
     let e = repair::apply_files(&start, "hello", Allow::ALL).unwrap_err();
     assert_eq!(e.kind, ErrorKind::InvalidPatch);
 }
+
+#[test]
+fn every_section_repair_is_refused_when_ambiguous() {
+    // Each input has the slipped section twice once the slip is forgiven.
+    let cases = [
+        (
+            "unicode",
+            "a = \u{201C}x\u{201D}\nb\na = \u{201C}x\u{201D}\n",
+            "-a = \"x\"\n+a = 1",
+            "ignoring Unicode punctuation look-alikes, it matches 2 places (input lines 1 and 3)",
+        ),
+        (
+            "tabs",
+            "\tx()\ny\n\tx()\n",
+            "-    x()\n+    z()",
+            "reading tabs in the indentation as spaces, it matches 2 places (input lines 1 and 3)",
+        ),
+        (
+            "line-numbers",
+            "x\ny\nx\ny\n",
+            " 1 | x\n-2 | y\n+Y",
+            "without its line-number prefixes and ignoring trailing whitespace, it matches 2 places",
+        ),
+    ];
+    for (kind, input, diff, why) in cases {
+        let e = refused(input, diff);
+        assert_eq!(e.kind, ErrorKind::ContextNotFound, "{kind}");
+        assert!(e.message.contains(why), "{kind}: {}", e.message);
+    }
+    // A hunk header read as a bare '@@' leaves Strict's own rule: ambiguous is an error.
+    let e = refused("x\ny\nx\ny\n", "@@ -1,2 +1,2 @@\n x\n-y\n+Y");
+    assert_eq!(e.kind, ErrorKind::ContextAmbiguous);
+    assert_eq!(e.input_lines, [1, 3]);
+}
+
+#[test]
+fn repairs_in_a_batch_and_a_patch_name_their_diff_or_file() {
+    let r = repair::apply_batch("a \nb\nc\n", &["-a\n+A", "-c\n+C"], Allow::ALL).unwrap();
+    assert_eq!(r.value, "A\nb\nC\n");
+    assert_eq!(r.repairs.iter().map(|r| (r.kind, r.diff)).collect::<Vec<_>>(), [(RepairKind::TrailingWs, Some(0))]);
+    let patch = "*** Begin Patch\n*** Update File: f.py\n@@ -1,2 +1,2 @@\n-a\n+A\n*** End Patch";
+    let r = repair::apply_files(&files(&[("f.py", "a\n")]), patch, Allow::ALL).unwrap();
+    assert_eq!(r.value, files(&[("f.py", "A\n")]));
+    let rep = &r.repairs[0];
+    assert_eq!((rep.kind, rep.path.as_deref(), rep.operation, rep.diff_line), (RepairKind::HunkHeader, Some("f.py"), Some(0), Some(3)));
+}
