@@ -59,11 +59,20 @@ pub fn instead_of_missing(idx: &Index, section: &Section, cursor: usize) -> Opti
 /// lost a line is not a removal done).
 pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize) -> bool {
     let old: Vec<&str> = section.old().map(|l| l.text).collect();
+    let lines = idx.lines();
     if super::section::loosely_present(idx, &old, cursor, section.eof.is_some()) {
         return false;
     }
+    // All but one of four or more old lines, in place somewhere else: the
+    // old text is still there with one line misremembered, and the new lines
+    // found are a coincidence.
+    let whole = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= lines.len();
+    if old.len() >= 4
+        && crate::matcher::diagnose::nearest(idx, &old, cursor).is_some_and(|c| c.start != n && whole(&c) && c.equal + 1 >= old.len())
+    {
+        return false;
+    }
     let new_len = section.new_side().count();
-    let lines = idx.lines();
     let is_removed = |l: &&crate::diff::DiffLine| l.kind == crate::diff::LineKind::Remove;
     let leading: Vec<&str> = section.lines.iter().take_while(is_removed).map(|l| l.text).collect();
     let trailing: Vec<&str> = section.lines.iter().rev().take_while(is_removed).map(|l| l.text).collect();

@@ -391,9 +391,11 @@ pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ct
             }
         }
     }
-    // Sent again after a repaired success: the new lines, with the same slips.
+    // Sent again after a repaired success: the new lines, with the same slips
+    // (but not any indentation: a change of indentation alone would look
+    // applied before it is).
     if let Some(new) = super::applied::new_side(section) {
-        for lv in levels(ctx) {
+        for lv in levels(ctx).into_iter().filter(|lv| !lv.indent) {
             match matches(idx, &new, cursor, eof, lv, 2).as_slice() {
                 [] => continue,
                 [n] if super::applied::plausible(idx, section, cursor, *n) => return Outcome::Applied { at: *n, end: n + new.len() },
