@@ -92,7 +92,8 @@ console.log('median ms of one call; ratio = apply-edit-block / applypatch (compa
 console.log('   lines  edit                    strategy     applypatch       safe  apply-edit-block      ratio');
 for (const [i, c] of all.entries()) {
   const edit = { search: c.search, replace: c.replace };
-  const ours = applyEdit(c.source, edit);
+  const compatible = { preset: 'compatible' };
+  const ours = applyEdit(c.source, edit, compatible);
   if (ours.strategy !== c.want) throw new Error(`${c.name} at ${c.lines} lines: strategy ${ours.strategy}, wanted ${c.want}`);
   const t = theirs?.[i];
   if (t) {
@@ -100,7 +101,7 @@ for (const [i, c] of all.entries()) {
     if (!same) throw new Error(`${c.name} at ${c.lines} lines: results differ`);
   }
   const reps = quick ? 5 : c.lines >= 100_000 ? 21 : c.lines >= 10_000 ? 101 : 301;
-  const a = time(() => applyEdit(c.source, edit), reps);
+  const a = time(() => applyEdit(c.source, edit, compatible), reps);
   const s = time(() => applyEdit(c.source, edit, { preset: 'safe' }), reps);
   const b = t ? t.ms : NaN;
   const r = b / a;

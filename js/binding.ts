@@ -41,6 +41,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown;
   blocksApplyEdits(
     inputLen: number,
@@ -49,6 +50,7 @@ export interface Binding {
     threshold: number,
     anchorThreshold: number,
     flags: number,
+    hints: Float64Array,
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;

@@ -8,13 +8,19 @@ import { putInput, wasm } from './binding.js';
 /** The ladder's rungs, in the order they are tried. */
 export type Strategy = 'empty-search' | 'exact' | 'trailing-ws' | 'indent' | 'anchor' | 'fuzzy';
 
-/** `'compatible'`: apply-edit-block 0.1.0's behaviour. `'safe'`: every improvement on. */
+/** `'safe'` (the default): every improvement on. `'compatible'`: apply-edit-block 0.1.0's behaviour. */
 export type Preset = 'compatible' | 'safe';
 
 /** One search/replace edit. */
 export interface EditBlock {
   search: string;
   replace: string;
+  /** Roo Code's `:start_line:`: the 1-based line where SEARCH starts in the file as the model read it; with `lineHints` (safe) it chooses among several exact matches. */
+  startLine?: number;
+  /** Roo Code's `:end_line:` (kept; not used for matching). */
+  endLine?: number;
+  /** continue.dev's `replace_all`: replace every non-overlapping exact copy of SEARCH (`matches` says how many). */
+  replaceAll?: boolean;
 }
 
 /** An edit from `parseBlocks(text, { detailed: true })`. */
@@ -23,6 +29,10 @@ export interface ParsedEditBlock extends EditBlock {
   path?: string;
   /** 1-based line of the block's start marker in the text. */
   line: number;
+  /** Roo Code's `:start_line:N` header, when the block has one. */
+  startLine?: number;
+  /** Roo Code's `:end_line:N` header, when the block has one. */
+  endLine?: number;
 }
 
 /** Something that looked like an edit block but is not one (for example a block that is never closed). */
@@ -44,7 +54,7 @@ export interface ParseBlocksOptions {
 }
 
 export interface EditOptions {
-  /** `'compatible'` (default) or `'safe'`; the options below override the preset's. */
+  /** `'safe'` (default) or `'compatible'`; the options below override the preset's. */
   preset?: Preset;
   /** `anchor`: how far the gap between the anchor lines may differ from the SEARCH text's (2). */
   anchorSlack?: number;
@@ -60,6 +70,16 @@ export interface EditOptions {
   relativeIndent?: boolean;
   /** On failure, report the closest place, how similar it is and which lines differ (safe: on). */
   explain?: boolean;
+  /** An empty REPLACE over whole lines removes them with their line breaks (safe: on). */
+  wholeLines?: boolean;
+  /** An empty SEARCH only creates a file: refused on a non-empty file, and the file it creates ends with a newline (safe: on). */
+  emptySearch?: boolean;
+  /** Fail when SEARCH equals REPLACE: nothing would change (safe: on). */
+  noChange?: boolean;
+  /** With `unique`: an edit's `startLine` chooses among several exact matches, the one starting within 5 lines of it (safe: on). */
+  lineHints?: boolean;
+  /** Every edit replaces all exact copies of its SEARCH text, as if each had `replaceAll` (off in both presets). */
+  replaceAll?: boolean;
 }
 
 /** 1-based, inclusive lines of the file. */
@@ -102,8 +122,8 @@ export interface EditResult {
   end: number;
   /** How many places the winning strategy matched (0 on a plain failure). */
   matches: number;
-  /** On failure with `explain` or `unique`: why. */
-  reason?: 'not-found' | 'ambiguous';
+  /** On failure with `explain`, `unique`, `emptySearch` or `noChange`: why. */
+  reason?: 'not-found' | 'ambiguous' | 'empty-search' | 'no-change';
   /** On failure with `explain` or `unique`: what failed and what to change, for the model. */
   message?: string;
   /** `ambiguous`: the places matched (at most 20). */
@@ -112,6 +132,8 @@ export interface EditResult {
   nearest?: NearestBlock;
   /** `not-found` with `explain`: where the REPLACE text already is (the edit was probably applied). */
   alreadyApplied?: LineRange;
+  /** On success, how the edit was placed when that needs saying: chosen among several matches by its `startLine`, or how many places `replaceAll` replaced. */
+  note?: string;
 }
 
 export interface EditsResult {
@@ -128,7 +150,7 @@ export interface EditsResult {
 /** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?]`. */
 type RawResult = [number, number, number, number, number, string, FailureFields | undefined];
 
-type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied'>;
+type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied' | 'note'>;
 
 const STRATEGIES: Array<Strategy | null> = [null, 'empty-search', 'exact', 'trailing-ws', 'indent', 'anchor', 'fuzzy'];
 
@@ -141,8 +163,26 @@ const PRESETS: Record<Preset, Required<Omit<EditOptions, 'preset'>>> = {
     newlines: false,
     relativeIndent: false,
     explain: false,
+    wholeLines: false,
+    emptySearch: false,
+    noChange: false,
+    lineHints: false,
+    replaceAll: false,
   },
-  safe: { anchorSlack: 2, threshold: 0.85, unique: true, anchorThreshold: 0.5, newlines: true, relativeIndent: true, explain: true },
+  safe: {
+    anchorSlack: 2,
+    threshold: 0.85,
+    unique: true,
+    anchorThreshold: 0.5,
+    newlines: true,
+    relativeIndent: true,
+    explain: true,
+    wholeLines: true,
+    emptySearch: true,
+    noChange: true,
+    lineHints: true,
+    replaceAll: false,
+  },
 };
 
 function kind(value: unknown): string {
@@ -154,7 +194,7 @@ function kind(value: unknown): string {
 /** The binding's option arguments: anchorSlack, threshold, anchorThreshold, flags. */
 function resolve(options: unknown): [number, number, number, number] {
   const o = checkOptions(options);
-  const preset = o.preset ?? 'compatible';
+  const preset = o.preset ?? 'safe';
   if (preset !== 'compatible' && preset !== 'safe') {
     throw new TypeError(
       `applypatch: options.preset must be 'compatible' or 'safe', got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`,
@@ -167,26 +207,53 @@ function resolve(options: unknown): [number, number, number, number] {
     if (typeof v !== 'number') throw new TypeError(`applypatch: options.${name} must be a number, got ${kind(v)}`);
     return v;
   };
-  const flag = (name: 'unique' | 'newlines' | 'relativeIndent' | 'explain', bit: number): number => {
+  type Flag = 'unique' | 'newlines' | 'relativeIndent' | 'explain' | 'wholeLines' | 'emptySearch' | 'noChange' | 'lineHints' | 'replaceAll';
+  const flag = (name: Flag, bit: number): number => {
     const v = o[name];
     if (v === undefined) return base[name] ? bit : 0;
     if (typeof v !== 'boolean') throw new TypeError(`applypatch: options.${name} must be a boolean, got ${kind(v)}`);
     return v ? bit : 0;
   };
-  const flags = flag('unique', 1) | flag('newlines', 2) | flag('relativeIndent', 4) | flag('explain', 8);
+  const flags =
+    flag('unique', 1) |
+    flag('newlines', 2) |
+    flag('relativeIndent', 4) |
+    flag('explain', 8) |
+    flag('wholeLines', 16) |
+    flag('emptySearch', 32) |
+    flag('noChange', 64) |
+    flag('lineHints', 128) |
+    flag('replaceAll', 256);
   return [num('anchorSlack'), num('threshold'), num('anchorThreshold'), flags];
 }
 
-function checkEdit(name: string, edit: unknown): EditBlock {
+/** An edit's text, and its `[startLine, endLine, replaceAll]` for the binding (0 for none). */
+function checkEdit(name: string, edit: unknown): { search: string; replace: string; hints: [number, number, number] } {
   if (edit === null || typeof edit !== 'object' || Array.isArray(edit)) {
     throw new TypeError(`applypatch: ${name} must be an object { search, replace }, got ${kind(edit)}`);
   }
-  const { search, replace } = edit as Record<string, unknown>;
+  const { search, replace, startLine, endLine, replaceAll } = edit as Record<string, unknown>;
   if (typeof search !== 'string') throw new TypeError(`applypatch: ${name}.search must be a string, got ${kind(search)}`);
   // apply-edit-block treats a missing replace as '' (a deletion); a deletion
   // must be asked for.
   if (typeof replace !== 'string') throw new TypeError(`applypatch: ${name}.replace must be a string, got ${kind(replace)}`);
-  return { search: checkString(`${name}.search`, search), replace: checkString(`${name}.replace`, replace) };
+  const line = (field: string, v: unknown): number => {
+    if (v === undefined) return 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      throw new TypeError(
+        `applypatch: ${name}.${field} must be a line number (an integer from 1), got ${typeof v === 'number' ? v : kind(v)}`,
+      );
+    }
+    return v;
+  };
+  if (replaceAll !== undefined && typeof replaceAll !== 'boolean') {
+    throw new TypeError(`applypatch: ${name}.replaceAll must be a boolean, got ${kind(replaceAll)}`);
+  }
+  return {
+    search: checkString(`${name}.search`, search),
+    replace: checkString(`${name}.replace`, replace),
+    hints: [line('startLine', startLine), line('endLine', endLine), replaceAll ? 1 : 0],
+  };
 }
 
 function finish(source: string, raw: RawResult): EditResult {
@@ -222,10 +289,10 @@ export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlo
  */
 export function applyEdit(source: string, edit: EditBlock, options?: EditOptions): EditResult {
   checkString('source', source);
-  const { search, replace } = checkEdit('edit', edit);
+  const { search, replace, hints } = checkEdit('edit', edit);
   const args = resolve(options);
   const len = putInput(source);
-  return finish(source, wasm().blocksApplyEdit(len, search, replace, ...args) as RawResult);
+  return finish(source, wasm().blocksApplyEdit(len, search, replace, ...args, new Float64Array(hints)) as RawResult);
 }
 
 /**
@@ -236,13 +303,15 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   checkString('source', source);
   if (!Array.isArray(edits)) throw new TypeError(`applypatch: edits must be an array of { search, replace }, got ${kind(edits)}`);
   const flat: string[] = [];
+  const hints = new Float64Array(edits.length * 3);
   edits.forEach((e, i) => {
-    const { search, replace } = checkEdit(`edits[${i}]`, e);
-    flat.push(search, replace);
+    const checked = checkEdit(`edits[${i}]`, e);
+    flat.push(checked.search, checked.replace);
+    hints.set(checked.hints, i * 3);
   });
   const args = resolve(options);
   const len = putInput(source);
-  const raws = wasm().blocksApplyEdits(len, flat, ...args) as RawResult[];
+  const raws = wasm().blocksApplyEdits(len, flat, ...args, hints) as RawResult[];
   let text = source;
   const results = raws.map((raw) => {
     const r = finish(text, raw);

@@ -266,7 +266,7 @@ fn parse_strict(diff: &str, first_line: usize) -> Result<Diff<'_>> {
         let open_header = sections.last().filter(|s| s.lines.is_empty());
         if raw == "@@" {
             if let Some(s) = open_header {
-                return Err(empty_hunk(s));
+                return Err(if s.anchors.is_empty() { empty_hunk(s) } else { bare_after_anchor(s, n) });
             }
             sections.push(Section { header: Some(n), ..Section::default() });
         } else if let Some(text) = raw.strip_prefix("@@ ") {
@@ -327,6 +327,21 @@ fn empty_hunk(s: &Section) -> Error {
     Error::new(
         ErrorKind::EmptyHunk,
         format!("The section starting at diff line {n} has no lines under its '@@' header. Give it its context (' '), removed ('-') and added ('+') lines, or remove the header."),
+    )
+    .at_diff_line(n)
+}
+
+/// A bare `@@` right after anchors (`@@ class Only` then `@@`): it starts a
+/// new section, leaving the anchors' section empty.
+fn bare_after_anchor(s: &Section, n: usize) -> Error {
+    let lines: Vec<String> = s.anchors.iter().map(|a| a.line.to_string()).collect();
+    let (what, those) = if lines.len() == 1 { ("anchor", "it") } else { ("anchors", "them") };
+    Error::new(
+        ErrorKind::EmptyHunk,
+        format!(
+            "Diff line {n} is a bare '@@', which starts a new section, so the section of the {what} above it (diff line {}) has no lines. To use the {what} for the lines below, remove the bare '@@' on diff line {n}: anchors written one after another narrow step by step, and the section's lines follow {those}.",
+            lines.join(", ")
+        ),
     )
     .at_diff_line(n)
 }

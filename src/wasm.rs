@@ -436,12 +436,19 @@ struct JsFailure<'a> {
     already_applied: Option<JsLineRange>,
 }
 
+/// What a successful edit's result adds: how it was placed.
+#[derive(Serialize)]
+struct JsNote<'a> {
+    note: &'a str,
+}
+
 fn serialize<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
 }
 
 /// The options from the wrapper's plain values. `flags`: 1 unique, 2 newlines,
-/// 4 relative indent, 8 explain.
+/// 4 relative indent, 8 explain, 16 whole lines, 32 empty search, 64 no
+/// change, 128 line hints, 256 replace all.
 fn block_options(anchor_slack: f64, threshold: f64, anchor_threshold: f64, flags: u32) -> blocks::Options {
     // apply-edit-block compares |gap| <= slack: a fraction rounds down, NaN
     // and negative numbers never match, Infinity always may.
@@ -454,6 +461,11 @@ fn block_options(anchor_slack: f64, threshold: f64, anchor_threshold: f64, flags
         newlines: flags & 2 != 0,
         relative_indent: flags & 4 != 0,
         explain: flags & 8 != 0,
+        whole_lines: flags & 16 != 0,
+        empty_search: flags & 32 != 0,
+        no_change: flags & 64 != 0,
+        line_hints: flags & 128 != 0,
+        replace_all: flags & 256 != 0,
     }
 }
 
@@ -481,9 +493,10 @@ fn to_js_outcome(source: &str, o: &blocks::Outcome) -> Result<JsValue, JsValue> 
         Some(blocks::Strategy::Anchor) => 5,
         Some(blocks::Strategy::Fuzzy) => 6,
     };
-    let failure = match &o.failure {
-        None => JsValue::UNDEFINED,
-        Some(f) => serialize(&JsFailure {
+    let failure = match (&o.failure, &o.note) {
+        (None, None) => JsValue::UNDEFINED,
+        (None, Some(note)) => serialize(&JsNote { note })?,
+        (Some(f), _) => serialize(&JsFailure {
             reason: f.reason.as_str(),
             message: &f.message,
             candidates: (f.reason == blocks::Reason::Ambiguous).then(|| f.candidates.iter().map(|&r| r.into()).collect()),
@@ -518,7 +531,15 @@ fn to_js_outcome(source: &str, o: &blocks::Outcome) -> Result<JsValue, JsValue> 
     Ok(out.into())
 }
 
+/// An edit from the wrapper: `hints` are `[startLine, endLine, replaceAll]`,
+/// 0 for none.
+fn block_edit(search: String, replace: String, hints: &[f64]) -> blocks::Edit {
+    let line = |i: usize| hints.get(i).copied().filter(|&n| n >= 1.0 && n.is_finite()).map(|n| n as usize);
+    blocks::Edit { search, replace, start_line: line(0), end_line: line(1), replace_all: hints.get(2).is_some_and(|&n| n != 0.0) }
+}
+
 /// Applies one edit to the input buffer's first `input_len` bytes.
+#[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = blocksApplyEdit)]
 pub fn blocks_apply_edit(
     input_len: usize,
@@ -528,15 +549,18 @@ pub fn blocks_apply_edit(
     threshold: f64,
     anchor_threshold: f64,
     flags: u32,
+    hints: Vec<f64>,
 ) -> Result<JsValue, JsValue> {
     let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
-    let edit = blocks::Edit { search, replace };
+    let edit = block_edit(search, replace, &hints);
     with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options)))
 }
 
-/// Applies edits (`[search, replace, search, replace, …]`) in order to the
-/// input buffer, stopping at the first failure: one outcome per edit tried,
-/// each with offsets into the text at its step.
+/// Applies edits (`[search, replace, search, replace, …]`, with `hints`
+/// three per edit as for one) in order to the input buffer, stopping at the
+/// first failure: one outcome per edit tried, each with offsets into the
+/// text at its step.
+#[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = blocksApplyEdits)]
 pub fn blocks_apply_edits(
     input_len: usize,
@@ -545,23 +569,23 @@ pub fn blocks_apply_edits(
     threshold: f64,
     anchor_threshold: f64,
     flags: u32,
+    hints: Vec<f64>,
 ) -> Result<Array, JsValue> {
     let options = block_options(anchor_slack, threshold, anchor_threshold, flags);
+    let edits: Vec<blocks::Edit> = edits
+        .chunks_exact(2)
+        .enumerate()
+        .filter_map(|(i, pair)| match pair {
+            [search, replace] => Some(block_edit(search.clone(), replace.clone(), hints.get(i * 3..i * 3 + 3).unwrap_or(&[]))),
+            _ => None,
+        })
+        .collect();
     with_input(input_len, |source| {
         let out = Array::new();
-        let mut current: Option<String> = None;
-        let mut pairs = edits.chunks_exact(2);
-        for pair in &mut pairs {
-            let [search, replace] = pair else { break };
-            let edit = blocks::Edit { search: search.clone(), replace: replace.clone() };
-            let text = current.as_deref().unwrap_or(source);
-            let outcome = blocks::find(text, &edit, &options);
+        blocks::find_each(source, &edits, &options, |text, outcome| {
             out.push(&to_js_outcome(text, &outcome)?);
-            match &outcome.splice {
-                Some(s) => current = Some(text::apply_splices(text, std::slice::from_ref(s))),
-                None => break,
-            }
-        }
+            Ok::<(), JsValue>(())
+        })?;
         Ok(out)
     })
 }
@@ -579,6 +603,10 @@ struct JsParsedEdit<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<&'a str>,
     line: usize,
+    #[serde(rename = "startLine", skip_serializing_if = "Option::is_none")]
+    start_line: Option<usize>,
+    #[serde(rename = "endLine", skip_serializing_if = "Option::is_none")]
+    end_line: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -606,7 +634,14 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
         edits: p
             .edits
             .iter()
-            .map(|e| JsParsedEdit { search: &e.search, replace: &e.replace, path: e.path.as_deref(), line: e.line })
+            .map(|e| JsParsedEdit {
+                search: &e.search,
+                replace: &e.replace,
+                path: e.path.as_deref(),
+                line: e.line,
+                start_line: e.start_line,
+                end_line: e.end_line,
+            })
             .collect(),
         problems: p.problems.iter().map(|p| JsProblem { line: p.line, message: &p.message }).collect(),
     })

@@ -24,7 +24,7 @@ fn engine_agrees_with_recorded_apply_edit_block() {
                 .map(|e| Edit::new(e["search"].as_str().unwrap(), e["replace"].as_str().unwrap()))
                 .collect(),
         };
-        let mut options = Options::default();
+        let mut options = Options::COMPATIBLE;
         if let Some(t) = c.get("threshold").and_then(Value::as_f64) {
             options.threshold = t;
         }

@@ -61,15 +61,24 @@ fn options() -> impl Strategy<Value = Options> {
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
+        prop::array::uniform5(any::<bool>()),
     )
-        .prop_map(|(anchor_slack, threshold, unique, anchor_threshold, newlines, relative_indent, explain)| Options {
-            anchor_slack,
-            threshold,
-            unique,
-            anchor_threshold,
-            newlines,
-            relative_indent,
-            explain,
+        .prop_map(|(anchor_slack, threshold, unique, anchor_threshold, newlines, relative_indent, explain, more)| {
+            let [whole_lines, empty_search, no_change, line_hints, replace_all] = more;
+            Options {
+                anchor_slack,
+                threshold,
+                unique,
+                anchor_threshold,
+                newlines,
+                relative_indent,
+                explain,
+                whole_lines,
+                empty_search,
+                no_change,
+                line_hints,
+                replace_all,
+            }
         })
 }
 
@@ -257,12 +266,25 @@ proptest! {
                 // Only `indent` (and, with relative_indent, `anchor`) rewrites
                 // the replacement; `newlines` only changes its line breaks.
                 let reindented = r.strategy == Some(Rung::Indent) || (options.relative_indent && r.strategy == Some(Rung::Anchor));
-                if !reindented {
+                // `replace_all` writes every copy at once (the text between
+                // them included): plain `str::replace` when nothing else applies.
+                let all = options.replace_all && !search.is_empty();
+                if all && !options.newlines && !options.whole_lines {
+                    prop_assert_eq!(&r.text, &source.replace(&search, &replace));
+                }
+                if !reindented && !all {
                     let written = if options.newlines { r.replacement.replace("\r\n", "\n") } else { r.replacement.clone() };
-                    let given = if options.newlines { replace.replace("\r\n", "\n") } else { replace.clone() };
+                    let mut given = replace.clone();
+                    // An empty SEARCH creates a file that ends with a newline.
+                    if options.empty_search && search.is_empty() && !given.is_empty() && !given.ends_with('\n') {
+                        given.push('\n');
+                    }
+                    if options.newlines {
+                        given = given.replace("\r\n", "\n");
+                    }
                     prop_assert_eq!(written, given);
                 }
-                if options.unique {
+                if options.unique && !all {
                     prop_assert_eq!(r.matches, 1);
                 }
             }

@@ -145,7 +145,10 @@ fn a_bom_stays_first() {
     let source = "\u{feff}first\nsecond\n";
     let compat = run(source, "", "header\n", &Options::COMPATIBLE);
     assert_eq!(compat.text, "header\n\u{feff}first\nsecond\n", "apply-edit-block puts text before the BOM");
-    let safe = run(source, "", "header\n", &Options::SAFE);
+    // (The safe preset refuses an empty SEARCH on a non-empty file; without
+    // that check, the text goes after the BOM.)
+    assert!(!run(source, "", "header\n", &Options::SAFE).ok);
+    let safe = run(source, "", "header\n", &Options { empty_search: false, ..Options::SAFE });
     assert_eq!(safe.text, "\u{feff}header\nfirst\nsecond\n");
     assert_eq!(safe.range, Some(3..3));
     // Line rungs do not see the BOM as part of the first line.
@@ -261,4 +264,100 @@ fn apply_edits_stops_at_the_first_failure_in_safe_mode_too() {
     let r = apply_edits("a\nb\nx\nx\n", &edits, &Options::SAFE);
     assert_eq!((r.ok, r.applied, r.text.as_str(), r.results.len()), (false, 1, "A\nb\nx\nx\n", 2));
     assert_eq!(r.results[1].failure.as_ref().unwrap().reason, Reason::Ambiguous);
+}
+
+/// Cline and Roo remove the line: an empty REPLACE deletes whole lines.
+#[test]
+fn an_empty_replace_removes_whole_lines_with_their_breaks() {
+    assert_eq!(run("a\nb\nc\n", "b", "", &Options::SAFE).text, "a\nc\n");
+    assert_eq!(run("a\nb\nc", "c", "", &Options::SAFE).text, "a\nb");
+    assert_eq!(run("a\r\nb\r\nc\r\n", "b", "", &Options::SAFE).text, "a\r\nc\r\n");
+    // Part of a line stays part of a line.
+    assert_eq!(run("abc\n", "b", "", &Options::SAFE).text, "ac\n");
+    assert_eq!(run("a\nb\nc\n", "b", "", &Options::COMPATIBLE).text, "a\n\nc\n");
+}
+
+/// OpenHands and Cline refuse an empty SEARCH on a file that has content.
+#[test]
+fn an_empty_search_on_a_non_empty_file_says_how_to_insert() {
+    let r = run("a\nb\n", "", "x", &Options::SAFE);
+    assert!(!r.ok);
+    assert_eq!(r.text, "a\nb\n");
+    let f = r.failure.unwrap();
+    assert_eq!(f.reason.as_str(), "empty-search");
+    assert_eq!(
+        f.message,
+        "Edit not applied: its SEARCH text is empty, and an empty SEARCH only creates a new file, but this file is not empty (2 lines). Nothing was changed. To insert lines, put the lines they go after in SEARCH, and the same lines followed by the new ones in REPLACE: to append at the end, SEARCH \"b\" and REPLACE \"b\" then the new lines; to insert at the top, SEARCH \"a\" and REPLACE the new lines then \"a\"."
+    );
+    // Following the message works.
+    assert_eq!(run("a\nb\n", "b", "b\nx", &Options::SAFE).text, "a\nb\nx\n");
+    assert_eq!(run("a\nb\n", "a", "x\na", &Options::SAFE).text, "x\na\nb\n");
+    assert_eq!(run("a\nb\n", "", "x", &Options::COMPATIBLE).text, "xa\nb\n");
+}
+
+/// Cline and aider end a created file with a newline.
+#[test]
+fn a_file_created_from_an_empty_search_ends_with_a_newline() {
+    assert_eq!(run("", "", "new content", &Options::SAFE).text, "new content\n");
+    assert_eq!(run("", "", "a\n", &Options::SAFE).text, "a\n");
+    assert_eq!(run("", "", "new content", &Options::COMPATIBLE).text, "new content");
+}
+
+/// OpenHands and Roo reject an edit that changes nothing.
+#[test]
+fn search_equal_to_replace_fails_saying_nothing_would_change() {
+    let r = run("a\nb\n", "a", "a", &Options::SAFE);
+    assert!(!r.ok);
+    let f = r.failure.unwrap();
+    assert_eq!(f.reason.as_str(), "no-change");
+    assert_eq!(
+        f.message,
+        "Edit not applied: its SEARCH and REPLACE texts are the same (1 line), so it would change nothing. Nothing was changed. If the change you meant is already in the file, leave this edit out; otherwise write the new text in REPLACE."
+    );
+    assert!(run("a\nb\n", "a", "a", &Options::COMPATIBLE).ok);
+}
+
+/// Roo's `:start_line:` chooses among equal matches, and the result says so.
+#[test]
+fn start_line_chooses_among_equal_matches() {
+    let source = "x = 1\ny = 2\nx = 1\nz = 3\n";
+    let edit = Edit { start_line: Some(3), ..Edit::new("x = 1", "x = 9") };
+    let r = apply_edit(source, &edit, &Options::SAFE);
+    assert_eq!(r.text, "x = 1\ny = 2\nx = 9\nz = 3\n");
+    assert_eq!(
+        r.note.as_deref(),
+        Some("The SEARCH text matches 2 places in the file (exactly): line 1, line 3; applied at line 3, the one nearest its startLine 3.")
+    );
+    // Too far from both, or as near to both: still ambiguous, and it says why.
+    let far = apply_edit(source, &Edit { start_line: Some(40), ..edit.clone() }, &Options::SAFE);
+    assert!(!far.ok);
+    assert!(far.failure.unwrap().message.ends_with("Its startLine 40 did not choose one: it chooses only among exact matches, the one starting within 5 lines of it and nearer than the others."));
+    assert!(!apply_edit(source, &Edit { start_line: Some(2), ..edit.clone() }, &Options::SAFE).ok);
+    // Compatible: the first match, as apply-edit-block.
+    assert_eq!(apply_edit(source, &edit, &Options::COMPATIBLE).text, "x = 9\ny = 2\nx = 1\nz = 3\n");
+    // In a batch, start lines count lines of the file before any edit.
+    let edits = [Edit::new("y = 2", "y = 2\nw = 0"), edit.clone()];
+    let r = apply_edits(source, &edits, &Options::SAFE);
+    assert_eq!(r.text, "x = 1\ny = 2\nw = 0\nx = 9\nz = 3\n");
+}
+
+/// continue.dev's `replace_all`.
+#[test]
+fn replace_all_replaces_every_exact_copy_and_counts_them() {
+    let edit = Edit { replace_all: true, ..Edit::new("foo", "bar") };
+    for options in [Options::SAFE, Options::COMPATIBLE] {
+        let r = apply_edit("foo(1)\nfoo(2)\nx\nfoo\n", &edit, &options);
+        assert_eq!(r.text, "bar(1)\nbar(2)\nx\nbar\n");
+        assert_eq!(r.matches, 3);
+        assert_eq!(r.note.as_deref(), Some("Replaced 3 places (every exact copy of the SEARCH text): line 1, line 2, line 4."));
+    }
+    let r = apply_edit("a\r\nfoo\r\nfoo\r\n", &Edit { replace_all: true, ..Edit::new("foo\n", "") }, &Options::SAFE);
+    assert_eq!(r.text, "a\r\n");
+    let r = apply_edit("fo o\n", &edit, &Options::SAFE);
+    assert!(!r.ok);
+    let r = apply_edit("foo  \nfoo  \n", &Edit { replace_all: true, ..Edit::new("foo\nfoo", "x") }, &Options::SAFE);
+    assert_eq!(
+        r.failure.unwrap().message,
+        "Edit not applied: replaceAll replaces exact copies of the SEARCH text, and the file has none; it matches ignoring trailing whitespace at lines 1-2. Nothing was changed. Copy the SEARCH text exactly from the file, or send the edit without replaceAll."
+    );
 }

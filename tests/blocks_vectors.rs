@@ -39,7 +39,7 @@ fn check(name: &str, source: &str, got: &EditResult, want: &Expected) {
 }
 
 fn options(slack: Option<&Value>, threshold: Option<&Value>) -> Options {
-    let mut o = Options::default();
+    let mut o = Options::COMPATIBLE;
     if let Some(s) = slack.and_then(Value::as_i64) {
         o.anchor_slack = s;
     }

@@ -205,7 +205,7 @@ function runBlocks(ap, { files, selected, patch, preset }) {
     groups.get(path).push(i);
   });
 
-  const options = preset === 'safe' ? { preset: 'safe' } : {};
+  const options = { preset: preset === 'compatible' ? 'compatible' : 'safe' };
   const blocks = edits.map((_edit, i) => ({ n: i + 1, path: targetOf[i], lines: ranges[i] ?? null, ok: null }));
   const results = new Map();
   let failed = null;

@@ -25,7 +25,7 @@ export function normalize(s) {
     selected,
     patch: typeof s?.patch === 'string' ? s.patch : '',
     view: VIEWS.includes(s?.view) ? s.view : 'diff',
-    preset: PRESETS.includes(s?.preset) ? s.preset : 'compatible',
+    preset: PRESETS.includes(s?.preset) ? s.preset : 'safe',
   };
 }
 

@@ -16,11 +16,11 @@ const SHOWN_DIFFERENCES: usize = 8;
 /// by an LCS alignment (which needs `n * m` memory).
 const MAX_ALIGN: usize = 1000;
 
-fn range(first: usize, last: usize) -> LineRange {
+pub(crate) fn range(first: usize, last: usize) -> LineRange {
     LineRange { start: first + 1, end: last + 1 }
 }
 
-fn lines_text(r: LineRange) -> String {
+pub(crate) fn lines_text(r: LineRange) -> String {
     if r.start == r.end {
         format!("line {}", r.start)
     } else {
@@ -28,7 +28,7 @@ fn lines_text(r: LineRange) -> String {
     }
 }
 
-fn how(strategy: Strategy, options: &Options) -> String {
+pub(crate) fn how(strategy: Strategy, options: &Options) -> String {
     match strategy {
         Strategy::EmptySearch | Strategy::Exact => "exactly".to_string(),
         Strategy::TrailingWs => "ignoring trailing whitespace".to_string(),
@@ -84,6 +84,7 @@ pub(crate) fn ambiguous(src: &Src, strategy: Strategy, found: &Found, similarity
         matches: found.count,
         splice: None,
         failure: Some(Failure { reason: Reason::Ambiguous, message, candidates, nearest: None, already_applied: None }),
+        note: None,
     }
 }
 

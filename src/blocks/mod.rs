@@ -14,9 +14,10 @@
 //! | `anchor` | the first and last non-blank SEARCH lines, `anchor_slack` lines apart at most from where the SEARCH text puts them |
 //! | `fuzzy` | the window of as many lines whose line-LCS [`similarity()`] is highest, if at least `threshold` |
 //!
-//! With [`Options::COMPATIBLE`] (the default) every result — `ok`, text,
+//! [`Options::SAFE`] (the default) refuses the guesses that damage files:
+//! see [`Options`]. With [`Options::COMPATIBLE`] every result — `ok`, text,
 //! strategy, similarity, offsets — is apply-edit-block 0.1.0's, quirks
-//! included. [`Options::SAFE`] turns on every improvement: see [`Options`].
+//! included.
 //!
 //! **Offsets are byte offsets** into the text the edit was applied to (the
 //! npm package turns them into UTF-16 code units; apply-edit-block's are code
@@ -28,7 +29,7 @@
 //! let source = "def f():\n    return 1\n";
 //! let edit = Edit::new("def f():\n  return 1", "def f():\n  return 2");
 //! // apply-edit-block shifts the replacement by the first lines' difference (0 here)...
-//! let r = apply_edit(source, &edit, &Options::default());
+//! let r = apply_edit(source, &edit, &Options::COMPATIBLE);
 //! assert_eq!((r.strategy, r.text.as_str()), (Some(Strategy::Indent), "def f():\n  return 2\n"));
 //! // ...the safe preset keeps the nesting, in the file's indentation.
 //! let r = apply_edit(source, &edit, &Options::SAFE);
@@ -40,6 +41,7 @@
 //! assert_eq!(r.matches, 2);
 //! ```
 
+mod checks;
 mod explain;
 mod indent;
 mod ladder;
@@ -59,11 +61,20 @@ use ladder::{Found, Reindent, Src};
 pub struct Edit {
     pub search: String,
     pub replace: String,
+    /// Roo Code's `:start_line:N`: the 1-based line of the file where the
+    /// SEARCH text starts, as the model read it. With
+    /// [`Options::line_hints`], it chooses among several equal matches.
+    pub start_line: Option<usize>,
+    /// Roo Code's `:end_line:N` (kept, not used for matching).
+    pub end_line: Option<usize>,
+    /// continue.dev's `replace_all`: replace every non-overlapping exact
+    /// occurrence of the SEARCH text (also [`Options::replace_all`]).
+    pub replace_all: bool,
 }
 
 impl Edit {
     pub fn new(search: impl Into<String>, replace: impl Into<String>) -> Self {
-        Edit { search: search.into(), replace: replace.into() }
+        Edit { search: search.into(), replace: replace.into(), ..Edit::default() }
     }
 }
 
@@ -93,8 +104,8 @@ impl Strategy {
     }
 }
 
-/// How edits are matched. Start from [`Options::COMPATIBLE`] (the default)
-/// or [`Options::SAFE`] and change single fields.
+/// How edits are matched. Start from [`Options::SAFE`] (the default) or
+/// [`Options::COMPATIBLE`] and change single fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     /// `anchor`: how many lines the gap between the two anchors may differ
@@ -127,10 +138,32 @@ pub struct Options {
     /// range), how similar it is and which lines differ, or that the REPLACE
     /// text is already there. Compatible: off.
     pub explain: bool,
+    /// An empty REPLACE that matched whole lines removes them with their
+    /// line breaks (instead of leaving an empty line). Compatible: off.
+    pub whole_lines: bool,
+    /// An empty SEARCH only creates a file: it is refused on a non-empty file
+    /// (the message says how to insert), and the file it creates ends with a
+    /// newline. Compatible: off (the REPLACE text is put first, as is).
+    pub empty_search: bool,
+    /// Fail when the SEARCH and REPLACE texts are the same: nothing would
+    /// change. Compatible: off (reported as a plain success).
+    pub no_change: bool,
+    /// With `unique`, an edit's `start_line` chooses among several equal
+    /// matches (exact, or equal but for trailing whitespace): the one that
+    /// starts nearest it, within [`LINE_HINT_REACH`] lines, is applied and
+    /// the result's `note` says so. Compatible: off.
+    pub line_hints: bool,
+    /// Every edit replaces all non-overlapping exact occurrences of its
+    /// SEARCH text (as if each had `replace_all`). Off in both presets.
+    pub replace_all: bool,
 }
 
+/// How far (in lines) from an edit's `start_line` a match may start and
+/// still be chosen by it.
+pub const LINE_HINT_REACH: usize = 5;
+
 impl Options {
-    /// apply-edit-block's behaviour (the default).
+    /// apply-edit-block's behaviour, exactly.
     pub const COMPATIBLE: Options = Options {
         anchor_slack: 2,
         threshold: 0.85,
@@ -139,10 +172,17 @@ impl Options {
         newlines: false,
         relative_indent: false,
         explain: false,
+        whole_lines: false,
+        empty_search: false,
+        no_change: false,
+        line_hints: false,
+        replace_all: false,
     };
 
-    /// Every improvement on: `unique`, `anchor_threshold` 0.5, `newlines`,
-    /// `relative_indent`, `explain`; slack and threshold as compatible.
+    /// Every improvement on (the default): `unique`, `anchor_threshold` 0.5,
+    /// `newlines`, `relative_indent`, `explain`, `whole_lines`,
+    /// `empty_search`, `no_change`, `line_hints`; slack and threshold as
+    /// compatible.
     pub const SAFE: Options = Options {
         anchor_slack: 2,
         threshold: 0.85,
@@ -151,12 +191,18 @@ impl Options {
         newlines: true,
         relative_indent: true,
         explain: true,
+        whole_lines: true,
+        empty_search: true,
+        no_change: true,
+        line_hints: true,
+        replace_all: false,
     };
 }
 
 impl Default for Options {
+    /// [`Options::SAFE`]: never a silently misplaced or damaging edit.
     fn default() -> Self {
-        Options::COMPATIBLE
+        Options::SAFE
     }
 }
 
@@ -167,6 +213,10 @@ pub enum Reason {
     NotFound,
     /// With `unique`: the winning strategy matched several places.
     Ambiguous,
+    /// With `empty_search`: an empty SEARCH text on a non-empty file.
+    EmptySearch,
+    /// With `no_change`: the SEARCH and REPLACE texts are the same.
+    NoChange,
 }
 
 impl Reason {
@@ -174,6 +224,8 @@ impl Reason {
         match self {
             Reason::NotFound => "not-found",
             Reason::Ambiguous => "ambiguous",
+            Reason::EmptySearch => "empty-search",
+            Reason::NoChange => "no-change",
         }
     }
 }
@@ -267,6 +319,10 @@ pub struct Outcome {
     /// options say).
     pub splice: Option<Splice>,
     pub failure: Option<Failure>,
+    /// On success, what the caller should know about how the edit was
+    /// placed: chosen among several matches by its `start_line`, or how many
+    /// places `replace_all` replaced.
+    pub note: Option<String>,
 }
 
 impl Outcome {
@@ -289,15 +345,27 @@ pub struct EditResult {
     pub replacement: String,
     pub matches: usize,
     pub failure: Option<Failure>,
+    /// See [`Outcome::note`].
+    pub note: Option<String>,
 }
 
 impl EditResult {
     fn new(source: &str, outcome: Outcome) -> Self {
-        let Outcome { strategy, similarity, matches, splice, failure } = outcome;
+        let Outcome { strategy, similarity, matches, splice, failure, note } = outcome;
         match splice {
             Some(s) => {
                 let text = crate::text::apply_splices(source, std::slice::from_ref(&s));
-                EditResult { ok: true, text, strategy, similarity, range: Some(s.start..s.end), replacement: s.text, matches, failure }
+                EditResult {
+                    ok: true,
+                    text,
+                    strategy,
+                    similarity,
+                    range: Some(s.start..s.end),
+                    replacement: s.text,
+                    matches,
+                    failure,
+                    note,
+                }
             }
             None => EditResult {
                 ok: false,
@@ -308,6 +376,7 @@ impl EditResult {
                 replacement: String::new(),
                 matches,
                 failure,
+                note,
             },
         }
     }
@@ -338,20 +407,50 @@ pub fn apply_edit(source: &str, edit: &Edit, options: &Options) -> EditResult {
 pub fn apply_edits(source: &str, edits: &[Edit], options: &Options) -> EditsResult {
     let mut text = source.to_string();
     let mut results = Vec::with_capacity(edits.len());
-    for edit in edits {
-        let r = apply_edit(&text, edit, options);
-        let ok = r.ok;
-        if ok {
+    let _ = find_each::<()>(source, edits, options, |at, outcome| {
+        let r = EditResult::new(at, outcome);
+        if r.ok {
             text.clone_from(&r.text);
         }
         results.push(r);
-        if !ok {
-            let applied = results.len() - 1;
-            return EditsResult { ok: false, text, results, applied };
+        Ok(())
+    });
+    let applied = results.iter().filter(|r| r.ok).count();
+    EditsResult { ok: applied == edits.len(), text, results, applied }
+}
+
+/// Decides edits in order, each on the previous one's output, stopping after
+/// the first failure: calls `step` with the text each edit was tried on and
+/// its outcome (the npm binding sends these back one by one). An edit's
+/// `start_line` counts lines of the file before any edit: it is moved by the
+/// lines the edits before it added or removed.
+pub fn find_each<E>(
+    source: &str,
+    edits: &[Edit],
+    options: &Options,
+    mut step: impl FnMut(&str, Outcome) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut current: Option<String> = None;
+    let mut delta: isize = 0;
+    for edit in edits {
+        let text = current.as_deref().unwrap_or(source);
+        let outcome = match edit.start_line {
+            Some(line) if delta != 0 => find(text, &Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() }, options),
+            _ => find(text, edit, options),
+        };
+        let next = outcome.splice.as_ref().map(|s| {
+            let removed = text.get(s.start..s.end).map_or(0, |t| t.matches('\n').count());
+            let added = s.text.matches('\n').count();
+            delta = delta.saturating_add_unsigned(added).saturating_sub_unsigned(removed);
+            crate::text::apply_splices(text, std::slice::from_ref(s))
+        });
+        step(text, outcome)?;
+        match next {
+            Some(t) => current = Some(t),
+            None => break,
         }
     }
-    let applied = results.len();
-    EditsResult { ok: true, text, results, applied }
+    Ok(())
 }
 
 /// Python's `str.isspace()` (what apply-edit-block's `strip()` removes):
@@ -448,29 +547,59 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
     };
     let (search, replace) = (lf(&edit.search), lf(&edit.replace));
 
+    if options.no_change && search == replace {
+        return checks::no_change(&search);
+    }
     if search.is_empty() {
         let at = view.bom;
+        let mut replace = replace;
+        if options.empty_search {
+            if !view.text.is_empty() {
+                return checks::empty_search(&view.text);
+            }
+            if !replace.is_empty() && !replace.ends_with('\n') {
+                replace.push('\n');
+            }
+        }
         return Outcome {
             strategy: Some(Strategy::EmptySearch),
             similarity: 1.0,
             matches: 1,
             splice: Some(Splice { start: at, end: at, text: view.write(&replace) }),
             failure: None,
+            note: None,
         };
     }
 
     let src = Src::new(&view.text);
+    if edit.replace_all || options.replace_all {
+        return checks::replace_all(&src, source, &search, &replace, options, |o| view.to_source(o), |t| view.write(t));
+    }
     let (strategy, found) = match climb(&src, &search, &replace, options) {
         Climb::Matched(strategy, found) => (strategy, found),
         Climb::Failed(outcome) => return outcome,
     };
-    let hit = found.winner;
+    let mut hit = found.winner;
     let similarity = match strategy {
         Strategy::EmptySearch | Strategy::Exact => 1.0,
         _ => similarity::similarity(&search, view.text.get(hit.start..hit.end).unwrap_or("")),
     };
+    let mut note = None;
     if options.unique && found.count > 1 {
-        return explain::ambiguous(&src, strategy, &found, similarity, options);
+        let chosen =
+            edit.start_line.filter(|_| options.line_hints).and_then(|line| checks::by_start_line(&src, strategy, &found, line, options));
+        match chosen {
+            Some((h, n)) => (hit, note) = (h, Some(n)),
+            None => {
+                return checks::with_start_line(
+                    explain::ambiguous(&src, strategy, &found, similarity, options),
+                    edit.start_line.filter(|_| options.line_hints),
+                )
+            }
+        }
+    }
+    if options.whole_lines && replace.is_empty() {
+        (hit.start, hit.end) = checks::whole_lines(&view.text, hit.start, hit.end, 0);
     }
     let text = match &found.reindent {
         Reindent::None => replace,
@@ -478,18 +607,18 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Outcome {
         Reindent::Relative(r) => r.apply(&replace),
     };
     let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
-    Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None }
+    Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None, note }
 }
 
 /// Where the ladder stopped.
-enum Climb {
+pub(crate) enum Climb {
     Matched(Strategy, Found),
     /// No rung matched (the similarity is apply-edit-block's: the best fuzzy score).
     Failed(Outcome),
 }
 
 /// The ladder after `empty-search`: the first rung that matches, or the failure.
-fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
+pub(crate) fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
     if let Some(found) = ladder::exact(src, search) {
         return Climb::Matched(Strategy::Exact, found);
     }
@@ -513,7 +642,7 @@ fn climb(src: &Src, search: &str, replace: &str, options: &Options) -> Climb {
         return Climb::Matched(Strategy::Fuzzy, found);
     }
     let failure = options.explain.then(|| explain::not_found(src, &lines, replace, options, fuzzy.best));
-    Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure })
+    Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure, note: None })
 }
 
 #[cfg(test)]
@@ -526,7 +655,7 @@ mod tests {
 
     #[test]
     fn ladder_in_order() {
-        let o = Options::default();
+        let o = Options::COMPATIBLE;
         assert_eq!(run("a\nb\n", "", "x\n", &o).strategy, Some(Strategy::EmptySearch));
         assert_eq!(run("a\nb\n", "a", "x", &o).strategy, Some(Strategy::Exact));
         assert_eq!(run("a\nb\n", "a  \nb", "x", &o).strategy, Some(Strategy::TrailingWs));
@@ -542,9 +671,9 @@ mod tests {
 
     #[test]
     fn offsets_are_bytes() {
-        let r = run("😀😀\nfoo\n", "foo", "bar", &Options::default());
+        let r = run("😀😀\nfoo\n", "foo", "bar", &Options::COMPATIBLE);
         assert_eq!(r.range, Some(9..12));
-        let r = run("é\n  foo\nx", "foo\n x", "bar", &Options::default());
+        let r = run("é\n  foo\nx", "foo\n x", "bar", &Options::COMPATIBLE);
         assert_eq!(r.strategy, Some(Strategy::Indent));
         assert_eq!(r.range, Some(3..10));
     }

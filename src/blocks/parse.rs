@@ -32,6 +32,10 @@ pub struct ParsedEdit {
     pub path: Option<String>,
     /// 1-based line of the block's start marker in the message.
     pub line: usize,
+    /// Roo Code's `:start_line:N` header line, when the block has one.
+    pub start_line: Option<usize>,
+    /// Roo Code's `:end_line:N` header line, when the block has one.
+    pub end_line: Option<usize>,
 }
 
 /// Something in the message that looked like an edit block but is not one.
@@ -87,7 +91,7 @@ pub fn parse_blocks(text: &str) -> Vec<Edit> {
             }
             State::Replace => {
                 if run(line, b'>') >= 3 {
-                    blocks.push(Edit { search: search.join("\n"), replace: replace.join("\n") });
+                    blocks.push(Edit::new(search.join("\n"), replace.join("\n")));
                     state = State::None;
                 } else {
                     replace.push(line);
@@ -166,7 +170,8 @@ fn file_name(line: &str) -> Option<String> {
     if t.is_empty() || t.len() > 1024 || t.chars().any(char::is_whitespace) {
         return None;
     }
-    if t.chars().all(|c| "<=>+-`~*#".contains(c)) {
+    // Marker-like runs, and aider's `...` (text elided between blocks).
+    if t.chars().all(|c| "<=>+-`~*#.".contains(c)) {
         return None;
     }
     let pathlike = t.contains(['.', '/', '\\']);
@@ -195,6 +200,50 @@ fn path_before(lines: &[&str], at: usize) -> Option<String> {
     None
 }
 
+/// The length of a line made only of `=` (three or more; trailing
+/// whitespace allowed): a divider of some length.
+fn equals_line(line: &str) -> Option<usize> {
+    let n = run(line, b'=');
+    (n >= 3 && line.get(n..).is_some_and(|r| r.trim().is_empty())).then_some(n)
+}
+
+/// Roo Code's header after a start marker: `:start_line:N` (or `[N]`) and
+/// `:end_line:N` lines, then a line of dashes. Returns how many lines it
+/// takes and the two numbers. Without a number line, the dash line is taken
+/// only when it is as long as the start marker (`<<<<<<<` then `-------`),
+/// so a SEARCH text that starts with `---` (YAML front matter) stays whole.
+fn roo_header(lines: &[&str], from: usize, marker_len: usize) -> (usize, Option<usize>, Option<usize>) {
+    let (mut start, mut end) = (None, None);
+    let mut k = 0;
+    while let Some(line) = lines.get(from + k) {
+        let t = line.trim();
+        // `:start_line:10`, and as models also write it, `:start_line: [10]`.
+        let number = |r: &str| r.trim().trim_start_matches('[').trim_end_matches(']').trim().parse().ok();
+        if let Some(n) = t.strip_prefix(":start_line:").and_then(number) {
+            start = Some(n);
+        } else if let Some(n) = t.strip_prefix(":end_line:").and_then(number) {
+            end = Some(n);
+        } else {
+            break;
+        }
+        k += 1;
+    }
+    let dashes = lines.get(from + k).map_or(0, |l| if l.trim_end().bytes().all(|b| b == b'-') { run(l, b'-') } else { 0 });
+    if dashes >= 3 && (k > 0 || dashes == marker_len) {
+        k += 1;
+    }
+    (k, start, end)
+}
+
+/// A content line that escapes a marker with a backslash (Roo Code's
+/// `\=======`), without it.
+fn unescape(line: &str) -> &str {
+    match line.strip_prefix('\\') {
+        Some(rest) if equals_line(rest).is_some() || marker(rest, None).is_some() || run(rest, b'>') >= 3 || run(rest, b'<') >= 3 => rest,
+        _ => line,
+    }
+}
+
 fn rep(c: char, n: usize) -> String {
     std::iter::repeat_n(c, n).collect()
 }
@@ -209,64 +258,132 @@ fn rep(c: char, n: usize) -> String {
 ///   three or more `>` or `+` followed by ` REPLACE`. So `>>> x = 1` (a Python
 ///   prompt), `=====` (a Markdown underline) and `<<<EOF` (a heredoc) are
 ///   content, not markers.
+/// - Dividers of another length, as Cline accepts them: in a Cline block
+///   (`------- SEARCH`) any line of three or more `=` alone divides; in a
+///   `<<<<<<<` block, one such line is the divider when the block has no
+///   divider of the start marker's length.
+/// - Roo Code's header right after the start marker, `:start_line:N` and
+///   `:end_line:N` lines then a line of dashes, gives the edit's
+///   `start_line` and `end_line` and is not part of the SEARCH text; a content
+///   line with a backslash before a marker (`\=======`) is the marker's text.
 /// - An edit's `path` is the file name on the nearest non-blank line above its
-///   start marker (fence lines such as ```` ```python ```` are skipped); a
-///   block with none there takes the previous block's.
+///   start marker (fence lines such as ```` ```python ```` are skipped; a
+///   line `...`, aider's elision, names nothing); a block with none there
+///   takes the previous block's.
 /// - A block that is not closed (at the end of the message or before the next
-///   start marker), an end marker with no divider, and an end marker outside
-///   a block are reported as problems; such blocks give no edit.
+///   start marker), an end marker with no divider, a second divider (Roo Code
+///   refuses it too: where SEARCH ends would be a guess), and an end marker
+///   outside a block are reported as problems; such blocks give no edit.
 pub fn parse_blocks_detailed(text: &str) -> Parsed {
+    struct Open {
+        start: usize,
+        len: usize,
+        cline: bool,
+        /// First line of the SEARCH text (after a Roo header).
+        body: usize,
+        start_line: Option<usize>,
+        end_line: Option<usize>,
+        /// The divider line and its length.
+        div: Option<(usize, usize)>,
+        /// Lines of `=` of another length seen in the SEARCH part.
+        loose: Vec<(usize, usize)>,
+        /// A second divider in the REPLACE part.
+        second: Option<usize>,
+    }
     let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     let mut out = Parsed::default();
-    // The open block: start line index, run length, divider line index.
-    let mut open: Option<(usize, usize, Option<usize>)> = None;
+    let mut open: Option<Open> = None;
+    let mut skip_to = 0;
     let mut last_path: Option<String> = None;
-    let unclosed = |start: usize, len: usize, divided: bool, why: &str| {
+    let unclosed = |o: &Open, why: &str| {
+        let len = o.len;
         Problem {
-        line: start + 1,
-        message: format!(
-            "The edit block starting at line {} is not closed {}: {} So it was not applied. Write each block as '{} SEARCH', the exact lines to find, '{}', the new lines, '{} REPLACE'.",
-            start + 1,
-            why,
-            if divided {
-                format!("it has its '{}' line but no '{} REPLACE' line.", rep('=', len), rep('>', len))
-            } else {
-                format!("it has no '{}' line and no '{} REPLACE' line.", rep('=', len), rep('>', len))
-            },
-            rep('<', len),
-            rep('=', len),
-            rep('>', len)
-        ),
-    }
+            line: o.start + 1,
+            message: format!(
+                "The edit block starting at line {} is not closed {}: {} So it was not applied. Write each block as '{} SEARCH', the exact lines to find, '{}', the new lines, '{} REPLACE'.",
+                o.start + 1,
+                why,
+                if o.div.is_some() {
+                    format!("it has its '{}' line but no '{} REPLACE' line.", rep('=', len), rep('>', len))
+                } else {
+                    format!("it has no '{}' line and no '{} REPLACE' line.", rep('=', len), rep('>', len))
+                },
+                rep('<', len),
+                rep('=', len),
+                rep('>', len)
+            ),
+        }
     };
     for (i, line) in lines.iter().enumerate() {
-        let m = marker(line, open.map(|(_, len, _)| len));
-        match (m, open) {
+        if i < skip_to {
+            continue;
+        }
+        let m = marker(line, open.as_ref().map(|o| o.len));
+        match (m, open.as_mut()) {
             (Some(Marker::Start(len)), prev) => {
-                if let Some((start, plen, div)) = prev {
-                    out.problems.push(unclosed(start, plen, div.is_some(), &format!("before the next block starts at line {}", i + 1)));
+                if let Some(o) = prev {
+                    out.problems.push(unclosed(o, &format!("before the next block starts at line {}", i + 1)));
                 }
-                open = Some((i, len, None));
+                let (header, start_line, end_line) = roo_header(&lines, i + 1, len);
+                skip_to = i + 1 + header;
+                let cline = line.starts_with('-');
+                open = Some(Open { start: i, len, cline, body: skip_to, start_line, end_line, div: None, loose: Vec::new(), second: None });
             }
-            (Some(Marker::Divider), Some((start, len, None))) => open = Some((start, len, Some(i))),
-            (Some(Marker::End), Some((start, _, Some(div)))) => {
-                let body = |a: usize, b: usize| lines.get(a..b).unwrap_or(&[]).join("\n");
-                let path = path_before(&lines, start).or_else(|| last_path.clone());
-                last_path.clone_from(&path);
-                out.edits.push(ParsedEdit { search: body(start + 1, div), replace: body(div + 1, i), path, line: start + 1 });
-                open = None;
-            }
-            (Some(Marker::End), Some((start, len, None))) => {
-                out.problems.push(Problem {
-                    line: start + 1,
-                    message: format!(
-                        "The edit block starting at line {} reaches its end marker at line {} without a '{}' line between the SEARCH and the REPLACE text, so it was not applied. Put a line '{}' after the lines to find.",
-                        start + 1,
-                        i + 1,
-                        rep('=', len),
-                        rep('=', len)
-                    ),
-                });
+            (Some(Marker::End), Some(o)) => {
+                if o.div.is_none() && o.loose.len() == 1 {
+                    o.div = o.loose.first().copied();
+                }
+                let len = o.len;
+                match (o.div, o.second) {
+                    (Some((div, dlen)), Some(second)) => out.problems.push(Problem {
+                        line: o.start + 1,
+                        message: format!(
+                            "The edit block starting at line {} has two '{}' lines (lines {} and {}), so where its SEARCH text ends is unclear; it was not applied. Use one divider line between the SEARCH and the REPLACE text; a line '{}' inside the text is written '\\{}'.",
+                            o.start + 1,
+                            rep('=', dlen),
+                            div + 1,
+                            second + 1,
+                            rep('=', dlen),
+                            rep('=', dlen)
+                        ),
+                    }),
+                    (Some((div, _)), None) => {
+                        let body = |a: usize, b: usize| lines.get(a..b).unwrap_or(&[]).iter().map(|l| unescape(l)).collect::<Vec<_>>().join("\n");
+                        let path = path_before(&lines, o.start).or_else(|| last_path.clone());
+                        last_path.clone_from(&path);
+                        out.edits.push(ParsedEdit {
+                            search: body(o.body, div),
+                            replace: body(div + 1, i),
+                            path,
+                            line: o.start + 1,
+                            start_line: o.start_line,
+                            end_line: o.end_line,
+                        });
+                    }
+                    (None, _) if o.loose.len() > 1 => {
+                        let at: Vec<String> = o.loose.iter().map(|(l, _)| (l + 1).to_string()).collect();
+                        out.problems.push(Problem {
+                            line: o.start + 1,
+                            message: format!(
+                                "The edit block starting at line {} has no '{}' line but several lines of '=' of other lengths (lines {}), so where its SEARCH text ends is unclear; it was not applied. Put one line '{}' after the lines to find.",
+                                o.start + 1,
+                                rep('=', len),
+                                at.join(", "),
+                                rep('=', len)
+                            ),
+                        });
+                    }
+                    (None, _) => out.problems.push(Problem {
+                        line: o.start + 1,
+                        message: format!(
+                            "The edit block starting at line {} reaches its end marker at line {} without a '{}' line between the SEARCH and the REPLACE text, so it was not applied. Put a line '{}' after the lines to find.",
+                            o.start + 1,
+                            i + 1,
+                            rep('=', len),
+                            rep('=', len)
+                        ),
+                    }),
+                }
                 open = None;
             }
             (Some(Marker::End), None) => out.problems.push(Problem {
@@ -277,11 +394,20 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                     line
                 ),
             }),
-            _ => {}
+            (m, Some(o)) => {
+                let eq = if m == Some(Marker::Divider) { Some(o.len) } else { equals_line(line) };
+                match (eq, o.div) {
+                    (Some(n), None) if n == o.len || o.cline => o.div = Some((i, n)),
+                    (Some(n), None) => o.loose.push((i, n)),
+                    (Some(n), Some((_, dlen))) if n == dlen && o.second.is_none() => o.second = Some(i),
+                    _ => {}
+                }
+            }
+            (_, None) => {}
         }
     }
-    if let Some((start, len, div)) = open {
-        out.problems.push(unclosed(start, len, div.is_some(), "before the end of the message"));
+    if let Some(o) = &open {
+        out.problems.push(unclosed(o, "before the end of the message"));
     }
     out
 }
@@ -291,7 +417,7 @@ mod tests {
     use super::*;
 
     fn e(search: &str, replace: &str) -> Edit {
-        Edit { search: search.into(), replace: replace.into() }
+        Edit::new(search, replace)
     }
 
     #[test]
@@ -344,5 +470,56 @@ mod tests {
         let p = parse_blocks_detailed("<<<<<<< SEARCH\nfoo\n>>>>>>> REPLACE");
         assert_eq!(p.problems.len(), 1);
         assert!(p.problems[0].message.contains("without a '=======' line"));
+    }
+
+    #[test]
+    fn aiders_elision_names_no_file() {
+        let p = parse_blocks_detailed(
+            "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n...\n<<<<<<< SEARCH\nz\n=======\nw\n>>>>>>> REPLACE\n",
+        );
+        let paths: Vec<Option<&str>> = p.edits.iter().map(|e| e.path.as_deref()).collect();
+        assert_eq!(paths, [Some("a.py"), Some("a.py")]);
+    }
+
+    #[test]
+    fn a_second_divider_is_a_problem() {
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\na\n=======\nb\n=======\nc\n>>>>>>> REPLACE\n");
+        assert!(p.edits.is_empty());
+        assert_eq!(p.problems.len(), 1);
+        assert_eq!(
+            p.problems[0].message,
+            "The edit block starting at line 1 has two '=======' lines (lines 3 and 5), so where its SEARCH text ends is unclear; it was not applied. Use one divider line between the SEARCH and the REPLACE text; a line '=======' inside the text is written '\\======='."
+        );
+        // Escaped, it is text.
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\na\n=======\nb\n\\=======\nc\n>>>>>>> REPLACE\n");
+        assert_eq!(p.edits[0].replace, "b\n=======\nc");
+    }
+
+    #[test]
+    fn cline_markers_of_differing_lengths() {
+        let p = parse_blocks_detailed("--- SEARCH\na\n=====\nb\n+++++++++ REPLACE\n------- SEARCH\nc\n===\nd\n+++ REPLACE");
+        let got: Vec<(&str, &str)> = p.edits.iter().map(|e| (e.search.as_str(), e.replace.as_str())).collect();
+        assert_eq!(got, [("a", "b"), ("c", "d")]);
+        assert!(p.problems.is_empty());
+        // A `<<<<<<<` block takes a divider of another length when it has no other.
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\na\n=====\nb\n>>>>>>> REPLACE");
+        assert_eq!((p.edits[0].search.as_str(), p.edits[0].replace.as_str()), ("a", "b"));
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\na\n=====\nb\n=========\nc\n>>>>>>> REPLACE");
+        assert!(p.edits.is_empty());
+        assert!(p.problems[0].message.contains("several lines of '=' of other lengths (lines 3, 5)"), "{}", p.problems[0].message);
+    }
+
+    #[test]
+    fn roo_header_gives_start_and_end_lines() {
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\n:start_line:10\n:end_line:11\n-------\nold\n=======\nnew\n>>>>>>> REPLACE");
+        let e = &p.edits[0];
+        assert_eq!((e.search.as_str(), e.replace.as_str(), e.start_line, e.end_line), ("old", "new", Some(10), Some(11)));
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\n:start_line: [3]\n-------\nold\n=======\nnew\n>>>>>>> REPLACE");
+        assert_eq!((p.edits[0].search.as_str(), p.edits[0].start_line), ("old", Some(3)));
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\n-------\nold\n=======\nnew\n>>>>>>> REPLACE");
+        assert_eq!((p.edits[0].search.as_str(), p.edits[0].start_line), ("old", None));
+        // YAML front matter is text.
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\n---\ntitle: a\n---\n=======\n---\ntitle: b\n---\n>>>>>>> REPLACE");
+        assert_eq!(p.edits[0].search, "---\ntitle: a\n---");
     }
 }

@@ -173,13 +173,6 @@ pub fn differences(idx: &Index, block: &[&str], diff_lines: &[usize], c: Candida
     out
 }
 
-/// A line above input line `at` (and not above `floor`) that occurs once in
-/// the whole input: a good `@@` anchor to make a match unique.
-pub fn unique_line_above<'t>(idx: &Index<'t>, at: usize, floor: usize) -> Option<(usize, &'t str)> {
-    let lines = idx.lines();
-    (floor.max(at.saturating_sub(50))..at).rev().map(|i| (i, lines.get(i))).find(|(_, t)| t.trim().len() >= 3 && idx.count(t, 2) == 1)
-}
-
 /// For an anchor that equals no line: the first line that equals it once
 /// whitespace is trimmed, or else that contains it.
 pub fn anchor_hint(idx: &Index, text: &str) -> Option<(usize, String)> {

@@ -4,6 +4,7 @@
 pub mod codex;
 pub mod diagnose;
 pub mod index;
+pub mod reach;
 pub mod strict;
 
 use std::borrow::Cow;

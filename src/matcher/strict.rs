@@ -4,6 +4,7 @@
 
 use super::diagnose;
 use super::index::Index;
+use super::reach::Reach;
 use super::{runs, Edit};
 use crate::diff::{show, Anchor, Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
@@ -62,14 +63,19 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
     let mut done = applied::Sections::default();
     let mut cursor = 0; // first input line the next section may use
     for (si, section) in diff.sections.iter().enumerate() {
-        let mut anchored = false;
+        let mut last_anchor: Option<usize> = None;
         for a in &section.anchors {
             if repair::section::skip_anchor(idx, a, ctx) {
                 continue;
             }
-            cursor = find_anchor(idx, a, cursor)? + 1;
-            anchored = true;
+            let at = match last_anchor {
+                None => find_anchor(idx, a, cursor)?,
+                Some(prev) => find_stacked_anchor(idx, a, prev, cursor)?,
+            };
+            cursor = at + 1;
+            last_anchor = Some(at);
         }
+        let anchored = last_anchor.is_some();
         let old: Vec<&str> = section.old().map(|l| l.text).collect();
         if old.is_empty() {
             let at = if section.eof.is_some() {
@@ -97,11 +103,10 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
                 _ => None,
             }
         } else {
-            let mut found = idx.find_block(&old, cursor);
-            match (found.next(), found.next()) {
-                (Some(s), None) => Some(s),
-                (None, _) => None,
-                (Some(_), Some(_)) => return Err(ambiguous(idx, si, section, &old, cursor)),
+            match locate(idx, &old, last_anchor, cursor, usize::MAX) {
+                Place::One(s) => Some(s),
+                Place::None => None,
+                Place::Many(places) => return Err(ambiguous(idx, si, section, &old, cursor, places)),
             }
         };
         let Some(start) = start else {
@@ -165,45 +170,139 @@ fn after(cursor: usize) -> String {
 fn find_anchor(idx: &Index, a: &Anchor, cursor: usize) -> Result<usize> {
     let all: Vec<usize> = idx.occurrences(a.text, 0).take(LIST + 1).collect();
     match all.as_slice() {
-        [] => {
-            let hint = diagnose::anchor_hint(idx, a.text);
-            let mut msg = format!(
-                "The anchor {} (diff line {}) equals no line of the input. An anchor is a whole line of the input, byte for byte, indentation included",
-                anchor_name(a),
-                a.line
-            );
-            match &hint {
-                Some((_, h)) => msg.push_str(&format!("; {h}.")),
-                None => msg.push_str(". Re-read the file and copy the line exactly, or anchor on another line."),
-            }
-            let lines = hint.map(|(i, _)| i + 1);
-            Err(Error::new(ErrorKind::AnchorNotFound, msg).at_diff_line(a.line).at_input_lines(lines))
-        }
-        [p] if *p < cursor => Err(Error::new(
-            ErrorKind::OutOfOrder,
-            format!(
-                "The anchor {} (diff line {}) is input line {}, which is not after input line {cursor}, where the previous section or anchor ends. Sections, and the anchors within a section, must follow the order of the file.",
-                anchor_name(a), a.line, p + 1
-            ),
-        )
-        .at_diff_line(a.line)
-        .at_input_lines([p + 1])),
+        [] => Err(anchor_not_found(idx, a)),
+        [p] if *p < cursor => Err(anchor_out_of_order(a, *p, cursor)),
         [p] => Ok(*p),
+        many => Err(anchor_ambiguous(a, many, idx.count(a.text, usize::MAX), String::new())),
+    }
+}
+
+/// An anchor right after another (`@@ class B` then `@@     def f():`): it
+/// is looked for within the reach of the one before it first (see
+/// `reach.rs`), and must be unique there; when it is not there at all, it
+/// must be unique in the rest of the input.
+fn find_stacked_anchor(idx: &Index, a: &Anchor, prev: usize, cursor: usize) -> Result<usize> {
+    let mut reach = Reach::new(idx, prev);
+    let inside = reach.within(idx.occurrences(a.text, cursor), usize::MAX);
+    match inside.as_slice() {
+        [p] => return Ok(*p),
+        [] => {}
         many => {
-            let total = idx.count(a.text, usize::MAX);
-            let shown: Vec<usize> = many.iter().take(LIST).map(|p| p + 1).collect();
-            let more = if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
-            Err(Error::new(
-                ErrorKind::AnchorAmbiguous,
-                format!(
-                    "The anchor {} (diff line {}) equals {total} lines of the input: lines {}{more}. An anchor must name exactly one line: anchor on a line that occurs once, such as the signature of the enclosing function or class, or use context lines instead.",
-                    anchor_name(a), a.line, diagnose::list_lines(&shown)
-                ),
-            )
-            .at_diff_line(a.line)
-            .at_input_lines(shown))
+            let scope = format!(
+                " within the reach of the anchor above it (input line {}, whose reach is input lines {}-{})",
+                prev + 1,
+                prev + 2,
+                reach.end()
+            );
+            let shown: Vec<usize> = many.iter().copied().take(LIST).collect();
+            return Err(anchor_ambiguous(a, &shown, many.len(), scope));
         }
     }
+    let rest: Vec<usize> = idx.occurrences(a.text, cursor).take(LIST + 1).collect();
+    match rest.as_slice() {
+        [p] => Ok(*p),
+        [] => match idx.occurrences(a.text, 0).next() {
+            Some(p) => Err(anchor_out_of_order(a, p, cursor)),
+            None => Err(anchor_not_found(idx, a)),
+        },
+        many => {
+            let total = idx.occurrences(a.text, cursor).count();
+            Err(anchor_ambiguous(a, many, total, after(cursor)))
+        }
+    }
+}
+
+fn anchor_not_found(idx: &Index, a: &Anchor) -> Error {
+    let hint = diagnose::anchor_hint(idx, a.text);
+    let mut msg = format!(
+        "The anchor {} (diff line {}) equals no line of the input. An anchor is a whole line of the input, byte for byte, indentation included",
+        anchor_name(a),
+        a.line
+    );
+    match &hint {
+        Some((_, h)) => msg.push_str(&format!("; {h}.")),
+        None => msg.push_str(". Re-read the file and copy the line exactly, or anchor on another line."),
+    }
+    let lines = hint.map(|(i, _)| i + 1);
+    Error::new(ErrorKind::AnchorNotFound, msg).at_diff_line(a.line).at_input_lines(lines)
+}
+
+fn anchor_out_of_order(a: &Anchor, p: usize, cursor: usize) -> Error {
+    Error::new(
+        ErrorKind::OutOfOrder,
+        format!(
+            "The anchor {} (diff line {}) is input line {}, which is not after input line {cursor}, where the previous section or anchor ends. Sections, and the anchors within a section, must follow the order of the file.",
+            anchor_name(a), a.line, p + 1
+        ),
+    )
+    .at_diff_line(a.line)
+    .at_input_lines([p + 1])
+}
+
+/// `places` (0-based, ascending) are where the anchor was found, `total`
+/// how many there are in all; `scope` says where they were looked for.
+fn anchor_ambiguous(a: &Anchor, places: &[usize], total: usize, scope: String) -> Error {
+    let shown: Vec<usize> = places.iter().take(LIST).map(|p| p + 1).collect();
+    let more = if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
+    Error::new(
+        ErrorKind::AnchorAmbiguous,
+        format!(
+            "The anchor {} (diff line {}) equals {total} lines of the input{scope}: lines {}{more}. An anchor must name exactly one line: anchor on a line that occurs once, such as the signature of the enclosing function or class (an anchor written right after another is looked for within that one's reach first), or use context lines instead.",
+            anchor_name(a), a.line, diagnose::list_lines(&shown)
+        ),
+    )
+    .at_diff_line(a.line)
+    .at_input_lines(shown)
+}
+
+/// Where a section's context and removed lines are.
+enum Place {
+    One(usize),
+    None,
+    Many(Ambiguity),
+}
+
+struct Ambiguity {
+    /// The matches (0-based, ascending, at most the cap asked for).
+    all: Vec<usize>,
+    /// When they are the matches within an anchor's reach: the anchor's line
+    /// and the first line after its reach (0-based).
+    reach: Option<(usize, usize)>,
+}
+
+/// Finds a section's old lines at or after `cursor`. Right after an anchor,
+/// only the matches starting within the anchor's reach count, when there are
+/// any; otherwise every match in the rest of the input does. At most `cap`
+/// places are collected for an ambiguity.
+fn locate(idx: &Index, old: &[&str], anchor: Option<usize>, cursor: usize, cap: usize) -> Place {
+    if let Some(p) = anchor {
+        let mut reach = Reach::new(idx, p);
+        let inside = reach.within(idx.find_block(old, cursor), cap.max(2));
+        match inside.as_slice() {
+            [] => {}
+            [s] => return Place::One(*s),
+            _ => return Place::Many(Ambiguity { all: inside, reach: Some((reach.anchor(), reach.end())) }),
+        }
+    }
+    let mut found = idx.find_block(old, cursor);
+    match (found.next(), found.next()) {
+        (Some(s), None) => Place::One(s),
+        (None, _) => Place::None,
+        (Some(_), Some(_)) => Place::Many(Ambiguity { all: idx.find_block(old, cursor).take(cap.max(2)).collect(), reach: None }),
+    }
+}
+
+/// An anchor to suggest for the match at `s`: the nearest line above it
+/// (not above `floor`, at most 50 lines up) that is unique in the input and
+/// with which the section is found at `s` and nowhere else, so that adding
+/// `@@ <line>` makes the diff apply exactly there.
+fn anchor_for<'t>(idx: &Index<'t>, old: &[&str], s: usize, floor: usize) -> Option<(usize, &'t str)> {
+    let lines = idx.lines();
+    (floor.max(s.saturating_sub(50))..s)
+        .rev()
+        .map(|i| (i, lines.get(i)))
+        .filter(|(_, t)| t.trim().len() >= 3 && idx.count(t, 2) == 1)
+        .find(|&(i, _)| matches!(locate(idx, old, Some(i), i + 1, 2), Place::One(x) if x == s))
 }
 
 fn anchor_name(a: &Anchor) -> String {
@@ -305,23 +404,25 @@ fn trailing_blank_hint(idx: &Index, section: &Section, old: &[&str], cursor: usi
     ))
 }
 
-fn ambiguous(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize) -> Error {
-    let all: Vec<usize> = idx.find_block(old, cursor).collect();
+fn ambiguous(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize, places: Ambiguity) -> Error {
+    let all = places.all;
     let shown: Vec<usize> = all.iter().take(LIST).map(|s| s + 1).collect();
     let more = if all.len() > shown.len() { format!(" (and {} more)", all.len() - shown.len()) } else { String::new() };
+    let scope = match places.reach {
+        Some((p, end)) => format!(" within the reach of the anchor at input line {} (input lines {}-{end})", p + 1, p + 2),
+        None => after(cursor),
+    };
     let mut msg = format!(
-        "{}: its context and removed lines match the input in {} places{}: at input lines {}{more}. Strict mode applies a section only where it matches exactly once.",
+        "{}: its context and removed lines match the input in {} places{scope}: at input lines {}{more}. Strict mode applies a section only where it matches exactly once.",
         section_name(si, section),
         all.len(),
-        after(cursor),
         diagnose::list_lines(&shown)
     );
     let hints: Vec<String> = all
         .iter()
         .take(3)
         .filter_map(|&s| {
-            diagnose::unique_line_above(idx, s, cursor)
-                .map(|(i, t)| format!("'@@ {t}' (input line {}) for the match at line {}", i + 1, s + 1))
+            anchor_for(idx, old, s, cursor).map(|(i, t)| format!("'@@ {t}' (input line {}) for the match at line {}", i + 1, s + 1))
         })
         .collect();
     if hints.is_empty() {

@@ -1,6 +1,6 @@
 // The package against apply-edit-block 0.1.0 on the generated cases recorded
 // by tests/differential/record-blocks.mjs (no Python needed here): with the
-// default options every ok, text, applied, strategy, similarity and offset
+// compatible preset (asked for by name: safe is the default) every ok, text, applied, strategy, similarity and offset
 // agrees. Recorded offsets are code points; the package's are UTF-16 units.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,7 +15,7 @@ test(`the package agrees with apply-edit-block on ${recorded.cases.length} recor
   let agreed = 0;
   for (const c of recorded.cases) {
     const edits = c.patch !== undefined ? parseBlocks(c.patch) : c.edits;
-    const options = { anchorSlack: c.anchor_slack, threshold: c.threshold };
+    const options = { preset: 'compatible', anchorSlack: c.anchor_slack, threshold: c.threshold };
     const got = applyEdits(c.source, edits, options);
     const want = c.expected;
     const at = `case ${c.id} (${c.kinds.join(', ')})`;

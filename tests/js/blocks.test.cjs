@@ -13,7 +13,7 @@ test('require: every apply-edit-block case gives the expected text', () => {
       assert.deepEqual(parseBlocks(c.patch), c.expected_blocks, c.name);
       continue;
     }
-    const options = { anchorSlack: c.anchor_slack, threshold: c.threshold };
+    const options = { preset: 'compatible', anchorSlack: c.anchor_slack, threshold: c.threshold };
     const r = applyEdits(c.source, c.edits, options);
     assert.equal(r.text, c.expected.text, c.name);
     assert.equal(r.ok, c.expected.ok, c.name);

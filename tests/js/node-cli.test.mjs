@@ -300,8 +300,8 @@ test('--format blocks through main(): JSON results, binary files, new files, dir
   assert.match(r.stderr, /error\[binary_file\]/);
   r = await run(['--format', 'blocks', '--file', 'new/file.py'], '<<<<<<< SEARCH\n=======\nprint(1)\n>>>>>>> REPLACE\n');
   assert.equal(r.code, 0, r.stderr);
-  // Block bodies carry no final newline (apply-edit-block's rule): the new file is exactly the REPLACE text.
-  assert.equal(read(root, 'new/file.py'), 'print(1)');
+  // Block bodies carry no final newline; with the safe preset a file created from an empty SEARCH ends with one (as Cline and aider write it).
+  assert.equal(read(root, 'new/file.py'), 'print(1)\n');
   mkdirSync(join(root, 'd'));
   r = await run(['--format', 'blocks', '--file', 'd'], blocksText);
   assert.equal(r.code, 1);

@@ -40,6 +40,6 @@ test('damaged or foreign hashes give null, bad fields give defaults', () => {
     selected: 0,
     patch: '',
     view: 'diff',
-    preset: 'compatible',
+    preset: 'safe',
   });
 });

@@ -154,3 +154,17 @@ test('random inputs and diffs give a string or a PatchError, never a trap', () =
   assert.ok(ok > 100 && failed > 100, `ok ${ok}, failed ${failed}`);
   assert.equal(apply('a\n', '-a\n+b'), 'b\n');
 });
+
+test('stacked anchors narrow within the reach of the one before; suggested anchors apply', () => {
+  const input = 'class A\n  def f():\n    pass\nclass B\n  def f():\n    pass\n';
+  assert.equal(
+    apply(input, '@@ class B\n@@   def f():\n-    pass\n+    return 1'),
+    'class A\n  def f():\n    pass\nclass B\n  def f():\n    return 1\n',
+  );
+  const readme = 'def a():\n    return None\ndef b():\n    return None\n';
+  assert.equal(apply(readme, '@@ def a():\n-    return None\n+    return []'), 'def a():\n    return []\ndef b():\n    return None\n');
+  assert.throws(
+    () => apply('class B\n  def f():\n    pass\n  def f():\n    pass\n', '@@ class B\n@@   def f():\n-    pass\n+    return 1'),
+    (e) => e instanceof PatchError && e.code === 'anchor_ambiguous' && e.inputLines.join() === '2,4' && e.diffLine === 2,
+  );
+});
