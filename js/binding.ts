@@ -1,6 +1,8 @@
 // The wasm module as the wrapper sees it. Each entry point (dist/index.cjs for
-// Node, dist/browser.mjs for browsers) loads its own wasm-bindgen build, ready
-// to call, and hands it over with setBinding() before anything else runs.
+// Node, dist/browser.mjs for browsers) compiles the one wasm-bindgen build
+// (js/load.ts) and hands it over with setBinding() before anything else runs,
+// or, when the wasm cannot be compiled, the reason with setUnavailable().
+import { PatchError } from './errors.js';
 
 /** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
 export type FlatChanges = Array<number | string>;
@@ -54,9 +56,34 @@ export interface Binding {
   ): unknown[];
   blocksParse(text: string, detailed: boolean): unknown;
   blocksSimilarity(a: string, b: string): number;
+  /** Unified diffs (js/unified.ts). */
+  parseUnified(diff: string): unknown;
+  unifiedPaths(diff: string): string[];
+  applyUnifiedChanges(
+    paths: string[],
+    lengths: Uint32Array | number[],
+    diff: string,
+    mode: number,
+    report: boolean,
+  ): [
+    Array<string | null>,
+    Array<{ path: string; mode: string }>?,
+    Array<{ path: string; hunk: number; statedLine: number; line: number; offset: number }>?,
+  ];
+  unifiedDiffFiles(oldPaths: string[], oldTexts: string[], newPaths: string[], newTexts: string[], context: number, git: boolean): string;
+  unifiedDiffFile(
+    oldPath: string | undefined,
+    newPath: string | undefined,
+    before: string,
+    after: string,
+    context: number,
+    git: boolean,
+  ): string;
+  lineDiff(a: string[], b: string[]): Uint32Array | number[];
 }
 
 let current: Binding | undefined;
+let unavailable: PatchError | undefined;
 let memory: WebAssembly.Memory | undefined;
 const encoder = new TextEncoder();
 
@@ -100,9 +127,21 @@ export function putInputs(texts: readonly string[]): number[] {
   return lengths;
 }
 
+/** Records why the wasm could not be compiled: every call then throws this error. */
+export function setUnavailable(error: PatchError): void {
+  unavailable = error;
+}
+
 export function wasm(): Binding {
   if (current === undefined) {
-    throw new Error('applypatch: the wasm module is not loaded; import the package through its entry point');
+    throw (
+      unavailable ??
+      new PatchError({
+        code: 'wasm_unavailable',
+        message:
+          "applypatch: the WebAssembly engine was never loaded: this module was imported on its own instead of through the package's entry point. Import 'applypatch' (or 'applypatch/node'), not a file inside dist/.",
+      })
+    );
   }
   return current;
 }

@@ -28,6 +28,10 @@ export const errorCodes = Object.freeze([
   'not_a_file',
   'read_failed',
   'write_failed',
+  'hunk_count_mismatch',
+  'binary_patch',
+  'file_exists',
+  'wasm_unavailable',
   'already_applied',
 ] as const);
 

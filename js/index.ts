@@ -34,3 +34,19 @@ export {
 export { applyFiles, type Files, type Operation, type Patch, parse, summary } from './patch.js';
 export { type Repair, type RepairKind, type RepairOptions, repairKinds } from './repair.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
+export {
+  applyUnified,
+  type HunkPlacement,
+  type LineOp,
+  lineDiff,
+  parseUnified,
+  type UnifiedDiffOptions,
+  type UnifiedFile,
+  type UnifiedHunk,
+  type UnifiedLine,
+  type UnifiedMode,
+  type UnifiedOptions,
+  type UnifiedReport,
+  type UnifiedReportOptions,
+  unifiedDiff,
+} from './unified.js';

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 // Builds the npm package into dist/:
-//   dist/wasm-node/   wasm-pack --target nodejs (CommonJS, loads the wasm synchronously)
-//   dist/wasm-web/    wasm-pack --target web (ES module with an async init)
-//   dist/cjs/, esm/   the TypeScript wrapper (js/), compiled twice, with .d.ts
-//   dist/index.cjs    require('applypatch') in Node
-//   dist/index.mjs    import in Node (re-exports index.cjs: one PatchError class)
-//   dist/browser.mjs  import in browsers and bundlers (top-level await on init)
+//   dist/wasm/glue.mjs   wasm-bindgen's glue (wasm-pack --target bundler: plain
+//                        functions, no loading code, no import.meta)
+//   dist/wasm/bytes.mjs  the engine's .wasm as a hex string: the package's one
+//                        copy of it, for Node and browsers alike (js/load.ts)
+//   dist/cjs/, esm/      the TypeScript wrapper (js/), compiled twice, with .d.ts
+//   dist/index.cjs       require('applypatch') in Node: compiles the engine
+//   dist/index.mjs       import in Node (re-exports index.cjs: one PatchError class)
+//   dist/browser.mjs     import in browsers and bundlers: compiles the engine
 //   dist/node.cjs, node.mjs  applypatch/node: the directory editor (node:fs)
-//   dist/cli.cjs      the applypatch command (package.json "bin")
+//   dist/cli.cjs         the applypatch command (package.json "bin")
 //
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,27 +42,64 @@ if (process.argv.includes('--if-needed') && existsSync(stamp)) {
 
 // wasm-opt from the npm package `binaryen` comes first on PATH: Debian's
 // binaryen 108 miscompiles wasm-bindgen's externref table.
-const env = { ...process.env, PATH: [join(root, 'node_modules', '.bin'), process.env.PATH].join(delimiter) };
+const env = {
+  ...process.env,
+  PATH: [join(root, 'node_modules', '.bin'), join(homedir(), '.cargo', 'bin'), process.env.PATH].join(delimiter),
+};
 // Progress goes to stderr: stdout stays clean for callers such as `npm pack --json`.
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['inherit', 2, 2], env });
 
-rmSync(dist, { recursive: true, force: true });
-for (const target of ['nodejs', 'web']) {
-  const out = join('dist', target === 'nodejs' ? 'wasm-node' : 'wasm-web');
-  run('wasm-pack', [
-    '--quiet',
-    'build',
-    '--release',
-    '--target',
-    target,
-    '--out-dir',
-    out,
-    '--out-name',
-    'applypatch',
-    '--no-pack',
-    '--no-gitignore',
-  ]);
+// A fresh clone lacks the toolchain: scripts/setup.sh installs what is missing
+// (the wasm32 target, wasm-bindgen-cli at the crate's version, wasm-pack,
+// node_modules) and says what to do when it cannot (no Rust).
+const output = (cmd, args) => {
+  const r = spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout : null;
+};
+const pinned = /^wasm-bindgen = "=([0-9.]+)"/m.exec(readFileSync(join(root, 'Cargo.toml'), 'utf8'))?.[1];
+const missing = [
+  !output('wasm-pack', ['--version']) && 'wasm-pack',
+  output('wasm-bindgen', ['--version'])?.trim() !== `wasm-bindgen ${pinned}` && `wasm-bindgen-cli ${pinned}`,
+  !/^wasm32-unknown-unknown$/m.test(output('rustup', ['target', 'list', '--installed']) ?? '') && 'the Rust target wasm32-unknown-unknown',
+  !existsSync(join(root, 'node_modules', 'binaryen')) && 'node_modules',
+].filter(Boolean);
+if (missing.length) {
+  console.error(`applypatch: building needs ${missing.join(', ')}: running bash scripts/setup.sh --no-browser`);
+  const r = spawnSync('bash', [join(root, 'scripts', 'setup.sh'), '--no-browser'], { cwd: root, env, stdio: ['inherit', 2, 2] });
+  if (r.status !== 0) {
+    console.error('applypatch: the setup failed (above); fix what it names, then run npm run build again');
+    process.exit(1);
+  }
 }
+
+rmSync(dist, { recursive: true, force: true });
+const pack = join(root, 'target', 'wasm-pack');
+run('wasm-pack', [
+  '--quiet',
+  'build',
+  '--release',
+  '--target',
+  'bundler',
+  '--out-dir',
+  pack,
+  '--out-name',
+  'applypatch',
+  '--no-pack',
+  '--no-gitignore',
+]);
+// The glue must load nowhere by itself: js/load.ts instantiates the engine
+// with it, so no bundler looks for a .wasm file.
+const glue = readFileSync(join(pack, 'applypatch_bg.js'), 'utf8');
+if (/import\.meta|\brequire\(|^import /m.test(glue) || !glue.includes('export function __wbg_set_wasm')) {
+  throw new Error('wasm-bindgen glue changed shape: expected plain exports and __wbg_set_wasm, no imports');
+}
+mkdirSync(join(dist, 'wasm'), { recursive: true });
+writeFileSync(join(dist, 'wasm', 'glue.mjs'), glue);
+const wasmBytes = readFileSync(join(pack, 'applypatch_bg.wasm'));
+writeFileSync(
+  join(dist, 'wasm', 'bytes.mjs'),
+  `// The engine, applypatch_bg.wasm (${wasmBytes.length} bytes), as hex: compiled by js/load.ts.\nexport default '${wasmBytes.toString('hex')}';\n`,
+);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
 writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
@@ -68,8 +108,9 @@ writeFileSync(join(dist, 'esm', 'package.json'), '{ "type": "module" }\n');
 writeFileSync(
   join(dist, 'index.cjs'),
   `'use strict';
-// require('applypatch') in Node: the nodejs build of the wasm loads synchronously.
-require('./cjs/binding.js').setBinding(require('./wasm-node/applypatch.js'));
+// require('applypatch') in Node: compiles the engine synchronously from the
+// same ES modules browsers use (require of an ES module: Node >= 20.19).
+require('./cjs/load.js').loadEngine(require('./wasm/glue.mjs'), require('./wasm/bytes.mjs').default);
 module.exports = require('./cjs/index.js');
 `,
 );
@@ -88,12 +129,12 @@ export const { ${names.join(', ')} } = api;
 
 writeFileSync(
   join(dist, 'browser.mjs'),
-  `// import from 'applypatch' in browsers and bundlers: the wasm is compiled
-// before the import resolves (top-level await), so every function is ready.
-import init, * as glue from './wasm-web/applypatch.js';
-import { setBinding } from './esm/binding.js';
-await init({ module_or_path: new URL('./wasm-web/applypatch_bg.wasm', import.meta.url) });
-setBinding(glue);
+  `// import from 'applypatch' in browsers and bundlers: the engine is compiled
+// synchronously during the import (js/load.ts), so every function is ready.
+import * as glue from './wasm/glue.mjs';
+import hex from './wasm/bytes.mjs';
+import { loadEngine } from './esm/load.js';
+loadEngine(glue, hex);
 export * from './esm/index.js';
 `,
 );
@@ -144,7 +185,4 @@ main(process.argv.slice(2), {
 
 mkdirSync(dist, { recursive: true });
 writeFileSync(stamp, new Date().toISOString() + '\n');
-const size = (p) => (statSync(join(dist, p)).size / 1024).toFixed(0);
-console.error(
-  `applypatch: built dist/ (wasm ${size('wasm-node/applypatch_bg.wasm')} KiB node, ${size('wasm-web/applypatch_bg.wasm')} KiB web)`,
-);
+console.error(`applypatch: built dist/ (wasm ${(wasmBytes.length / 1024).toFixed(0)} KiB)`);

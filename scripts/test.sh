@@ -28,3 +28,6 @@ step "packed tarball in an empty project"
 node tests/pack/run.mjs
 step "playground in headless Chromium"
 node --test tests/browser/
+step "bundler matrix: Vite, webpack, esbuild, Rollup, Parcel, bun builds in Chromium; Node bundles; worker; CSP; Deno, Bun"
+# Installs the pinned bundlers into tests/bundlers/node_modules on its first run (npm ci).
+node --test tests/bundlers/

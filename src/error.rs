@@ -86,6 +86,18 @@ error_kinds! {
     /// A write, rename or delete failed; every change already made was
     /// undone.
     WriteFailed => "write_failed",
+    /// A unified-diff hunk whose lines do not add up to the counts in its
+    /// `@@ -l,s +l,s @@` header.
+    HunkCountMismatch => "hunk_count_mismatch",
+    /// A binary patch (`Binary files … differ`, `GIT binary patch`): refused,
+    /// never applied as text.
+    BinaryPatch => "binary_patch",
+    /// A unified diff creates, renames or copies onto a path that already exists.
+    FileExists => "file_exists",
+    /// (JS only) The WebAssembly engine could not be compiled when the
+    /// package was imported (a Content-Security-Policy without
+    /// `'wasm-unsafe-eval'`, or no WebAssembly); every call reports it.
+    WasmUnavailable => "wasm_unavailable",
     /// The change is already in the input (Strict): its new lines are where
     /// they would go and its old lines are not (or come later). Nothing is
     /// applied twice; with the `repair` option it is a reported no-op.

@@ -34,6 +34,7 @@ pub mod patch;
 pub mod repair;
 pub mod text;
 pub mod tool;
+pub mod unified;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 

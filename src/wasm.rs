@@ -652,3 +652,218 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
 pub fn blocks_similarity(a: &str, b: &str) -> f64 {
     blocks::similarity(a, b)
 }
+
+// ---- unified diffs (js/unified.ts) ----
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedLine<'a> {
+    kind: &'static str,
+    text: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    no_newline: bool,
+    line: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedHunk<'a> {
+    old_start: usize,
+    old_lines: usize,
+    new_start: usize,
+    new_lines: usize,
+    section: &'a str,
+    line: usize,
+    lines: Vec<JsUnifiedLine<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedFile<'a> {
+    old_path: Option<&'a str>,
+    new_path: Option<&'a str>,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    old_mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new_mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    similarity: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<&'a str>,
+    git: bool,
+    line: usize,
+    hunks: Vec<JsUnifiedHunk<'a>>,
+}
+
+fn unified_mode(code: u8) -> crate::unified::UnifiedMode {
+    match code {
+        2 => crate::unified::UnifiedMode::Git,
+        _ => crate::unified::UnifiedMode::Strict,
+    }
+}
+
+/// The structure of a unified diff.
+#[wasm_bindgen(js_name = parseUnified)]
+pub fn parse_unified(diff: &str) -> Result<JsValue, JsValue> {
+    use crate::unified::LineKind;
+    let u = crate::unified::parse(diff).map_err(|e| to_js_error(&e))?;
+    let files: Vec<JsUnifiedFile> = u
+        .files
+        .iter()
+        .map(|f| JsUnifiedFile {
+            old_path: f.old_path.as_deref(),
+            new_path: f.new_path.as_deref(),
+            status: f.kind.as_str(),
+            old_mode: f.old_mode.map(|m| format!("{m:o}")),
+            new_mode: f.new_mode.map(|m| format!("{m:o}")),
+            similarity: f.similarity,
+            index: f.index.as_deref(),
+            git: f.git,
+            line: f.line,
+            hunks: f
+                .hunks
+                .iter()
+                .map(|h| JsUnifiedHunk {
+                    old_start: h.old_start,
+                    old_lines: h.old_len,
+                    new_start: h.new_start,
+                    new_lines: h.new_len,
+                    section: h.section.strip_suffix('\r').unwrap_or(h.section),
+                    line: h.line,
+                    lines: h
+                        .lines
+                        .iter()
+                        .map(|l| JsUnifiedLine {
+                            kind: match l.kind {
+                                LineKind::Context => "context",
+                                LineKind::Remove => "remove",
+                                LineKind::Add => "add",
+                            },
+                            text: l.content(),
+                            no_newline: l.no_newline(),
+                            line: l.line,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    files.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Every path a unified diff names (the files the wrapper must put in).
+#[wasm_bindgen(js_name = unifiedPaths)]
+pub fn unified_paths(diff: &str) -> Result<Vec<String>, JsValue> {
+    let u = crate::unified::parse(diff).map_err(|e| to_js_error(&e))?;
+    let mut out: Vec<String> = Vec::new();
+    for f in &u.files {
+        for p in [&f.old_path, &f.new_path].into_iter().flatten() {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPlacement<'a> {
+    path: &'a str,
+    hunk: usize,
+    stated_line: usize,
+    line: usize,
+    offset: isize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnifiedModes<'a> {
+    path: &'a str,
+    mode: String,
+}
+
+/// Applies a unified diff to the files put in the input buffer (as for
+/// `applyFilesChanges`). Returns `[changes]`, or with `report`
+/// `[changes, modes, placements]`: changes as `[path, contents | null, …]`,
+/// modes as `[{ path, mode }]` (octal strings), placements as
+/// `[{ path, hunk, statedLine, line, offset }]`.
+#[wasm_bindgen(js_name = applyUnifiedChanges)]
+pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, mode_code: u8, report: bool) -> Result<Array, JsValue> {
+    let total: usize = lengths.iter().map(|&l| l as usize).sum();
+    with_input(total, |all| {
+        let files = split_inputs(all, &paths, &lengths)?;
+        let result = crate::unified::apply(diff, unified_mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes = Array::new();
+        let mut modes = Vec::new();
+        for c in &result.changes {
+            changes.push(&JsValue::from_str(&c.path));
+            changes.push(&c.contents.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+            if let (Some(m), Some(_)) = (c.mode, &c.contents) {
+                modes.push(JsUnifiedModes { path: &c.path, mode: format!("{m:o}") });
+            }
+        }
+        let out = Array::new();
+        out.push(&changes);
+        if !report {
+            return Ok(out);
+        }
+        let placements: Vec<JsPlacement> = result
+            .placements
+            .iter()
+            .map(|p| JsPlacement { path: &p.path, hunk: p.hunk, stated_line: p.stated_line, line: p.line, offset: p.offset() })
+            .collect();
+        let ser = serde_wasm_bindgen::Serializer::json_compatible();
+        out.push(&modes.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
+        out.push(&placements.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
+        Ok(out)
+    })
+}
+
+/// A unified diff between two file maps (paths and contents, in order).
+#[wasm_bindgen(js_name = unifiedDiffFiles)]
+pub fn unified_diff_files(
+    old_paths: Vec<String>,
+    old_texts: Vec<String>,
+    new_paths: Vec<String>,
+    new_texts: Vec<String>,
+    context: u32,
+    git: bool,
+) -> String {
+    let pair = |p: &[String], t: &[String]| -> Vec<(String, String)> { p.iter().cloned().zip(t.iter().cloned()).collect() };
+    let (a, b) = (pair(&old_paths, &old_texts), pair(&new_paths, &new_texts));
+    let a: Vec<(&str, &str)> = a.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let b: Vec<(&str, &str)> = b.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    crate::unified::write::diff_files(&a, &b, &crate::unified::write::Options { context: context as usize, git })
+}
+
+/// A unified diff of one file (`None` paths for an added or deleted file).
+#[wasm_bindgen(js_name = unifiedDiffFile)]
+pub fn unified_diff_file(old_path: Option<String>, new_path: Option<String>, before: &str, after: &str, context: u32, git: bool) -> String {
+    crate::unified::write::file_diff(
+        old_path.as_deref(),
+        new_path.as_deref(),
+        before,
+        after,
+        &crate::unified::write::Options { context: context as usize, git },
+    )
+}
+
+/// The line diff of two lists of lines: `[op, a, b, …]` with op 0 equal,
+/// 1 removed, 2 added; `a` and `b` are 0-based lines.
+#[wasm_bindgen(js_name = lineDiff)]
+pub fn line_diff(a: Vec<String>, b: Vec<String>) -> Vec<u32> {
+    use crate::unified::write::{line_ops, Op};
+    let mut out = Vec::new();
+    for o in line_ops(&a, &b) {
+        out.push(match o.op {
+            Op::Equal => 0,
+            Op::Delete => 1,
+            Op::Insert => 2,
+        });
+        out.push(o.a as u32);
+        out.push(o.b as u32);
+    }
+    out
+}

@@ -53,6 +53,20 @@ fn context_not_found_reports_the_nearest_place_and_the_first_difference() {
 }
 
 #[test]
+fn context_not_found_names_in_its_fields_the_input_line_its_message_names() {
+    // The closest place starts at input line 2; the line that differs there is
+    // input line 4, paired with diff line 4: the fields say what the message says.
+    let e = fail("a\nb\nc\nd\ne\n", "@@\n b\n c\n-X\n+Y");
+    assert_eq!(e.kind, ErrorKind::ContextNotFound);
+    assert_eq!(
+        e.message,
+        "Section 1 (diff lines 1-5): its context and removed lines were not found in the input. The closest place is input line 2, where 2 of 3 lines are equal:\n  diff line 4 expects 'X'\n  input line 4 is    'd'\nStrict mode compares lines byte for byte. Copy the lines exactly as the input has them (re-read the file if it may have changed)."
+    );
+    assert_eq!((e.diff_line, e.input_lines.as_slice()), (Some(4), &[4][..]));
+    assert_eq!(e.nearest.as_ref().map(|n| n.line), Some(2));
+}
+
+#[test]
 fn whitespace_only_difference_is_named() {
     let e = fail("  indented\n", "-indented\n+changed");
     assert_eq!(e.kind, ErrorKind::ContextNotFound);

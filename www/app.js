@@ -1,7 +1,7 @@
 // The playground page: wires the panes to the engine (engine.js) and draws
 // the result. The state (mode, files, patch, view) is mirrored in the URL hash.
 
-import { diffRows, endsWithNewline } from './diff.js';
+import { diffRows, endsWithNewline, useEngine } from './diff.js';
 import { createEditor } from './editor.js';
 import { detect, MODE_NAMES, modesAvailable, patchKind, run } from './engine.js';
 import { defaultExample, examples } from './examples.js';
@@ -24,6 +24,7 @@ try {
   document.body.dataset.status = 'broken';
   throw e;
 }
+useEngine(ap);
 const features = detect(ap);
 const available = modesAvailable(features);
 document.body.dataset.multiFile = String(features.files);

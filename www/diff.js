@@ -1,10 +1,23 @@
 // Line diff for the output pane: which lines of the input were removed and
-// which lines of the output were added. The diff itself is the package's own
-// (js/linediff.ts, compiled into dist/esm/), shared with the CLI's --dry-run:
-// Myers' algorithm, which gives up on the shortest script past 2,000 edits so
-// the page stays responsive on a pasted 100,000-line file.
+// which lines of the output were added. The diff itself is the engine's
+// (the package's lineDiff, the same Myers diff as unifiedDiff and the CLI's
+// --dry-run), which gives up on the shortest script past 2,000 edits so the
+// page stays responsive on a pasted 100,000-line file. The page hands the
+// loaded package over with useEngine().
 // No DOM here: tests/js/playground-diff.test.mjs runs it in Node.
-import { diffLines } from '../dist/esm/linediff.js';
+
+let engine = null;
+
+/** Sets the package whose lineDiff the diff view uses. */
+export function useEngine(ap) {
+  engine = ap;
+}
+
+/** The line diff from lines `a` to lines `b`: `[{ op: 'eq' | 'del' | 'add', a, b }]`. */
+export function diffLines(a, b) {
+  if (engine === null || typeof engine.lineDiff !== 'function') throw new Error('applypatch: this build has no lineDiff');
+  return engine.lineDiff(a, b);
+}
 
 /** Splits text into lines; a final newline ends the last line (no empty extra line). */
 export function splitLines(text) {
@@ -13,8 +26,6 @@ export function splitLines(text) {
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
-
-export { diffLines };
 
 /**
  * Rows to display: every changed line, `context` unchanged lines around each

@@ -4,7 +4,7 @@
 // detection, so the page keeps working (with a clear message) on a build that
 // lacks an engine.
 
-export const MODE_NAMES = { strict: 'Strict', codex: 'Codex', blocks: 'Edit blocks' };
+export const MODE_NAMES = { strict: 'Strict', codex: 'Codex', blocks: 'Edit blocks', unified: 'Unified diff' };
 
 /** What this build of the package can do. */
 export function detect(ap) {
@@ -27,17 +27,19 @@ export function detect(ap) {
     summary: has('summary'),
     codex: codexMode && has('applyFiles'),
     blocks: has('parseBlocks') && has('applyEdits'),
+    unified: has('applyUnified') && has('parseUnified'),
   };
 }
 
 /** Whether the modes can run in this build (for the mode switch). */
 export function modesAvailable(features) {
-  return { strict: features.strict, codex: features.codex, blocks: features.blocks };
+  return { strict: features.strict, codex: features.codex, blocks: features.blocks, unified: features.unified === true };
 }
 
 /** 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode, else 'diff' (one V4A diff). */
 export function patchKind(mode, patch) {
   if (mode === 'blocks') return 'blocks';
+  if (mode === 'unified') return 'unified';
   return /^\s*\*\*\* Begin Patch[ \t]*(\r?\n|$)/.test(patch) ? 'files' : 'diff';
 }
 
@@ -47,6 +49,9 @@ function unavailable(features, mode, kind) {
   }
   if (mode === 'blocks' && !features.blocks) {
     return 'Edit blocks are not available in this build of applypatch: it needs parseBlocks and applyEdits.';
+  }
+  if (mode === 'unified' && !features.unified) {
+    return 'Unified diffs are not available in this build of applypatch: it needs applyUnified and parseUnified.';
   }
   if (kind === 'files' && !features.files) {
     return 'Patches over several files (*** Begin Patch) are not available in this build of applypatch: it needs applyFiles. A single V4A diff works: it applies to the selected input file.';
@@ -69,7 +74,14 @@ export function run(ap, features, state) {
   if (why) return { ...base, status: 'unavailable', message: why };
   const t0 = performance.now();
   try {
-    const out = kind === 'diff' ? runDiff(ap, state) : kind === 'files' ? runFiles(ap, features, state) : runBlocks(ap, state);
+    const out =
+      kind === 'diff'
+        ? runDiff(ap, state)
+        : kind === 'files'
+          ? runFiles(ap, features, state)
+          : kind === 'unified'
+            ? runUnified(ap, state)
+            : runBlocks(ap, state);
     return { ...base, ms: performance.now() - t0, ...out };
   } catch (e) {
     return { ...base, status: 'error', error: describeError(e, state, kind) };
@@ -146,6 +158,43 @@ function runFiles(ap, features, { mode, files, patch }) {
     }
   }
   return { status: 'ok', files: list, summary, notes };
+}
+
+/**
+ * A unified diff over the input files, in Strict mode: the resulting files,
+ * renames shown as moves, and each hunk that applied away from its stated
+ * line.
+ */
+function runUnified(ap, { files, patch }) {
+  const input = new Map(files.map((f) => [f.path, f.text]));
+  const report = ap.applyUnified(input, patch, { report: true });
+  const out = report.files;
+  const notes = [];
+  for (const h of report.hunks) {
+    if (h.offset !== 0)
+      notes.push(
+        `${h.path}: hunk ${h.hunk} applied at line ${h.line}, ${Math.abs(h.offset)} line${Math.abs(h.offset) === 1 ? '' : 's'} ${h.offset > 0 ? 'below' : 'above'} where its header says (${h.statedLine}).`,
+      );
+  }
+  for (const m of report.modes) notes.push(`${m.path}: mode ${m.mode}.`);
+  const moves = new Map();
+  for (const f of ap.parseUnified(patch)) {
+    if (f.status === 'renamed' && input.has(f.oldPath) && !out.has(f.oldPath) && out.has(f.newPath)) moves.set(f.oldPath, f.newPath);
+  }
+  const moveTargets = new Set(moves.values());
+  const list = [];
+  for (const [path, before] of input) {
+    if (moveTargets.has(path)) continue;
+    if (moves.has(path)) list.push({ path: moves.get(path), from: path, before, after: out.get(moves.get(path)), status: 'moved' });
+    else if (out.has(path)) {
+      const after = out.get(path);
+      list.push({ path, before, after, status: after === before ? 'unchanged' : 'modified' });
+    } else list.push({ path, before, after: null, status: 'deleted' });
+  }
+  for (const [path, after] of out) {
+    if (!input.has(path) && !moveTargets.has(path)) list.push({ path, before: null, after, status: 'added' });
+  }
+  return { status: 'ok', files: list, summary: null, notes };
 }
 
 /** 1-based [first, last] patch lines of each block, from its SEARCH line to its REPLACE line. */
@@ -253,6 +302,13 @@ function runBlocks(ap, { files, selected, patch, preset }) {
         ...(failed.lines ? { diffLine: failed.lines[0], patchLines: failed.lines } : {}),
         path: failed.path,
         ...(Number.isInteger(d.nearest?.line) ? { nearest: d.nearest } : {}),
+        // applyEdit's closest place: lines startLine..endLine, the differing file lines marked as errors.
+        ...(Number.isInteger(d.nearest?.startLine)
+          ? {
+              nearest: { line: d.nearest.startLine, text: d.nearest.text, similarity: d.nearest.similarity },
+              inputLines: (d.nearest.differences ?? []).map((x) => x.fileLine).filter(Number.isInteger),
+            }
+          : {}),
       },
     };
   }

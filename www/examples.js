@@ -109,6 +109,44 @@ def total(self, discount=0):
 `,
   },
   {
+    id: 'unified-git',
+    title: 'Unified diff: git diff output over two files',
+    mode: 'unified',
+    files: [
+      {
+        path: 'src/greet.py',
+        text: `import sys
+
+
+def greet(name):
+    print("Hi " + name)
+
+
+def main():
+    greet(sys.argv[1])
+`,
+      },
+      { path: 'NOTES.md', text: 'Remember to say hello.\n' },
+    ],
+    patch: `diff --git a/src/greet.py b/src/greet.py
+index 1111111..2222222 100644
+--- a/src/greet.py
++++ b/src/greet.py
+@@ -1,6 +1,6 @@
+ import sys
+ 
+ 
+ def greet(name):
+-    print("Hi " + name)
++    print(f"Hello, {name}!")
+ 
+diff --git a/NOTES.md b/docs/NOTES.md
+similarity index 100%
+rename from NOTES.md
+rename to docs/NOTES.md
+`,
+  },
+  {
     id: 'fail-stale',
     title: 'Fails on purpose: the diff expects a line the file no longer has',
     mode: 'strict',

@@ -3,7 +3,7 @@
 // themselves and reproduces the page with no server.
 // No DOM here: tests/js/playground-state.test.mjs runs it in Node.
 
-export const MODES = ['strict', 'codex', 'blocks'];
+export const MODES = ['strict', 'codex', 'blocks', 'unified'];
 export const VIEWS = ['diff', 'text'];
 export const PRESETS = ['compatible', 'safe'];
 

@@ -8,14 +8,14 @@ import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
 import { applyFiles, parse } from '../patch.js';
 import type { Repair, RepairOptions } from '../repair.js';
+import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { binaryError, type Change, commit, type Fs, readTarget, realRoot, resolveTarget, type Target } from './directory.js';
-import { unifiedDiff } from './unified.js';
 
 /** Stands for a file that is not text and is only replaced or deleted: a NUL never comes from a file read as text. */
 const NOT_TEXT = '\0applypatch: not text\0';
 
 /** A path the patch touches; `needsText`: its contents are read (an update's source). */
-interface Touch {
+export interface Touch {
   path: string;
   needsText: boolean;
 }
@@ -34,7 +34,7 @@ export interface Plan {
  * Resolves and reads every touched path, runs `compute` on the file map, and
  * lists the changes to write. Writes nothing.
  */
-function plan(
+export function plan(
   root: string,
   touches: Touch[],
   moves: Map<string, string>,
@@ -108,7 +108,7 @@ export interface DirectoryOptions extends ApplyOptions {
   fs?: Partial<Fs>;
 }
 
-function changesOf(p: Plan): DirectoryChange[] {
+export function changesOf(p: Plan): DirectoryChange[] {
   return p.changes.map((c) => ({
     path: c.target.path,
     status: c.contents === null ? 'deleted' : p.before.has(c.target.path) ? 'modified' : 'added',
@@ -116,7 +116,7 @@ function changesOf(p: Plan): DirectoryChange[] {
 }
 
 /** A unified diff of a plan: moves as one file diff from the source to the destination. */
-function diffOf(p: Plan): string {
+export function diffOf(p: Plan): string {
   let out = '';
   const movedFrom = new Set<string>();
   for (const c of p.changes) {

@@ -6,9 +6,10 @@ import { applyEdits, type EditResult, type Preset, parseBlocks } from '../blocks
 import { type ErrorCode, PatchError } from '../errors.js';
 import { summary } from '../patch.js';
 import { type RepairKind, repairKinds, repairLine } from '../repair.js';
+import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { applyPatchToDirectory, withFs } from './apply.js';
 import { binaryError, commit, type Fs, readTarget, realRoot, resolveTarget } from './directory.js';
-import { unifiedDiff } from './unified.js';
+import { applyUnifiedToDirectory } from './unified-dir.js';
 
 export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
 
@@ -23,12 +24,20 @@ is '-' or missing. On success it prints what Codex prints:
   M changed.txt
   D deleted.txt
 
+It also applies unified diffs (git diff output, diff -u): detected, or with
+--format unified. New files, deletes, renames and mode changes are applied.
+
 Options:
-  --mode strict|codex  how update hunks match (default: strict)
+  --mode strict|codex|git
+                       how hunks match (default: strict)
                          strict: context and removed lines match byte for
                            byte and exactly once, or the patch fails
                          codex: what the Codex CLI does (first match,
                            whitespace and Unicode-punctuation fallbacks)
+                         git (unified diffs): what git apply writes
+                         strict, for a unified diff: each hunk exactly at
+                           its stated line or at exactly one other place,
+                           and its header counts must agree
   --repair[=KINDS]     (strict) forgive the model's small slips when the place
                        is still certain, and name each one on standard error:
                        trailing-ws, unicode, tabs, indent, line-numbers,
@@ -44,9 +53,10 @@ Options:
                           "summary":"...","diff":"..." (with --dry-run)}
                          {"ok":false,"error":{"code","message","path",
                           "hunk","line",...}}
-  --format patch|blocks
-                       the input: a patch (default), or search/replace edit
-                       blocks (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE)
+  --format patch|unified|blocks
+                       the input: a patch, a unified diff (detected when
+                       not given), or search/replace edit blocks
+                       (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE)
   --file PATH          with --format blocks: the file the blocks edit
   --preset safe|compatible
                        with --format blocks: how blocks match (default: safe)
@@ -81,12 +91,12 @@ export interface Io {
 class UsageError extends Error {}
 
 interface Args {
-  mode: 'strict' | 'codex';
+  mode: 'strict' | 'codex' | 'git';
   repair?: true | RepairKind[];
   cwd?: string;
   dryRun: boolean;
   json: boolean;
-  format: 'patch' | 'blocks';
+  format: 'patch' | 'blocks' | 'unified' | undefined;
   file?: string;
   preset: Preset;
   input?: string;
@@ -95,12 +105,12 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { mode: 'strict', dryRun: false, json: false, format: 'patch', preset: 'safe', help: false, version: false };
+  const args: Args = { mode: 'strict', dryRun: false, json: false, format: undefined, preset: 'safe', help: false, version: false };
   const positional: string[] = [];
   const takes = new Set(['--mode', '--cwd', '--format', '--file', '--preset']);
   const choices: Record<string, string[]> = {
-    '--mode': ['strict', 'codex'],
-    '--format': ['patch', 'blocks'],
+    '--mode': ['strict', 'codex', 'git'],
+    '--format': ['patch', 'unified', 'blocks'],
     '--preset': ['safe', 'compatible'],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -149,11 +159,18 @@ function parseArgs(argv: string[]): Args {
   if (positional.length === 1 && positional[0] !== '-') args.input = positional[0];
   if (args.format === 'blocks' && args.file === undefined)
     throw new UsageError('--format blocks needs --file PATH (the file the blocks edit)');
-  if (args.format === 'patch' && args.file !== undefined)
+  if (args.format !== 'blocks' && args.file !== undefined)
     throw new UsageError('--file is for --format blocks; a patch names its own files');
-  if (args.repair !== undefined && args.mode === 'codex')
-    throw new UsageError('--repair is for --mode strict; --mode codex does exactly what Codex does');
+  if (args.format === 'patch' && args.mode === 'git')
+    throw new UsageError("--mode git is for unified diffs; a patch's modes are strict and codex");
+  if (args.format === 'unified' && args.mode === 'codex')
+    throw new UsageError("--mode codex is for patches; a unified diff's modes are strict and git");
+  if (args.repair !== undefined && args.mode !== 'strict')
+    throw new UsageError(
+      `--repair is for --mode strict; --mode ${args.mode} does exactly what ${args.mode === 'git' ? 'git apply' : 'Codex'} does`,
+    );
   if (args.repair !== undefined && args.format === 'blocks') throw new UsageError('--repair is for patches; edit blocks use --preset safe');
+  if (args.repair !== undefined && args.format === 'unified') throw new UsageError('--repair is for *** Begin Patch patches');
   return args;
 }
 
@@ -239,6 +256,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     throw e;
   }
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
+  if (args.format === 'unified' || (args.format === undefined && looksUnified(input))) {
+    if (args.mode === 'codex') return usage("--mode codex is for patches; a unified diff's modes are strict and git");
+    if (args.repair !== undefined) return usage('--repair is for *** Begin Patch patches; this input is a unified diff');
+    return unified(args, io, cwd, input);
+  }
+  if (args.mode === 'git') return usage("--mode git is for unified diffs; a patch's modes are strict and codex");
   try {
     const repair = args.repair !== undefined ? { repair: args.repair } : {};
     const result = applyPatchToDirectory(cwd, input, { mode: args.mode, dryRun: args.dryRun, ...repair, ...(io.fs ? { fs: io.fs } : {}) });
@@ -270,6 +293,50 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (!(e instanceof PatchError)) throw e;
     if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
     io.stderr(errorText(e, 'patch'));
+    return 1;
+  }
+}
+
+/**
+ * Whether the input is a unified diff rather than a patch: no
+ * `*** Begin Patch` line, and a `diff --git` line, a `---` line followed by
+ * `+++`, or a hunk header.
+ */
+export function looksUnified(input: string): boolean {
+  if (/^\s*\*\*\* Begin Patch\s*$/m.test(input)) return false;
+  return /^diff --git |^--- [^\n]*\r?\n\+\+\+ |^@@ -\d/m.test(input);
+}
+
+/** A unified diff on the directory, all or nothing; prints Codex's summary (A/M/D). */
+function unified(args: Args, io: Io, cwd: string, input: string): number {
+  try {
+    const mode = args.mode === 'git' ? 'git' : 'strict';
+    const result = applyUnifiedToDirectory(cwd, input, { mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
+    const letter = { added: 'A', modified: 'M', deleted: 'D' } as const;
+    const text = `Success. Updated the following files:\n${result.changes.map((c) => `${letter[c.status]} ${c.path}\n`).join('')}`;
+    if (args.json) {
+      io.stdout(
+        JSON.stringify({
+          ok: true,
+          applied: result.applied,
+          changes: result.changes,
+          summary: text,
+          ...(args.dryRun ? { diff: result.diff } : {}),
+        }) + '\n',
+      );
+    } else if (args.dryRun) {
+      io.stdout(result.diff ?? '');
+      io.stderr(
+        `applypatch: dry run: the diff applies (${result.changes.length} file${result.changes.length === 1 ? '' : 's'} would change); nothing was written.\n`,
+      );
+    } else {
+      io.stdout(text);
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof PatchError)) throw e;
+    if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
+    io.stderr(errorText(e, 'diff'));
     return 1;
   }
 }

@@ -3,3 +3,4 @@
 
 export { applyPatchToDirectory, type DirectoryChange, type DirectoryOptions, type DirectoryResult } from './apply.js';
 export { createEditor, type EditorOptions } from './editor.js';
+export { applyUnifiedToDirectory, type UnifiedDirectoryOptions } from './unified-dir.js';

@@ -190,7 +190,7 @@ fn not_found(idx: &Index, section: &Section, old: &[&str], from: usize, name: &s
     }
     Error::new(ErrorKind::ContextNotFound, msg)
         .at_diff_line(closest.as_ref().map_or(first, |c| c.diff_line))
-        .at_input_lines(closest.as_ref().map(|c| c.nearest.line))
+        .at_input_lines(closest.as_ref().map(|c| c.input_line))
         .with_nearest(closest.map(|c| c.nearest))
 }
 

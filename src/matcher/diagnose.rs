@@ -107,6 +107,9 @@ fn similar_line(idx: &Index, block: &[&str], from: usize) -> Option<Candidate> {
 pub struct Closest {
     /// The diff line to fix: the first that differs there.
     pub diff_line: usize,
+    /// The 1-based input line it is compared with there (the one the message
+    /// quotes as "input line L is …"; the input's last line when it ends first).
+    pub input_line: usize,
     /// "The closest place is input line L, where E of K lines are equal:"
     /// and the differing lines.
     pub text: String,
@@ -118,7 +121,9 @@ pub struct Closest {
 pub fn closest(idx: &Index, block: &[&str], diff_lines: &[usize], from: usize) -> Option<Closest> {
     let c = nearest(idx, block, from)?;
     let first = diff_lines.first().copied().unwrap_or(0);
-    let diff_line = first_difference(idx, block, c).and_then(|j| diff_lines.get(j).copied()).unwrap_or(first);
+    let differs = first_difference(idx, block, c);
+    let diff_line = differs.and_then(|j| diff_lines.get(j).copied()).unwrap_or(first);
+    let input_line = differs.map_or(c.start, |j| c.start + j).min(idx.lines().len().saturating_sub(1)) + 1;
     let text = format!(
         "The closest place is input line {}, where {} of {} lines are equal:{}",
         c.start + 1,
@@ -126,7 +131,7 @@ pub fn closest(idx: &Index, block: &[&str], diff_lines: &[usize], from: usize) -
         block.len(),
         differences(idx, block, diff_lines, c)
     );
-    Some(Closest { diff_line, text, nearest: to_nearest(idx, block, c) })
+    Some(Closest { diff_line, input_line, text, nearest: to_nearest(idx, block, c) })
 }
 
 /// Index in `block` of the first line that differs from the input at `c`.

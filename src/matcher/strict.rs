@@ -385,7 +385,7 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
     }
     Error::new(ErrorKind::ContextNotFound, msg)
         .at_diff_line(closest.as_ref().map_or(first, |c| c.diff_line))
-        .at_input_lines(closest.as_ref().map(|c| c.nearest.line))
+        .at_input_lines(closest.as_ref().map(|c| c.input_line))
         .with_nearest(closest.map(|c| c.nearest))
 }
 

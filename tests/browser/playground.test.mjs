@@ -206,13 +206,13 @@ const blocksOut = `class Cart:
 
 // ---- tests ----------------------------------------------------------------------
 
-browserTest('the server serves the page, the package and the wasm (application/wasm)', async () => {
+browserTest('the server serves the page and the package (the wasm travels inside dist/wasm/bytes.mjs)', async () => {
   for (const [path, type] of [
     ['', 'text/html'],
     ['app.js', 'text/javascript'],
     ['style.css', 'text/css'],
     ['dist/browser.mjs', 'text/javascript'],
-    ['dist/wasm-web/applypatch_bg.wasm', 'application/wasm'],
+    ['dist/wasm/bytes.mjs', 'text/javascript'],
   ]) {
     const res = await fetch(baseUrl + path);
     assert.equal(res.status, 200, path);
@@ -423,6 +423,41 @@ browserTest('Codex: a patch over several files, its summary, and an error in one
   await page.close();
 });
 
+browserTest('Unified diff: a git diff over two files (a rename), then a hunk that moved and one that fails', async (t) => {
+  const page = await open();
+  if (!(await modeAvailable(page, 'unified'))) {
+    await chooseMode(page, 'unified');
+    assert.equal(await status(page), 'unavailable');
+    await page.close();
+    return skipLoudly(t, 'Unified diffs');
+  }
+  await chooseMode(page, 'unified');
+  await chooseView(page, 'text');
+  const ex = example('unified-git');
+  await typeFiles(page, ex.files);
+  await typeInto(page, '#patch', ex.patch);
+  await settle(page);
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  assert.deepEqual(await files(page), [
+    { path: 'src/greet.py', status: 'modified', badge: 'modified' },
+    { path: 'docs/NOTES.md', status: 'moved', badge: 'moved from NOTES.md' },
+  ]);
+  assert.equal(await outputText(page, 'src/greet.py'), ex.files[0].text.replace('print("Hi " + name)', 'print(f"Hello, {name}!")'));
+  // Two lines added at the top: Strict finds the hunk 2 lines further down and says so.
+  await page.click('#file-tabs .tab');
+  await typeInto(page, '#input', `# greet\n\n${ex.files[0].text}`);
+  await settle(page);
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  assert.match(await page.textContent('#notes'), /src\/greet\.py: hunk 1 applied at line 3, 2 lines below where its header says \(1\)\./);
+  // A removed line the file does not have: the error names the file, hunk and line.
+  await typeInto(page, '#patch', ex.patch.replace('-    print("Hi " + name)', '-    print("Hey " + name)'));
+  await settle(page);
+  assert.equal(await status(page), 'error');
+  assert.equal(await page.textContent('#error .code'), 'context_not_found');
+  assert.match(await page.textContent('#error'), /src\/greet\.py: hunk 1 \(diff lines 5-12/);
+  await page.close();
+});
+
 browserTest('Edit blocks: strategies and similarity per block, and a block that does not match', async (t) => {
   const page = await open();
   if (!(await modeAvailable(page, 'blocks'))) {
@@ -464,6 +499,15 @@ browserTest('Edit blocks: strategies and similarity per block, and a block that 
   const failed = await page.$$eval('#blocks tbody tr', (rs) => rs.map((r) => [r.className, r.cells[3].textContent]));
   assert.deepEqual(failed[1], ['failed', 'no match']);
   assert.equal(await page.$$eval('#output .file', (fs) => fs.length), 0);
+
+  // The safe preset names the closest place (input lines 8-9) and the lines that
+  // differ there: the input pane marks them, and a button jumps to them.
+  await page.selectOption('#preset', 'safe');
+  await settle(page);
+  assert.equal(await status(page), 'error');
+  assert.match(await page.textContent('#error .message'), /The closest place is lines 8-9/);
+  assert.deepEqual(linesOf(await marks(page, 'input'), 'error'), [8, 9]);
+  assert.match(await page.textContent('#error .where'), /Closest: input lines 8–9/);
   await page.close();
 });
 
@@ -514,6 +558,40 @@ browserTest('keyboard, examples menu, narrow window and dark theme', async () =>
   assert.ok((await luminance()) < 0.2, 'dark background');
   await page.setViewportSize({ width: 1400, height: 800 });
   await page.screenshot({ path: join(shots, 'dark.tmp.png') });
+  await page.close();
+});
+
+browserTest('long lines scroll sideways, in the editors and in the output, instead of being cut', async () => {
+  const page = await open();
+  const long = `const message = '${'x'.repeat(300)}'; // END`;
+  await page.fill('#input', `${long}\nreturn message;\n`);
+  await page.fill('#patch', `@@\n-${long}\n+${long.replace('END', 'FIN')}`);
+  await settle(page);
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  for (const id of ['#input', '#patch', '#result']) {
+    const [scroll, client] = await page.$eval(id, (e) => [e.scrollWidth, e.clientWidth]);
+    assert.ok(scroll > client, `${id} scrolls sideways (${scroll} > ${client})`);
+  }
+  // Scrolled to the right, the end of the changed line is inside the output box.
+  await page.$eval('#result', (e) => {
+    e.scrollLeft = e.scrollWidth;
+  });
+  const [cell, box] = await page.evaluate(() => {
+    const tx = [...document.querySelectorAll('#output .diff .add .tx')].find((t) => t.textContent.endsWith('FIN'));
+    return [tx.getBoundingClientRect().right, document.getElementById('result').getBoundingClientRect().right];
+  });
+  assert.ok(cell <= box + 1, `the line's end (${cell}) is visible in the output (right edge ${box})`);
+  await page.close();
+});
+
+browserTest('at phone width (390 x 844) the output starts within two screens', async () => {
+  const page = await open();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const [top, height] = await page.evaluate(() => [
+    document.getElementById('output-pane').getBoundingClientRect().top + scrollY,
+    innerHeight,
+  ]);
+  assert.ok(top < 2 * height, `the output pane starts at ${top}px, ${(top / height).toFixed(2)} screens down`);
   await page.close();
 });
 

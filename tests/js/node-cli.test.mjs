@@ -121,7 +121,10 @@ test('--json: the result and the error as JSON', (t) => {
   assert.deepEqual(snapshot(root), before);
   r = cli(['--json', '--mode', 'fuzzy'], { cwd: root, input: patch });
   assert.equal(r.code, 2);
-  assert.deepEqual(JSON.parse(r.stdout), { ok: false, error: { code: 'usage', message: "--mode must be strict or codex, got 'fuzzy'" } });
+  assert.deepEqual(JSON.parse(r.stdout), {
+    ok: false,
+    error: { code: 'usage', message: "--mode must be strict or codex or git, got 'fuzzy'" },
+  });
 });
 
 test('a patch that does not apply: exit 1, the file, hunk and line named, nothing written', (t) => {
@@ -199,11 +202,11 @@ test('--help explains everything; --version', () => {
   const r = cli(['--help']);
   assert.equal(r.code, 0);
   for (const word of [
-    '--mode strict|codex',
+    '--mode strict|codex|git',
     '--cwd DIR',
     '--dry-run',
     '--json',
-    '--format patch|blocks',
+    '--format patch|unified|blocks',
     '--file PATH',
     'Exit status',
     '0  the patch applied',

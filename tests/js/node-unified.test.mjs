@@ -1,4 +1,4 @@
-// The unified-diff printer behind --dry-run: on random texts, applying the
+// The engine's unified-diff writer (unifiedDiff, and --dry-run): on random texts, applying the
 // printed hunks to the old text gives the new one, hunk headers count right,
 // and the edit is minimal (as many changed lines as the longest common
 // subsequence allows).
@@ -8,8 +8,12 @@ import { test } from 'node:test';
 import { pick, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
-require('applypatch/node');
-const { unifiedHunks, diffLines } = require('../../dist/cjs/node/unified.js');
+const { unifiedDiff, lineDiff } = require('applypatch');
+
+/** The hunks of a one-file diff, without its three header lines. */
+const unifiedHunks = (before, after) => unifiedDiff({ f: before }, { f: after }).split('\n').slice(3).join('\n');
+const SIGN = { eq: ' ', del: '-', add: '+' };
+const diffLines = (a, b) => lineDiff(a, b).map((o) => [SIGN[o.op]]);
 
 const splitLines = (text) => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 

@@ -3,8 +3,11 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { diffLines, diffRows, splitLines } from '../../www/diff.js';
+import * as applypatch from '../../dist/index.mjs';
+import { diffLines, diffRows, splitLines, useEngine } from '../../www/diff.js';
 import { pick, rng } from './helpers.mjs';
+
+useEngine(applypatch);
 
 function lcs(a, b) {
   const t = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));

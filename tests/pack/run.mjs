@@ -28,8 +28,8 @@ try {
     'dist/node.d.cts',
     'dist/node.d.mts',
     'dist/cli.cjs',
-    'dist/wasm-node/applypatch_bg.wasm',
-    'dist/wasm-web/applypatch_bg.wasm',
+    'dist/wasm/glue.mjs',
+    'dist/wasm/bytes.mjs',
     'README.md',
     'LICENSE',
     'NOTICE',
@@ -37,6 +37,9 @@ try {
   ]) {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
+  // One copy of the engine: inside dist/wasm/bytes.mjs, for Node and browsers alike.
+  const wasmFiles = files.filter((f) => f.endsWith('.wasm'));
+  if (wasmFiles.length) throw new Error(`the tarball ships .wasm files besides dist/wasm/bytes.mjs: ${wasmFiles.join(', ')}`);
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
   if (stray.length) throw new Error(`the tarball ships sources: ${stray.join(', ')}`);
 
@@ -89,6 +92,56 @@ console.log('${load}: ' + n + ' strict vectors pass');
   walk(join(installed, 'browser.mjs'));
   console.log(`browser entry: ${seen.size} modules, no node: imports`);
 
+  // The shipped types resolve for 'applypatch' and 'applypatch/node' under every
+  // moduleResolution a TypeScript project uses: node10 (no exports map: main/types
+  // and typesVersions), node16, nodenext (ESM and CJS consumers) and bundler.
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const esmConsumer = `import { apply, type ErrorCode, PatchError } from 'applypatch';
+import { applyPatchToDirectory, createEditor } from 'applypatch/node';
+const out: string = apply('a\\n', '@@\\n-a\\n+b');
+const code: ErrorCode = 'wasm_unavailable';
+// @ts-expect-error: not a string
+apply(1, '');
+void [out, code, PatchError, applyPatchToDirectory, createEditor];
+`;
+  const cjsConsumer = `import ap = require('applypatch');
+import node = require('applypatch/node');
+const out: string = ap.apply('a\\n', '@@\\n-a\\n+b');
+const code: ap.ErrorCode = 'wasm_unavailable';
+// @ts-expect-error: not a string
+ap.apply(1, '');
+void [out, code, node.createEditor, node.applyPatchToDirectory];
+`;
+  const types = join(project, 'types');
+  mkdirSync(types);
+  writeFileSync(join(types, 'consumer.ts'), esmConsumer);
+  writeFileSync(join(types, 'consumer.mts'), esmConsumer);
+  writeFileSync(join(types, 'consumer.cts'), cjsConsumer);
+  for (const [resolution, module, files] of [
+    ['node10', 'commonjs', ['consumer.ts']],
+    ['node16', 'node16', ['consumer.mts', 'consumer.cts']],
+    ['nodenext', 'nodenext', ['consumer.mts', 'consumer.cts']],
+    ['bundler', 'esnext', ['consumer.ts']],
+  ]) {
+    const config = {
+      compilerOptions: {
+        module,
+        moduleResolution: resolution,
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        typeRoots: [join(root, 'node_modules', '@types')],
+        types: ['node'],
+      },
+      files,
+    };
+    writeFileSync(join(types, `tsconfig.${resolution}.json`), JSON.stringify(config, null, 2));
+    const r = spawnSync(process.execPath, [tsc, '-p', `tsconfig.${resolution}.json`], { cwd: types, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`types under moduleResolution ${resolution}:\n${r.stdout}${r.stderr}`);
+  }
+  console.log("types: 'applypatch' and 'applypatch/node' resolve under moduleResolution node10, node16, nodenext and bundler");
+
   // applypatch/node from require and import, and the command line through npx, offline.
   writeFileSync(
     join(project, 'node.cjs'),
@@ -130,7 +183,9 @@ console.log('${load}: ' + n + ' strict vectors pass');
   r = npx(['--no-such-flag']);
   if (r.status !== 2) throw new Error(`npx applypatch --no-such-flag: exit ${r.status}`);
   console.log('npx applypatch: applies, refuses to apply twice (exit 1), usage error (exit 2)');
-  console.log(`pack: ${packed[0].filename}, ${files.length} files, ${(packed[0].size / 1024).toFixed(0)} KiB packed`);
+  console.log(
+    `pack: ${packed[0].filename}, ${files.length} files, ${(packed[0].size / 1024).toFixed(0)} KiB packed, ${(packed[0].unpackedSize / 1024).toFixed(0)} KiB installed`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -58,7 +58,23 @@ const repairs: Repair[] = [];
 const repaired: string = apply('a \n', '-a\n+b', { repair: ['trailing-ws'], onRepair: (r) => repairs.push(r) });
 const kinds: readonly RepairKind[] = repairKinds;
 const first: RepairKind | undefined = repairs[0]?.kind;
-const parsed: Patch = parse('```\n*** Begin Patch\n*** End Patch\n```', { repair: true });
+const repairedPatch: Patch = parse('```\n*** Begin Patch\n*** End Patch\n```', { repair: true });
 // @ts-expect-error: repair kinds are a closed set
 apply('', '', { repair: ['fuzzy'] });
-void [text, batched, map, obj, kind, line, env, done, definition, grammar, codes, bad, repaired, kinds, first, parsed];
+void [text, batched, map, obj, kind, line, env, done, definition, grammar, codes, bad, repaired, kinds, first, repairedPatch];
+
+// Unified diffs: the file map keeps its kind; report: true gives placements.
+import { applyUnified, lineDiff, parseUnified, type UnifiedFile, unifiedDiff } from 'applypatch';
+
+const unifiedMap: Map<string, string> = applyUnified(new Map([['a', 'x\n']]), '--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n');
+const unifiedObj: Record<string, string> = applyUnified({ a: 'x\n' }, '', { mode: 'git' });
+const report = applyUnified({ a: 'x\n' }, '', { report: true });
+const offset: number | undefined = report.hunks[0]?.offset;
+const gitMode: string | undefined = report.modes[0]?.mode;
+const parsed: UnifiedFile[] = parseUnified('');
+const status: 'modified' | 'added' | 'deleted' | 'renamed' | 'copied' | undefined = parsed[0]?.status;
+const written: string = unifiedDiff({ a: '' }, new Map([['a', 'b\n']]), { context: 1 });
+const ops: Array<'eq' | 'del' | 'add'> = lineDiff(['a'], ['b']).map((o) => o.op);
+// @ts-expect-error: unified modes are strict and git
+applyUnified({}, '', { mode: 'codex' });
+void [unifiedMap, unifiedObj, offset, gitMode, status, written, ops];

@@ -1,0 +1,198 @@
+// Unified diffs: parseUnified, applyUnified, unifiedDiff, and the line diff
+// (lineDiff) the playground and the CLI show. All of it is the engine's
+// (src/unified/); this file checks arguments and shapes results.
+import { checkOptions, checkString, describe } from './args.js';
+import { wasm } from './binding.js';
+import { call } from './errors.js';
+import { type Files, fileMap, putFiles } from './patch.js';
+
+/** How `applyUnified` matches: `'strict'` (default) or `'git'` (what `git apply` writes). */
+export type UnifiedMode = 'strict' | 'git';
+
+const UNIFIED_MODES: Record<string, number> = { strict: 0, git: 2 };
+
+export interface UnifiedLine {
+  kind: 'context' | 'remove' | 'add';
+  /** The line's text, without its line break (a `\r` of a CRLF line stays). */
+  text: string;
+  /** `\ No newline at end of file` follows the line. */
+  noNewline?: true;
+  /** 1-based line in the diff. */
+  line: number;
+}
+
+export interface UnifiedHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** The text after the second `@@` (git's function context), may be ''. */
+  section: string;
+  /** 1-based diff line of the `@@` header. */
+  line: number;
+  lines: UnifiedLine[];
+}
+
+export interface UnifiedFile {
+  /** The path before (`a/` removed); null for a new file. */
+  oldPath: string | null;
+  /** The path after (`b/` removed); null for a deleted file. */
+  newPath: string | null;
+  status: 'modified' | 'added' | 'deleted' | 'renamed' | 'copied';
+  /** Git modes as octal strings (`'100755'`), when the diff gives them. */
+  oldMode?: string;
+  newMode?: string;
+  /** `similarity index` of a rename or copy, in percent. */
+  similarity?: number;
+  /** The `index` line's value. */
+  index?: string;
+  /** Whether the file had a `diff --git` header. */
+  git: boolean;
+  /** 1-based diff line where the file's header starts. */
+  line: number;
+  hunks: UnifiedHunk[];
+}
+
+export interface UnifiedOptions {
+  /**
+   * `'strict'` (default): each hunk matches exactly, at its stated line or at
+   * exactly one other place, and its lines add up to its header's counts.
+   * `'git'`: what `git apply` writes.
+   */
+  mode?: UnifiedMode;
+}
+
+export interface UnifiedReportOptions extends UnifiedOptions {
+  /** Return `{ files, modes, hunks }` instead of the file map alone. */
+  report: true;
+}
+
+/** Where a hunk applied. */
+export interface HunkPlacement {
+  path: string;
+  /** 1-based hunk number in its file. */
+  hunk: number;
+  /** 1-based line where the header says the hunk's old lines start. */
+  statedLine: number;
+  /** Where they were found. */
+  line: number;
+  /** `line - statedLine`. */
+  offset: number;
+}
+
+export interface UnifiedReport<T extends Files> {
+  files: T;
+  /** Git modes (`'100755'`) the diff gives to files (new files, mode changes). */
+  modes: Array<{ path: string; mode: string }>;
+  hunks: HunkPlacement[];
+}
+
+function unifiedModeCode(options: Record<string, unknown>): number {
+  const mode = options.mode ?? 'strict';
+  const code = typeof mode === 'string' ? UNIFIED_MODES[mode] : undefined;
+  if (code === undefined) {
+    throw new TypeError(
+      `applypatch: options.mode must be 'strict' or 'git', got ${typeof mode === 'string' ? `'${mode}'` : describe(mode)}`,
+    );
+  }
+  return code;
+}
+
+/**
+ * Reads a unified diff (plain or git-style; text before the first file is
+ * skipped) and returns its files. Throws a {@link PatchError} for a binary
+ * patch, a hunk before any file header, or a hunk whose lines run out before
+ * its header's counts.
+ */
+export function parseUnified(diff: string): UnifiedFile[] {
+  checkString('diff', diff);
+  return call(() => wasm().parseUnified(diff)) as UnifiedFile[];
+}
+
+/**
+ * Applies a unified diff to a file map (a plain object or a Map) and returns
+ * a new map of the same kind, all or nothing. With `{ report: true }`,
+ * returns `{ files, modes, hunks }`: the modes the diff sets and where each
+ * hunk applied.
+ */
+export function applyUnified<T extends Files>(files: T, diff: string, options: UnifiedReportOptions): UnifiedReport<T>;
+export function applyUnified<T extends Files>(files: T, diff: string, options?: UnifiedOptions): T;
+export function applyUnified<T extends Files>(
+  files: T,
+  diff: string,
+  options?: UnifiedOptions | UnifiedReportOptions,
+): T | UnifiedReport<T> {
+  const map = fileMap(files);
+  checkString('diff', diff);
+  const opts = checkOptions(options);
+  const mode = unifiedModeCode(opts);
+  const put = putFiles(
+    map,
+    call(() => wasm().unifiedPaths(diff)),
+  );
+  const report = opts.report === true;
+  const [changes, modes, hunks] = call(() => wasm().applyUnifiedChanges(put.paths, put.lengths, diff, mode, report));
+  const out = map.with(changes);
+  return report ? { files: out, modes: modes ?? [], hunks: hunks ?? [] } : out;
+}
+
+export interface UnifiedDiffOptions {
+  /** Unchanged lines around each change (default 3). */
+  context?: number;
+}
+
+function entriesOf(name: string, files: Files): [string[], string[]] {
+  fileMap(files); // type checks
+  const entries = files instanceof Map ? [...files] : Object.entries(files);
+  return [entries.map(([p]) => p), entries.map(([p, t]) => checkString(`${name}[${JSON.stringify(p)}]`, t))];
+}
+
+/**
+ * A unified diff from one file map to another, git-style (`diff --git`,
+ * `new file mode` / `deleted file mode`), files in path order; '' when they
+ * are equal. `applyUnified(before, unifiedDiff(before, after))` gives
+ * `after`, and so does `git apply`.
+ */
+export function unifiedDiff(before: Files, after: Files, options?: UnifiedDiffOptions): string {
+  const [oldPaths, oldTexts] = entriesOf('before', before);
+  const [newPaths, newTexts] = entriesOf('after', after);
+  const opts = checkOptions(options);
+  const context = opts.context ?? 3;
+  if (typeof context !== 'number' || !Number.isInteger(context) || context < 0 || context > 1_000_000) {
+    throw new TypeError(`applypatch: options.context must be a whole number of lines, got ${describe(context)}`);
+  }
+  return wasm().unifiedDiffFiles(oldPaths, oldTexts, newPaths, newTexts, context, true);
+}
+
+/**
+ * The unified diff of one file (no `diff --git` line: `---` / `+++` and the
+ * hunks): `oldPath` null for an added file, `newPath` null for a deleted one.
+ * For the CLI's --dry-run.
+ */
+export function unifiedFileDiff(oldPath: string | null, newPath: string | null, before: string, after: string): string {
+  return wasm().unifiedDiffFile(oldPath ?? undefined, newPath ?? undefined, before, after, 3, false);
+}
+
+export interface LineOp {
+  op: 'eq' | 'del' | 'add';
+  /** 0-based line in `a` (for 'add': where the line goes in `a`). */
+  a: number;
+  /** 0-based line in `b` (for 'del': where the line was in `b`). */
+  b: number;
+}
+
+const OPS = ['eq', 'del', 'add'] as const;
+
+/**
+ * The line diff from lines `a` to lines `b` (Myers; past 2,000 differing
+ * lines the middle is reported as removed then added). Used by the
+ * playground's diff view.
+ */
+export function lineDiff(a: readonly string[], b: readonly string[]): LineOp[] {
+  const flat = wasm().lineDiff([...a], [...b]);
+  const ops: LineOp[] = [];
+  for (let i = 0; i < flat.length; i += 3) {
+    ops.push({ op: OPS[flat[i] as number] as LineOp['op'], a: flat[i + 1] as number, b: flat[i + 2] as number });
+  }
+  return ops;
+}

@@ -1,0 +1,517 @@
+//! Applying a unified diff over a map of files, all or nothing: each file
+//! diff in order, each seeing the ones before; an error returns nothing.
+
+use std::collections::HashMap;
+
+use super::{parse, split_lines, FileKind, FilePatch, Hunk, LineKind, UnifiedMode};
+use crate::diff::show;
+use crate::error::{Error, ErrorKind, Nearest, Result};
+
+/// The final state of one path the diff touched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnifiedChange {
+    pub path: String,
+    /// The new contents, `None` when the file was deleted (or renamed away).
+    pub contents: Option<String>,
+    /// The git mode the diff gives the file (`0o100755`), when it gives one.
+    pub mode: Option<u32>,
+}
+
+/// Where a hunk was applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The file (its path after the diff).
+    pub path: String,
+    /// 1-based hunk number within its file.
+    pub hunk: usize,
+    /// 1-based line of the file (as the hunk found it) where its old lines
+    /// start, as the header states it.
+    pub stated_line: usize,
+    /// Where they were found.
+    pub line: usize,
+}
+
+impl Placement {
+    /// Lines between the stated place and the actual one (positive: further down).
+    pub fn offset(&self) -> isize {
+        self.line as isize - self.stated_line as isize
+    }
+}
+
+/// What [`apply`] returns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnifiedResult {
+    /// Every path the diff touched, in the order first touched.
+    pub changes: Vec<UnifiedChange>,
+    /// Every hunk, where it applied.
+    pub placements: Vec<Placement>,
+}
+
+struct Overlay<'f, F> {
+    base: F,
+    changes: Vec<UnifiedChange>,
+    at: HashMap<String, usize>,
+    _files: std::marker::PhantomData<&'f ()>,
+}
+
+impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
+    fn get(&self, path: &str) -> Option<&str> {
+        match self.at.get(path).and_then(|&i| self.changes.get(i)) {
+            Some(c) => c.contents.as_deref(),
+            None => (self.base)(path),
+        }
+    }
+
+    fn set(&mut self, path: &str, contents: Option<String>, mode: Option<u32>) {
+        match self.at.get(path).and_then(|&i| self.changes.get_mut(i)) {
+            Some(c) => {
+                c.contents = contents;
+                c.mode = mode.or(c.mode);
+            }
+            None => {
+                self.at.insert(path.to_string(), self.changes.len());
+                self.changes.push(UnifiedChange { path: path.to_string(), contents, mode });
+            }
+        }
+    }
+}
+
+/// Applies a unified diff to the files looked up with `get` and returns the
+/// final state of every path it touched, and where each hunk went.
+pub fn apply<'f>(text: &str, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
+    // Strict: a final line break of the diff ends its last line, whether or
+    // not it is there (git calls a hunk line without one a corrupt patch).
+    let owned;
+    let text = if mode == UnifiedMode::Strict && !text.is_empty() && !text.ends_with('\n') {
+        owned = format!("{text}\n");
+        owned.as_str()
+    } else {
+        text
+    };
+    let diff = parse(text)?;
+    if let (UnifiedMode::Git, Some(line)) = (mode, diff.unterminated) {
+        return Err(Error::new(
+            ErrorKind::InvalidLine,
+            format!("Diff line {line}, the last, is a hunk line without a line break: git apply calls this a corrupt patch. End the diff with a newline."),
+        )
+        .at_diff_line(line));
+    }
+    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+    let mut placements = Vec::new();
+    for f in &diff.files {
+        apply_file(&mut files, f, mode, &mut placements).map_err(|mut e| {
+            if e.path.is_none() {
+                e.path = f.display_path().map(str::to_string);
+            }
+            e
+        })?;
+    }
+    Ok(UnifiedResult { changes: files.changes, placements })
+}
+
+fn file_error(kind: ErrorKind, f: &FilePatch, path: &str, message: String) -> Error {
+    let mut e = Error::new(kind, message).at_diff_line(f.line);
+    e.path = Some(path.to_string());
+    e
+}
+
+fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
+    files: &mut Overlay<'f, F>,
+    f: &FilePatch,
+    mode: UnifiedMode,
+    placements: &mut Vec<Placement>,
+) -> Result<()> {
+    let line = f.line;
+    let source = match (f.kind, &f.old_path) {
+        (FileKind::Add, _) => None,
+        (_, Some(p)) => Some(p.as_str()),
+        (_, None) => None,
+    };
+    let target = f.new_path.as_deref();
+    let old = match source {
+        None => {
+            let Some(t) = target else { return Ok(()) };
+            if files.get(t).is_some() {
+                return Err(file_error(
+                    ErrorKind::FileExists,
+                    f,
+                    t,
+                    format!(
+                        "{t}: the diff (line {line}) creates this file, but it already exists. Nothing was changed. To change the existing file, diff against its contents ('--- a/{t}'); to replace it, delete it first."
+                    ),
+                ));
+            }
+            String::new()
+        }
+        Some(s) => match files.get(s) {
+            Some(c) => c.to_string(),
+            None => {
+                return Err(file_error(
+                    ErrorKind::FileNotFound,
+                    f,
+                    s,
+                    format!("{s}: the diff (line {line}) changes this file, but there is no such file. Nothing was changed. Check the path (the 'a/' and 'b/' prefixes are removed)."),
+                ))
+            }
+        },
+    };
+    if let (Some(s), Some(t), FileKind::Rename | FileKind::Copy) = (source, target, f.kind) {
+        if s != t && files.get(t).is_some() {
+            let verb = if f.kind == FileKind::Rename { "renames" } else { "copies" };
+            return Err(file_error(
+                ErrorKind::FileExists,
+                f,
+                t,
+                format!("{t}: the diff (line {line}) {verb} {s} to this path, but a file is already there. Nothing was changed. Delete it first or choose another name."),
+            ));
+        }
+    }
+    let name = target.or(source).unwrap_or("");
+    let new = match mode {
+        UnifiedMode::Strict => strict_hunks(name, &old, &f.hunks, placements)?,
+        UnifiedMode::Git => git_hunks(name, &old, &f.hunks, placements)?,
+    };
+    match (f.kind, source, target) {
+        (FileKind::Delete, Some(s), _) => {
+            if !new.is_empty() {
+                let left = split_lines(&new).len();
+                return Err(file_error(
+                    ErrorKind::ContextNotFound,
+                    f,
+                    s,
+                    format!(
+                        "{s}: the diff (line {line}) deletes this file, but its hunks leave {left} line{} of it: a deletion removes every line ('-'). Nothing was changed. Make the diff against the whole current file.",
+                        if left == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+            files.set(s, None, None);
+        }
+        (FileKind::Rename, Some(s), Some(t)) => {
+            if s != t {
+                files.set(s, None, None);
+            }
+            files.set(t, Some(new), f.new_mode);
+        }
+        (_, _, Some(t)) => files.set(t, Some(new), f.new_mode),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A hunk whose lines go on past its header's counts (Strict refuses it).
+fn overrun_error(path: &str, k: usize, h: &Hunk) -> Error {
+    let (old_all, new_all) = h.counted;
+    let from = h.last_line() + 1;
+    let to = from + h.overrun - 1;
+    let lines = if h.overrun == 1 { format!("diff line {from} looks") } else { format!("diff lines {from}-{to} look") };
+    let mut e = Error::new(
+        ErrorKind::HunkCountMismatch,
+        format!(
+            "{path}: hunk {k} (diff line {}): its header '@@ -{},{} +{},{} @@' counts {} old and {} new lines, but the hunk goes on: {lines} like more of its lines. With them the hunk counts -{},{old_all} +{},{new_all}: write '@@ -{},{old_all} +{},{new_all} @@' if they belong to it, or remove them. Each ' ' line counts as old and new, '-' as old, '+' as new. (git apply ignores the lines past the count; Strict mode does not guess.)",
+            h.line, h.old_start, h.old_len, h.new_start, h.new_len, h.old_len, h.new_len, h.old_start, h.new_start, h.old_start, h.new_start
+        ),
+    )
+    .at_diff_line(from);
+    e.path = Some(path.to_string());
+    e
+}
+
+fn hunk_label(path: &str, k: usize, h: &Hunk) -> String {
+    format!(
+        "{path}: hunk {k} (diff lines {}-{}, '@@ -{},{} +{},{} @@')",
+        h.line,
+        h.last_line(),
+        h.old_start,
+        h.old_len,
+        h.new_start,
+        h.new_len
+    )
+}
+
+fn matches_at(lines: &[&str], at: usize, pre: &[&str]) -> bool {
+    lines.get(at..at + pre.len()).is_some_and(|w| w == pre)
+}
+
+/// Strict: every hunk against the original file, in order, at its stated
+/// line or at exactly one other place after the previous hunk.
+fn strict_hunks(path: &str, old: &str, hunks: &[Hunk], placements: &mut Vec<Placement>) -> Result<String> {
+    let lines = split_lines(old);
+    let mut out = String::with_capacity(old.len());
+    let mut cursor = 0;
+    for (i, h) in hunks.iter().enumerate() {
+        let k = i + 1;
+        if h.overrun > 0 {
+            return Err(overrun_error(path, k, h));
+        }
+        let pre: Vec<&str> = h.old_lines().collect();
+        let stated = if h.old_len == 0 { h.old_start } else { h.old_start.saturating_sub(1) };
+        let at = if pre.is_empty() {
+            if stated > lines.len() {
+                return Err(not_found(path, k, h, &lines, &pre, stated, cursor));
+            }
+            if stated < cursor {
+                return Err(out_of_order(path, k, h, stated, cursor));
+            }
+            stated
+        } else if stated >= cursor && matches_at(&lines, stated, &pre) {
+            stated
+        } else {
+            let all: Vec<usize> = (0..=lines.len().saturating_sub(pre.len())).filter(|&p| matches_at(&lines, p, &pre)).collect();
+            let after: Vec<usize> = all.iter().copied().filter(|&p| p >= cursor).collect();
+            match after.as_slice() {
+                [only] => *only,
+                [] => {
+                    return Err(match all.first() {
+                        Some(&p) => out_of_order(path, k, h, p, cursor),
+                        None => not_found(path, k, h, &lines, &pre, stated, cursor),
+                    })
+                }
+                many => return Err(ambiguous(path, k, h, stated, many)),
+            }
+        };
+        for l in lines.get(cursor..at).unwrap_or(&[]) {
+            out.push_str(l);
+        }
+        for l in h.new_lines() {
+            out.push_str(l);
+        }
+        cursor = at + pre.len();
+        placements.push(Placement { path: path.to_string(), hunk: k, stated_line: stated + 1, line: at + 1 });
+    }
+    for l in lines.get(cursor..).unwrap_or(&[]) {
+        out.push_str(l);
+    }
+    Ok(out)
+}
+
+/// `git apply`: each hunk on the file as the previous hunks left it, at the
+/// nearest exact match to its stated new-side line, never over lines already
+/// changed.
+fn git_hunks(path: &str, old: &str, hunks: &[Hunk], placements: &mut Vec<Placement>) -> Result<String> {
+    let mut img: Vec<&str> = split_lines(old);
+    let mut patched: Vec<bool> = vec![false; img.len()];
+    for (i, h) in hunks.iter().enumerate() {
+        let k = i + 1;
+        let pre: Vec<&str> = h.old_lines().collect();
+        let post: Vec<&str> = h.new_lines().collect();
+        let trailing = h.lines.iter().rev().take_while(|l| l.kind == LineKind::Context).count();
+        let begin = h.old_start <= 1;
+        let end = trailing == 0;
+        let pos = h.new_start.saturating_sub(1);
+        let Some(at) = find_pos(&img, &patched, &pre, pos, begin, end) else {
+            let stated = pos.min(img.len());
+            return Err(not_found(path, k, h, &img, &pre, stated, 0));
+        };
+        placements.push(Placement { path: path.to_string(), hunk: k, stated_line: pos + 1, line: at + 1 });
+        img.splice(at..at + pre.len(), post.iter().copied());
+        patched.splice(at..at + pre.len(), post.iter().map(|_| true));
+    }
+    Ok(img.concat())
+}
+
+/// git's `find_pos`: tries `line`, then one further down, one further up,
+/// and so on, until a place matches.
+fn find_pos(img: &[&str], patched: &[bool], pre: &[&str], pos: usize, begin: bool, end: bool) -> Option<usize> {
+    let n = img.len();
+    if pre.len() > n {
+        return None;
+    }
+    let line = if begin {
+        0
+    } else if end {
+        n - pre.len()
+    } else {
+        pos
+    }
+    .min(n);
+    let fits = |at: usize| {
+        at + pre.len() <= n
+            && (!end || at + pre.len() == n)
+            && (!begin || at == 0)
+            && pre.iter().enumerate().all(|(i, l)| {
+                let Some(have) = img.get(at + i) else { return false };
+                if patched.get(at + i).copied().unwrap_or(true) {
+                    return false;
+                }
+                if l.ends_with('\n') || i + 1 < pre.len() {
+                    return have == l;
+                }
+                // git compares the hunk's bytes with the file's: a last line
+                // without its line break matches a file line that starts with
+                // it and goes on with whitespace only (the line's hash
+                // ignores whitespace); at the end of the file, only itself.
+                have.strip_prefix(l).is_some_and(|rest| {
+                    if end {
+                        rest.is_empty()
+                    } else {
+                        rest.bytes().all(|b| b.is_ascii_whitespace() || b == 0x0b)
+                    }
+                })
+            })
+    };
+    let (mut back, mut fwd, mut at) = (line, line, line);
+    let mut i: usize = 0;
+    loop {
+        if fits(at) {
+            return Some(at);
+        }
+        loop {
+            if back == 0 && fwd == n {
+                return None;
+            }
+            if i & 1 == 1 {
+                if back == 0 {
+                    i += 1;
+                    continue;
+                }
+                back -= 1;
+                at = back;
+            } else {
+                if fwd == n {
+                    i += 1;
+                    continue;
+                }
+                fwd += 1;
+                at = fwd;
+            }
+            break;
+        }
+        i += 1;
+    }
+}
+
+/// The window of `lines` with the most lines equal to `pre`, then the most
+/// equal but for trailing whitespace and line breaks (ties: nearest to
+/// `stated`), and how many are equal; only near `stated` in very large files.
+fn nearest(lines: &[&str], pre: &[&str], stated: usize) -> Option<(usize, usize)> {
+    let m = pre.len();
+    if m == 0 || lines.is_empty() {
+        return None;
+    }
+    let last = lines.len().saturating_sub(m);
+    let (lo, hi) = if lines.len().saturating_mul(m) > 20_000_000 {
+        let reach = 20_000_000 / m / 2;
+        (stated.saturating_sub(reach), (stated + reach).min(last))
+    } else {
+        (0, last)
+    };
+    let mut best: Option<(usize, usize, usize)> = None;
+    for p in lo..=hi {
+        let (mut eq, mut loose) = (0, 0);
+        for (i, l) in pre.iter().enumerate() {
+            match lines.get(p + i) {
+                Some(have) if have == l => eq += 1,
+                Some(have) if have.trim_end() == l.trim_end() => loose += 1,
+                _ => {}
+            }
+        }
+        let better = match best {
+            None => eq + loose > 0,
+            Some((bp, be, bl)) => (eq, loose) > (be, bl) || ((eq, loose) == (be, bl) && p.abs_diff(stated) < bp.abs_diff(stated)),
+        };
+        if better {
+            best = Some((p, eq, loose));
+        }
+    }
+    best.map(|(p, eq, _)| (p, eq))
+}
+
+fn not_found(path: &str, k: usize, h: &Hunk, lines: &[&str], pre: &[&str], stated: usize, cursor: usize) -> Error {
+    let label = hunk_label(path, k, h);
+    if pre.is_empty() {
+        let mut e = Error::new(
+            ErrorKind::ContextNotFound,
+            format!(
+                "{label}: it inserts after line {stated}, but the file has only {} lines. Nothing was changed. Correct the line number in the header, or add context lines around the insertion.",
+                lines.len()
+            ),
+        )
+        .at_diff_line(h.line);
+        e.path = Some(path.to_string());
+        return e;
+    }
+    let old_kind: Vec<_> = h.lines.iter().filter(|l| l.kind != LineKind::Add).collect();
+    let mut msg = format!(
+        "{label}: its {} context and removed line{} are not in the file{}. Nothing was changed.",
+        pre.len(),
+        if pre.len() == 1 { "" } else { "s" },
+        if cursor > 0 { format!(" after hunk {}", k - 1) } else { String::new() }
+    );
+    let mut diff_line = old_kind.first().map_or(h.line, |l| l.line);
+    let mut near = None;
+    let mut input_lines = Vec::new();
+    if let Some((p, eq)) = nearest(lines, pre, stated) {
+        msg.push_str(&format!(" The closest place is line {}, where {eq} of {} lines are equal.", p + 1, pre.len()));
+        if let Some((i, want)) = pre.iter().enumerate().find(|(i, l)| lines.get(p + i) != Some(l)) {
+            let dl = old_kind.get(i).map_or(h.line, |l| l.line);
+            diff_line = dl;
+            match lines.get(p + i) {
+                Some(have) => {
+                    msg.push_str(&format!(" Diff line {dl} has {}, but line {} of the file is {}", show(want), p + i + 1, show(have)));
+                    let hint = if want.trim_end() == have.trim_end() {
+                        if have.ends_with("\r\n") && !want.ends_with("\r\n") {
+                            " (the file has CRLF line breaks, the diff LF: make the diff's lines end with \\r\\n)"
+                        } else if !have.ends_with('\n') && want.ends_with('\n') {
+                            " (the file's last line has no line break: add '\\ No newline at end of file' after that diff line)"
+                        } else if !want.ends_with('\n') && have.ends_with('\n') {
+                            " (the diff says this line has no line break, but it has one: remove the '\\ No newline at end of file' line)"
+                        } else {
+                            " (only whitespace differs)"
+                        }
+                    } else {
+                        ""
+                    };
+                    msg.push_str(hint);
+                    msg.push('.');
+                }
+                None => msg.push_str(&format!(" Diff line {dl} expects {} past the end of the file.", show(want))),
+            }
+        }
+        let text: Vec<&str> =
+            lines.get(p..(p + pre.len()).min(lines.len())).unwrap_or(&[]).iter().map(|l| l.strip_suffix('\n').unwrap_or(l)).collect();
+        near = Some(Nearest { line: p + 1, text: text.join("\n"), similarity: eq as f64 / pre.len() as f64 });
+        input_lines.push(p + 1);
+    }
+    msg.push_str(" Copy the context and removed lines exactly from the current file and send the diff again.");
+    let mut e = Error::new(ErrorKind::ContextNotFound, msg).at_diff_line(diff_line).at_input_lines(input_lines).with_nearest(near);
+    e.path = Some(path.to_string());
+    e
+}
+
+fn ambiguous(path: &str, k: usize, h: &Hunk, stated: usize, places: &[usize]) -> Error {
+    let closest = places.iter().copied().min_by_key(|p| p.abs_diff(stated)).unwrap_or(0);
+    let list: Vec<String> = places.iter().take(20).map(|p| (p + 1).to_string()).collect();
+    let mut e = Error::new(
+        ErrorKind::ContextAmbiguous,
+        format!(
+            "{}: its context and removed lines are not at line {} as the header says, and they match {} other places: lines {}. Strict mode moves a hunk away from its stated line only when it matches exactly one place. Nothing was changed. Correct the line numbers in the header (the nearest place is line {}), or add context lines that tell the places apart.",
+            hunk_label(path, k, h),
+            stated + 1,
+            places.len(),
+            list.join(", "),
+            closest + 1
+        ),
+    )
+    .at_diff_line(h.line)
+    .at_input_lines(places.iter().map(|p| p + 1));
+    e.path = Some(path.to_string());
+    e
+}
+
+fn out_of_order(path: &str, k: usize, h: &Hunk, at: usize, cursor: usize) -> Error {
+    let mut e = Error::new(
+        ErrorKind::OutOfOrder,
+        format!(
+            "{}: its lines are found only at line {}, before the end of hunk {} (line {}). Hunks must follow the file in order and must not overlap. Nothing was changed. Put the hunks in file order, or merge overlapping hunks into one.",
+            hunk_label(path, k, h),
+            at + 1,
+            k.saturating_sub(1),
+            cursor
+        ),
+    )
+    .at_diff_line(h.line)
+    .at_input_lines([at + 1]);
+    e.path = Some(path.to_string());
+    e
+}

@@ -1,0 +1,35 @@
+// Loading the engine: a runtime that cannot compile the wasm still imports the
+// package, and every call then throws PatchError wasm_unavailable naming the
+// cause and the fix. Node's --jitless has no WebAssembly at all.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const script = (load) => `${load}
+const out = {};
+for (const [name, call] of [['apply', () => ap.apply('a\\n', '@@\\n-a\\n+b')], ['parse', () => ap.parse('*** Begin Patch\\n*** End Patch')]]) {
+  try { call(); out[name] = 'returned'; } catch (e) { out[name] = [e instanceof ap.PatchError, e.code, e.message]; }
+}
+out.errorCodes = ap.errorCodes.includes('wasm_unavailable');
+console.log(JSON.stringify(out));
+`;
+
+for (const [kind, load, flags] of [
+  ['require', "const ap = require('applypatch');", []],
+  ['import', "const ap = await import('applypatch');", ['--input-type=module']],
+]) {
+  test(`without WebAssembly (node --jitless), ${kind} succeeds and every call throws wasm_unavailable`, () => {
+    const out = JSON.parse(execFileSync(process.execPath, ['--jitless', ...flags, '-e', script(load)], { cwd: root, encoding: 'utf8' }));
+    const message =
+      'applypatch could not compile its WebAssembly engine when it was imported (ReferenceError: WebAssembly is not defined). This JavaScript engine has no WebAssembly: run applypatch in Node >= 20.19, Deno, Bun or a browser from 2023 on (Chrome 91, Firefox 89, Safari 16.4).';
+    assert.deepEqual(out, {
+      apply: [true, 'wasm_unavailable', message],
+      parse: [true, 'wasm_unavailable', message],
+      errorCodes: true,
+    });
+  });
+}
