@@ -2,8 +2,9 @@
 import { checkOptions, checkString, checkStrings, type Mode, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
+import { engine, type RepairOptions } from './repair.js';
 
-export interface ApplyOptions {
+export interface ApplyOptions extends RepairOptions {
   /**
    * `'strict'` (default): anchors, context and removed lines match byte for
    * byte and exactly once. `'codex'`: what the OpenAI Codex CLI's apply_patch
@@ -32,12 +33,12 @@ function splice(input: string, changes: FlatChanges): string {
 export function apply(input: string, diff: string, options?: ApplyOptions): string {
   checkString('input', input);
   checkString('diff', diff);
-  const mode = modeCode(checkOptions(options));
+  const opts = checkOptions(options);
+  const e = engine(opts, modeCode(opts));
   const len = putInput(input);
-  return splice(
-    input,
-    call(() => wasm().applyChanges(len, diff, mode)),
-  );
+  const changes = call(() => wasm().applyChanges(len, diff, e.code));
+  e.report();
+  return splice(input, changes);
 }
 
 /**
@@ -49,10 +50,10 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
 export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions): string {
   checkString('input', input);
   const list = checkStrings('diffs', diffs);
-  const mode = modeCode(checkOptions(options));
+  const opts = checkOptions(options);
+  const e = engine(opts, modeCode(opts));
   const len = putInput(input);
-  return splice(
-    input,
-    call(() => wasm().applyBatchChanges(len, list, mode)),
-  );
+  const changes = call(() => wasm().applyBatchChanges(len, list, e.code));
+  e.report();
+  return splice(input, changes);
 }

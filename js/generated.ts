@@ -67,4 +67,5 @@ export const engineErrorCodes = [
   'internal_error',
   'file_changed',
   'input_too_large',
+  'already_applied',
 ] as const;

@@ -47,6 +47,7 @@ export {
   parse,
   summary,
 } from './patch.js';
+export { type Repair, type RepairKind, type RepairOptions, repairKinds } from './repair.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
 export {
   applyUnified,

@@ -12,6 +12,7 @@ import {
   type UpdateFileOperation,
 } from './operation.js';
 import { type Files, fileMap } from './patch.js';
+import { type Repair, type RepairOptions, repairBits, repairLine } from './repair.js';
 
 /** What an editor returns to the Agents SDK; `output` is sent to the model. */
 export interface ApplyPatchResult {
@@ -75,6 +76,20 @@ export function describeSuccess(op: CheckedOperation, existed: (path: string) =>
 }
 
 /**
+ * The model's text for an operation that applied with repairs: one line
+ * each, after the text of the change; an operation that was already applied
+ * says that nothing changed instead.
+ */
+export function withRepairs(text: string, op: CheckedOperation, repairs: readonly Repair[]): string {
+  if (repairs.length === 0) return text;
+  const lines = repairs.map((r) => repairLine(r));
+  const head = repairs.some((r) => r.kind === 'already-applied')
+    ? `Nothing changed: this ${op.type} of ${op.path} is already applied.`
+    : text;
+  return [head, ...lines].join('\n');
+}
+
+/**
  * The model's text for an operation that failed: what failed and where, that
  * nothing was written (unless `written` says a failed undo left changes),
  * then the error's own message.
@@ -87,7 +102,9 @@ export function describeFailure(operation: unknown, error: PatchError, written =
   const advice =
     error.code === 'write_failed' || error.code === 'read_failed'
       ? 'The operation itself may be right: the file system failed (see below).'
-      : 'Fix the operation and send it again.';
+      : error.code === 'already_applied'
+        ? 'The change is already there: do not send it again.'
+        : 'Fix the operation and send it again.';
   const outcome = written ? 'Some changes could not be undone: see below.' : `Nothing was written: every file is as it was. ${advice}`;
   return `${type}${path} failed (${where}). ${outcome}\n${error.message}`;
 }
@@ -114,16 +131,26 @@ export async function run(operation: unknown, fn: () => string, written?: (e: Pa
  * text for the model: what changed, or `status: 'failed'` with the error and
  * its location, and nothing changed.
  */
-export function createMemoryEditor<T extends Files>(files: T, options?: ApplyOptions): MemoryEditor<T> {
+export function createMemoryEditor<T extends Files>(files: T, options?: Omit<ApplyOptions, 'onRepair'>): MemoryEditor<T> {
   let current = fileMap(files).with([]);
-  const mode: Mode = modeCode(checkOptions(options)) === 1 ? 'codex' : 'strict';
+  const opts = checkOptions(options);
+  const code = modeCode(opts);
+  const mode: Mode = code === 1 ? 'codex' : 'strict';
+  repairBits(opts, code);
   const apply = (operation: unknown, expected: CheckedOperation['type']): Promise<ApplyPatchResult> =>
     run(operation, () => {
       const op = checkOperation(operation, expected);
       const before = fileMap(current);
-      const next = applyOperation(current, operation as CreateFileOperation, { mode });
+      const repairs: Repair[] = [];
+      const repairing =
+        opts.repair === undefined ? {} : { repair: opts.repair as RepairOptions['repair'], onRepair: (r: Repair) => repairs.push(r) };
+      const next = applyOperation(current, operation as CreateFileOperation, { mode, ...repairing });
       current = next;
-      return describeSuccess(op, (p) => before.get(p) !== undefined, fileMap(next).get(op.path));
+      return withRepairs(
+        describeSuccess(op, (p) => before.get(p) !== undefined, fileMap(next).get(op.path)),
+        op,
+        repairs,
+      );
     });
   return {
     get files() {

@@ -6,6 +6,7 @@ import type { ApplyOptions } from './diff.js';
 import { call, PatchError } from './errors.js';
 import { operationTypes } from './generated.js';
 import { type Files, fileMap, putFiles } from './patch.js';
+import { engine } from './repair.js';
 
 /** `create_file`: `diff` is a create diff, every line `+` and the line's text. */
 export interface CreateFileOperation {
@@ -113,9 +114,13 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
 export function applyOperation<T extends Files>(files: T, operation: ApplyPatchOperation, options?: ApplyOptions): T {
   const map = fileMap(files);
   const op = checkOperation(operation);
-  const mode = modeCode(checkOptions(options));
-  const put = putFiles(map, op.type === 'create_file' ? [] : [op.path]);
-  return map.with(call(() => wasm().applyOperationChanges(put.paths, put.lengths, op.type, op.path, op.diff, op.moveTo, mode)));
+  const opts = checkOptions(options);
+  const e = engine(opts, modeCode(opts));
+  // A create reads the file too in Strict mode: one with the same contents is already applied.
+  const put = putFiles(map, op.type === 'create_file' && modeCode(opts) !== 0 ? [] : [op.path]);
+  const changes = call(() => wasm().applyOperationChanges(put.paths, put.lengths, op.type, op.path, op.diff, op.moveTo, e.code));
+  e.report();
+  return map.with(changes);
 }
 
 /**

@@ -3,6 +3,7 @@ import { checkOptions, checkString, describe, modeCode } from './args.js';
 import { guardObject, instanceGeneration, type PatchTouch, type PreparedPatch, putInputs, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
+import { engine, type RepairOptions, repairBits } from './repair.js';
 
 /** One file operation of a patch. */
 export interface Operation {
@@ -37,9 +38,10 @@ export type Files = Record<string, string> | Map<string, string>;
  * markers, a heredoc wrapper and CRLF line breaks are accepted) and returns its
  * operations. Throws a {@link PatchError} for a malformed envelope.
  */
-export function parse(patch: string): Patch {
+export function parse(patch: string, options?: Pick<RepairOptions, 'repair'>): Patch {
   checkString('patch', patch);
-  return call(() => wasm().parsePatch(patch)) as Patch;
+  const bits = repairBits(checkOptions(options), 0);
+  return call(() => wasm().parsePatch(patch, bits << 8)) as Patch;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -126,16 +128,19 @@ export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths
 export function applyFiles<T extends Files>(files: T, patch: string, options?: ApplyOptions): T {
   const map = fileMap(files);
   checkString('patch', patch);
-  const mode = modeCode(checkOptions(options));
-  return withPatch(patch, (prepared) => applyPrepared(map, prepared, mode));
+  const opts = checkOptions(options);
+  const e = engine(opts, modeCode(opts));
+  const out = withPatch(patch, e.code, (prepared) => applyPrepared(map, prepared, e.code));
+  e.report();
+  return out;
 }
 
 /**
  * Parses a patch once and runs `use` on it (its operations, the paths it
  * touches, its summary, its changes), then frees it. @internal
  */
-export function withPatch<R>(patch: string, use: (prepared: PreparedPatch) => R): R {
-  const prepared = call(() => wasm().preparePatch(patch));
+export function withPatch<R>(patch: string, code: number, use: (prepared: PreparedPatch) => R): R {
+  const prepared = call(() => wasm().preparePatch(patch, code));
   const born = instanceGeneration();
   try {
     return use(guardObject('PreparedPatch', prepared));
@@ -145,15 +150,17 @@ export function withPatch<R>(patch: string, use: (prepared: PreparedPatch) => R)
   }
 }
 
-/** Applies a prepared patch to a file map; `mode` is the binding's mode number. @internal */
+/** Applies a prepared patch to a file map; `mode` is the binding's mode code (with the allowed repairs). @internal */
 export function applyPrepared<T extends Files>(map: FileMap<T>, prepared: PreparedPatch, mode: number): T {
   return map.with(preparedChanges(map, prepared, prepared.touches() as PatchTouch[], mode));
 }
 
 /** The engine's changes `[path, contents | null, …]` of a prepared patch over a file map. */
 function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, touches: PatchTouch[], mode: number): Array<string | null> {
-  // Only the files the patch reads cross into wasm.
-  const read = touches.filter((t) => t.read).map((t) => t.path);
+  // Only the files the patch reads cross into wasm; in Strict mode an added
+  // file too (one with the same contents is already applied).
+  const strict = (mode & 0xff) === 0;
+  const read = touches.filter((t) => t.read || strict).map((t) => t.path);
   const put = putFiles(map, read);
   return call(() => prepared.apply(put.paths, put.lengths, mode));
 }
@@ -185,10 +192,11 @@ export interface PatchResult<T extends Files> {
 export function applyPatch<T extends Files>(files: T, patch: string, options?: ApplyOptions): PatchResult<T> {
   const map = fileMap(files);
   checkString('patch', patch);
-  const mode = modeCode(checkOptions(options));
-  return withPatch(patch, (prepared) => {
+  const opts = checkOptions(options);
+  const e = engine(opts, modeCode(opts));
+  const result = withPatch(patch, e.code, (prepared) => {
     const touches = prepared.touches() as PatchTouch[];
-    const flat = preparedChanges(map, prepared, touches, mode);
+    const flat = preparedChanges(map, prepared, touches, e.code);
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
     const changes: PatchChange[] = [];
     for (let i = 0; i < flat.length; i += 2) {
@@ -201,6 +209,8 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
     }
     return { files: map.with(flat), changes, summary: prepared.summary() };
   });
+  e.report();
+  return result;
 }
 
 /**
@@ -209,7 +219,8 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
  * `M path` (updated; a move shows its destination), `D path` (deleted), each
  * ending with a newline. Throws a {@link PatchError} if the patch does not parse.
  */
-export function summary(patch: string): string {
+export function summary(patch: string, options?: Pick<RepairOptions, 'repair'>): string {
   checkString('patch', patch);
-  return call(() => wasm().summary(patch));
+  const bits = repairBits(checkOptions(options), 0);
+  return call(() => wasm().summary(patch, bits << 8));
 }

@@ -7,6 +7,7 @@ use crate::diff::{self, Diff};
 use crate::error::{Conflict, Error, ErrorKind, Result};
 use crate::matcher::index::Index;
 use crate::matcher::Edit;
+use crate::repair::Ctx;
 use crate::text::{self, FinalNewline, Lines};
 use crate::{Changes, Mode};
 
@@ -52,6 +53,16 @@ pub(crate) fn codex<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Re
 
 /// Strict over one diff or a batch.
 pub(crate) fn strict<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Result<Changes> {
+    strict_with(input, diffs, shape, &mut Ctx::default())
+}
+
+/// Strict over one diff or a batch (`batch`: errors and repairs name the
+/// diff's index), with the repairs `ctx` allows.
+pub(crate) fn strict_changes<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool, ctx: &mut Ctx) -> Result<Changes> {
+    strict_with(input, diffs, if batch { Shape::Batch } else { Shape::Single }, ctx)
+}
+
+fn strict_with<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut Ctx) -> Result<Changes> {
     check_inputs(input, diffs, shape)?;
     let parsed = parse_all(diffs, Mode::Strict, shape)?;
     let lines = Lines::split(input);
@@ -59,7 +70,11 @@ pub(crate) fn strict<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> R
     let idx = Index::new(&lines);
     let mut tagged: Vec<(usize, Edit)> = Vec::new();
     for (i, d) in parsed.iter().enumerate() {
-        let edits = crate::matcher::strict::plan(&idx, d).map_err(shape.tag(i))?;
+        let before = ctx.repairs.len();
+        let edits = crate::matcher::strict::plan_with(&idx, d, ctx).map_err(shape.tag(i))?;
+        for r in ctx.repairs.iter_mut().skip(before).filter(|_| shape == Shape::Batch) {
+            r.diff = Some(i);
+        }
         tagged.extend(edits.into_iter().map(|e| (i, e)));
     }
     if parsed.len() > 1 {
@@ -73,13 +88,18 @@ pub(crate) fn strict<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> R
 /// Applies a parsed update body to `input` (`path` names the file in
 /// messages). Used by the Codex batch and by the file operations of a patch.
 pub(crate) fn apply_parsed(mode: Mode, input: &str, diff: &Diff, path: Option<&str>) -> Result<String> {
+    apply_parsed_with(mode, input, diff, path, &mut Ctx::default())
+}
+
+/// [`apply_parsed`] with the repairs `ctx` allows (Strict only).
+pub(crate) fn apply_parsed_with(mode: Mode, input: &str, diff: &Diff, path: Option<&str>, ctx: &mut Ctx) -> Result<String> {
     crate::limits::check_text(path.unwrap_or("the input"), input)?;
     let lines = Lines::split(input);
     let idx = Index::new(&lines);
     let splices = match mode {
         Mode::Strict => {
             let nl = crate::matcher::strict::newline(&lines)?;
-            let edits: Vec<_> = crate::matcher::strict::plan(&idx, diff)?.into_iter().map(|e| e.edit).collect();
+            let edits: Vec<_> = crate::matcher::strict::plan_with(&idx, diff, ctx)?.into_iter().map(|e| e.edit).collect();
             text::splices(&lines, &edits, nl, FinalNewline::Keep)
         }
         Mode::Codex => {

@@ -112,6 +112,10 @@ error_kinds! {
     /// work than the engine allows for one call. Refused before the work or
     /// the allocation is done.
     InputTooLarge => "input_too_large",
+    /// The change is already in the input (Strict): its new lines are where
+    /// they would go and its old lines are not (or come later). Nothing is
+    /// applied twice; with the `repair` option it is a reported no-op.
+    AlreadyApplied => "already_applied",
 }
 
 /// An error kind serializes as its code.

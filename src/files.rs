@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::diff::{self, BodyEnd, Diff};
 use crate::error::{Error, ErrorKind, Result};
 use crate::patch::{self, Operation, OperationKind, Patch, Place};
+use crate::repair::{envelope, Allow, Ctx, Repair, RepairKind};
 use crate::Mode;
 
 /// The final state of one path the patch touched.
@@ -57,7 +58,27 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
 /// returns the final state of every path it touched. The same as
 /// [`parse_patch`](crate::parse_patch) then [`Patch::apply`].
 pub fn apply_patch<'f>(text: &str, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
-    patch::parse(text)?.apply(mode, get)
+    apply_patch_with(text, mode, &mut Ctx::default(), get)
+}
+
+/// [`apply_patch`] with the repairs `ctx` allows (Strict only: envelope,
+/// section repairs, already applied); see [`Patch::apply_with`].
+pub fn apply_patch_with<'f>(text: &str, mode: Mode, ctx: &mut Ctx, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+    let patch = if mode == Mode::Strict { envelope::parse(text, ctx)? } else { patch::parse(text)? };
+    patch.apply_with(mode, ctx, get)
+}
+
+/// What one operation found, for the whole-patch "already applied" rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Found {
+    /// It changes something.
+    Fresh,
+    /// An update whose every section is already applied.
+    Applied,
+    /// An Add File whose contents equal the file already there.
+    Same,
+    /// A Delete File of a path that is not there.
+    Gone,
 }
 
 /// A path a patch touches, and what the patch needs to know about it.
@@ -82,6 +103,15 @@ impl Patch {
     /// state of every path it touched, in the order first touched. All or
     /// nothing: an error returns no files.
     pub fn apply<'f>(&self, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+        self.apply_with(mode, &mut Ctx::default(), get)
+    }
+
+    /// [`Patch::apply`] with the repairs `ctx` allows (Strict only). In
+    /// Strict mode a patch whose every operation is already applied (updates
+    /// whose sections are all there, Add Files equal to the file, Deletes of
+    /// paths already gone) is an `already_applied` error, or with the repair
+    /// a reported no-op; a patch partly applied is an error naming the parts.
+    pub fn apply_with<'f>(&self, mode: Mode, ctx: &mut Ctx, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
         if self.operations().is_empty() {
             return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
         }
@@ -94,13 +124,24 @@ impl Patch {
             .collect::<Result<_>>()?;
         let mut files =
             Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+        let mut found = Vec::with_capacity(bodies.len());
         for (k, (op, body)) in self.operations().iter().zip(&bodies).enumerate() {
             let step = match op {
                 Operation::Add { path, contents, line } => Step::add(path, contents, Some(*line)),
                 Operation::Delete { path, line } => Step::delete(path, Some(*line)),
                 Operation::Update { path, move_to, line, .. } => Step::update(path, move_to.as_deref(), body.as_ref(), Some(*line)),
             };
-            apply_step(&mut files, &step, mode).map_err(|e| locate(e, op, k, mode))?;
+            let before = ctx.repairs.len();
+            let f = apply_step(&mut files, &step, mode, ctx).map_err(|e| locate(e, op, k, mode))?;
+            for r in ctx.repairs.iter_mut().skip(before) {
+                r.path = Some(op.path().to_string());
+                r.operation = Some(k);
+                r.message = r.message.replace("diff line", "patch line");
+            }
+            found.push(f);
+        }
+        if mode == Mode::Strict {
+            whole_patch(self, &found, ctx)?;
         }
         Ok(files.changes)
     }
@@ -165,6 +206,75 @@ impl Patch {
     }
 }
 
+/// The whole-patch rules for a patch some of whose operations are already
+/// applied (Strict).
+fn whole_patch(patch: &Patch, found: &[Found], ctx: &mut Ctx) -> Result<()> {
+    let name = |k: usize| {
+        patch
+            .operations()
+            .get(k)
+            .map_or(String::new(), |op| format!("operation {} ({} {}, patch line {})", k + 1, op.kind().as_str(), op.path(), op.line()))
+    };
+    let done: Vec<usize> = found.iter().enumerate().filter(|(_, f)| **f != Found::Fresh).map(|(k, _)| k).collect();
+    let fresh: Vec<usize> = found.iter().enumerate().filter(|(_, f)| **f == Found::Fresh).map(|(k, _)| k).collect();
+    let any = |want: Found| found.contains(&want);
+    let (fresh_any, applied, same, gone) = (any(Found::Fresh), any(Found::Applied), any(Found::Same), any(Found::Gone));
+    // Adds equal to the file are harmless beside real changes.
+    if !applied && !gone && (fresh_any || !same) {
+        return Ok(());
+    }
+    // A delete of a missing path is an error unless the rest of the patch is applied.
+    let gone_error = if fresh_any { !applied } else { !applied && !same };
+    if let Some(k) = found.iter().position(|f| *f == Found::Gone).filter(|_| gone_error) {
+        let op = patch.operations().get(k);
+        let path = op.map_or("", |o| o.path());
+        let mut e = Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}"));
+        e.path = Some(path.to_string());
+        e.operation = Some(k);
+        e.diff_line = op.map(|o| o.line());
+        return Err(e);
+    }
+    // Line of the first operation found applied.
+    let first = done.first().and_then(|&k| patch.operations().get(k)).map(|op| op.line());
+    let listed: Vec<String> = done.iter().map(|&k| name(k)).collect();
+    if fresh.is_empty() {
+        if ctx.allows(RepairKind::AlreadyApplied) {
+            ctx.repairs.retain(|r| r.kind != RepairKind::AlreadyApplied);
+            ctx.push(Repair::new(
+                RepairKind::AlreadyApplied,
+                format!("the patch is already applied ({}): nothing was changed. Do not send it again.", listed.join("; ")),
+                first,
+                None,
+            ));
+            return Ok(());
+        }
+        let mut e = Error::new(
+            ErrorKind::AlreadyApplied,
+            format!(
+                "The patch is already applied: {}. Every file already has its change (updates: their new lines are where they would go; added files: the same contents; deleted files: already gone). Nothing was changed, and nothing was applied a second time. Do not send this patch again; re-read the files if you want to change them further.",
+                listed.join("; ")
+            ),
+        );
+        e.diff_line = first;
+        e.operation = done.first().copied();
+        return Err(e);
+    }
+    let pending: Vec<String> = fresh.iter().map(|&k| name(k)).collect();
+    let mut e = Error::new(
+        ErrorKind::AlreadyApplied,
+        format!(
+            "Part of the patch is already applied: {} {} already done, but {} {} not. Nothing was changed. Re-read the files, then send a patch with only the changes they do not have yet.",
+            listed.join("; "),
+            if listed.len() == 1 { "is" } else { "are" },
+            pending.join("; "),
+            if pending.len() == 1 { "is" } else { "are" }
+        ),
+    );
+    e.diff_line = first;
+    e.operation = done.first().copied();
+    Err(e)
+}
+
 /// One operation of the Responses API `apply_patch` tool: the `operation` of
 /// an `apply_patch_call`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,6 +316,15 @@ impl<'a> FileOperation<'a> {
             "update_file" => Some(FileOperation::Update { path, diff, move_to }),
             "delete_file" => Some(FileOperation::Delete { path }),
             _ => None,
+        }
+    }
+
+    /// The Responses API's name of the operation: `create_file`, `update_file`, `delete_file`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            FileOperation::Create { .. } => "create_file",
+            FileOperation::Update { .. } => "update_file",
+            FileOperation::Delete { .. } => "delete_file",
         }
     }
 
@@ -256,6 +375,18 @@ pub fn create_file(diff: &str) -> Result<String> {
 /// path it touched. Errors name the path; `diff_line` counts lines of the
 /// operation's `diff`.
 pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+    apply_file_operation_with(op, mode, &mut Ctx::default(), get)
+}
+
+/// [`apply_file_operation`] with the repairs `ctx` allows (Strict only). A
+/// `create_file` equal to the file already there, or an update already
+/// applied, is an `already_applied` error, or with the repair a reported no-op.
+pub fn apply_file_operation_with<'f>(
+    op: &FileOperation,
+    mode: Mode,
+    ctx: &mut Ctx,
+    get: impl Fn(&str) -> Option<&'f str>,
+) -> Result<Vec<FileChange>> {
     let path = op.path();
     if let FileOperation::Create { diff, .. } | FileOperation::Update { diff, .. } = op {
         crate::limits::check_text("the diff", diff)?;
@@ -291,7 +422,53 @@ pub fn apply_file_operation<'f>(op: &FileOperation, mode: Mode, get: impl Fn(&st
     };
     let mut files =
         Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
-    apply_step(&mut files, &step, mode).map_err(located)?;
+    let found = apply_step(&mut files, &step, mode, ctx).map_err(located)?;
+    for r in &mut ctx.repairs {
+        r.path = Some(path.to_string());
+    }
+    if mode == Mode::Strict && found != Found::Fresh {
+        if found == Found::Gone {
+            return Err(located(Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}"))));
+        }
+        let what = if found == Found::Same {
+            "the file already has exactly these contents"
+        } else {
+            "its new lines are already where they would go"
+        };
+        if ctx.allows(RepairKind::AlreadyApplied) {
+            // An update's own note names its sections; a create gets one.
+            if found == Found::Same {
+                ctx.push(Repair {
+                    path: Some(path.to_string()),
+                    ..Repair::new(
+                        RepairKind::AlreadyApplied,
+                        format!("the {} of {path} is already applied ({what}): nothing was changed. Do not send it again.", op.type_name()),
+                        None,
+                        None,
+                    )
+                });
+            }
+        } else {
+            // The diff's own note names its sections and input lines.
+            let note = ctx.repairs.iter().rev().find(|r| r.kind == RepairKind::AlreadyApplied);
+            let detail = note
+                .and_then(|r| {
+                    r.message.strip_prefix("the diff is already applied (")?.strip_suffix("): nothing was changed. Do not send it again.")
+                })
+                .map(|places| format!(" ({places})"))
+                .unwrap_or_default();
+            let mut e = Error::new(
+                ErrorKind::AlreadyApplied,
+                format!(
+                    "This {} is already applied: {what}{detail}. Nothing was changed, and nothing was applied a second time. Do not send it again; re-read the file if you want to change it further.",
+                    op.type_name()
+                ),
+            );
+            e.diff_line = note.and_then(|r| r.diff_line);
+            e.input_lines = note.and_then(|r| r.input_line).into_iter().collect();
+            return Err(located(e));
+        }
+    }
     Ok(files.changes)
 }
 
@@ -310,7 +487,12 @@ pub fn apply_files(files: &BTreeMap<String, String>, text: &str, mode: Mode) -> 
 
 /// What the Codex CLI prints when the patch applies (see [`Patch::summary`]).
 pub fn summary(text: &str) -> Result<String> {
-    patch::parse(text)?.summary()
+    summary_with(text, &mut Ctx::default())
+}
+
+/// [`summary`] of a patch whose envelope may be repaired (`ctx`).
+pub fn summary_with(text: &str, ctx: &mut Ctx) -> Result<String> {
+    envelope::parse(text, ctx)?.summary()
 }
 
 /// Reads an update's body by the mode's rules, numbering lines as the
@@ -365,16 +547,28 @@ impl<'a> Step<'a> {
     }
 }
 
-fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op: &Step, mode: Mode) -> Result<()> {
+/// Applies one operation; says what it found (a Delete of a missing path is
+/// reported, not an error, in Strict mode: the caller decides).
+fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op: &Step, mode: Mode, ctx: &mut Ctx) -> Result<Found> {
     let path = op.path;
     let at_line = |mut e: Error| {
         e.diff_line = op.line;
         e
     };
     match op.kind {
-        OperationKind::Add => files.set(path, Some(op.contents.unwrap_or_default().to_string())),
+        OperationKind::Add => {
+            let contents = op.contents.unwrap_or_default();
+            let same = files.get(path) == Some(contents);
+            files.set(path, Some(contents.to_string()));
+            if same && mode == Mode::Strict {
+                return Ok(Found::Same);
+            }
+        }
         OperationKind::Delete => {
             if files.get(path).is_none() {
+                if mode == Mode::Strict {
+                    return Ok(Found::Gone);
+                }
                 return Err(at_line(Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}"))));
             }
             files.set(path, None);
@@ -386,15 +580,20 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
                     format!("Failed to read file to update {path}: No such file or directory (os error 2)"),
                 )));
             };
+            // Already-applied updates are noted here and judged with the
+            // whole patch, so the diff's own verdict is a note, not an error.
+            let mut sub = Ctx::new(Allow::from_bits(ctx.allow.bits() | Allow::only(&[RepairKind::AlreadyApplied]).bits()));
             let new = match op.body {
                 Some(diff) => {
                     // Each update re-reads its file: bounded over the whole patch (limits::Rereads).
                     files.rereads.read(current.len()).map_err(at_line)?;
                     let current = files.get(path).unwrap_or_default();
-                    crate::batch::apply_parsed(mode, current, diff, Some(path))?
+                    crate::batch::apply_parsed_with(mode, current, diff, Some(path), &mut sub)?
                 }
                 None => current.to_string(),
             };
+            let applied = sub.repairs.iter().any(|r| r.kind == RepairKind::AlreadyApplied);
+            ctx.repairs.extend(sub.repairs);
             match op.move_to {
                 Some(dest) if dest != path => {
                     files.set(dest, Some(new));
@@ -402,9 +601,12 @@ fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op
                 }
                 _ => files.set(path, Some(new)),
             }
+            if applied {
+                return Ok(Found::Applied);
+            }
         }
     }
-    Ok(())
+    Ok(Found::Fresh)
 }
 
 /// Adds the operation's place to an error. Codex mode keeps Codex's wording

@@ -68,6 +68,7 @@
 )]
 
 mod batch;
+pub(crate) use batch::strict_changes;
 pub mod blocks;
 mod diff;
 mod error;
@@ -77,6 +78,7 @@ pub mod limits;
 mod matcher;
 mod mode;
 mod patch;
+pub mod repair;
 mod text;
 pub mod tool;
 pub mod unified;

@@ -136,9 +136,10 @@ pub struct Patch {
     /// One per operation.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) places: Vec<Place>,
-    /// Real line = Codex line + `offset` (lines trimmed away or unwrapped).
+    /// Real line = Codex line + `offset` (lines trimmed away or unwrapped;
+    /// -1 when a repair supplied a missing `*** Begin Patch`).
     #[cfg_attr(feature = "serde", serde(skip))]
-    offset: usize,
+    offset: isize,
 }
 
 impl Patch {
@@ -154,7 +155,17 @@ impl Patch {
 
     /// The real line of a line Codex numbers `codex_line`.
     pub(crate) fn real_line(&self, codex_line: usize) -> usize {
-        codex_line + self.offset
+        codex_line.saturating_add_signed(self.offset).max(1)
+    }
+
+    /// Moves every line number by `delta`: an envelope repair unwrapped the
+    /// patch from what was around it, or supplied a missing first line.
+    pub(crate) fn shift_lines(&mut self, delta: isize) {
+        self.offset += delta;
+        for op in &mut self.operations {
+            let (Operation::Add { line, .. } | Operation::Delete { line, .. } | Operation::Update { line, .. }) = op;
+            *line = line.saturating_add_signed(delta).max(1);
+        }
     }
 
     /// Each operation with where Codex counts it.
@@ -216,7 +227,7 @@ pub fn parse(patch: &str) -> Result<Patch> {
             }
         }
     };
-    let mut parser = Parser { patch: Patch { offset, ..Patch::default() }, lines, i: 1 };
+    let mut parser = Parser { patch: Patch { offset: offset as isize, ..Patch::default() }, lines, i: 1 };
     parser.run()?;
     Ok(parser.patch)
 }

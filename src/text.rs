@@ -5,6 +5,8 @@
 //! Positions here are byte offsets into the input and 0-based line indices;
 //! the binding turns them into UTF-16 code units and 1-based lines for JS.
 
+use std::borrow::Cow;
+
 /// How one line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -129,7 +131,9 @@ impl<'a> Lines<'a> {
 pub struct LineEdit<'d> {
     pub start: usize,
     pub end: usize,
-    pub new: Vec<&'d str>,
+    /// The new lines: the diff's own text, or (for a repaired section) a
+    /// re-indented copy.
+    pub new: Vec<Cow<'d, str>>,
 }
 
 /// What happens to the text's final newline when edits are applied.
@@ -301,7 +305,7 @@ mod tests {
     use super::*;
 
     fn edit<'d>(start: usize, end: usize, new: &[&'d str]) -> LineEdit<'d> {
-        LineEdit { start, end, new: new.to_vec() }
+        LineEdit { start, end, new: new.iter().map(|&l| Cow::Borrowed(l)).collect() }
     }
 
     fn run(text: &str, edits: &[LineEdit], nl: Ending, policy: FinalNewline) -> String {

@@ -24,6 +24,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::blocks::{self, Edit, Options, Outcome, Strategy};
+use crate::repair::{Allow, Ctx, Repair, RepairKind};
 use crate::{text, Changes, Error, FileChange, FileOperation, Mode};
 
 fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -43,8 +44,74 @@ fn to_js_error(e: &Error) -> JsValue {
 }
 
 /// The mode at position `code` of `modes` in js/generated.ts.
-fn mode(code: u8) -> Mode {
-    Mode::ALL.get(usize::from(code)).copied().unwrap_or_default()
+/// The low byte of a mode code is the mode; above it, the allowed repairs.
+fn mode(code: u32) -> Mode {
+    Mode::ALL.get((code & 0xff) as usize).copied().unwrap_or_default()
+}
+
+// ---- repairs ----
+// A mode code carries the allowed repairs above its low byte (js/repair.ts):
+// `mode | allow << 8`. A call that repaired something leaves its repairs
+// here; the wrapper takes them with `takeRepairs` right after the call.
+
+fn allow(code: u32) -> Allow {
+    Allow::from_bits(code >> 8)
+}
+
+thread_local! {
+    static REPAIRS: RefCell<Vec<Repair>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A context for one call; its repairs are kept by [`keep_repairs`].
+fn ctx(code: u32) -> Ctx {
+    REPAIRS.with(|r| r.borrow_mut().clear());
+    Ctx::new(allow(code))
+}
+
+fn keep_repairs(ctx: Ctx) {
+    REPAIRS.with(|r| *r.borrow_mut() = ctx.repairs);
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsRepair<'a> {
+    kind: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operation: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<usize>,
+}
+
+/// The repairs of the last call (and forgets them).
+#[wasm_bindgen(js_name = takeRepairs)]
+pub fn take_repairs() -> Result<JsValue, JsValue> {
+    let repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    let list: Vec<JsRepair> = repairs
+        .iter()
+        .map(|r| JsRepair {
+            kind: r.kind.code(),
+            message: &r.message,
+            diff_line: r.diff_line,
+            input_line: r.input_line,
+            path: r.path.as_deref(),
+            operation: r.operation,
+            diff: r.diff,
+        })
+        .collect();
+    list.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Every repair kind, in order.
+#[wasm_bindgen(js_name = repairKinds)]
+pub fn repair_kinds() -> Vec<String> {
+    RepairKind::ALL.iter().map(|k| k.code().to_string()).collect()
 }
 
 /// Changes as a flat array `[start, end, text, start, end, text, …]`, with
@@ -119,20 +186,32 @@ fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Resu
 
 /// Applies a diff to the input buffer's first `input_len` bytes.
 #[wasm_bindgen(js_name = applyChanges)]
-pub fn apply_changes(input_len: usize, diff: &str, mode_code: u8) -> Result<Array, JsValue> {
-    with_input(input_len, |input| match mode(mode_code).changes(input, diff) {
-        Ok(c) => Ok(to_js_changes(input, c)),
-        Err(e) => Err(to_js_error(&e)),
-    })
+pub fn apply_changes(input_len: usize, diff: &str, mode_code: u32) -> Result<Array, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(input_len, |input| {
+        let changes = match mode(mode_code) {
+            Mode::Strict => crate::strict_changes(input, &[diff], false, &mut ctx),
+            m => m.changes(input, diff),
+        };
+        changes.map(|c| to_js_changes(input, c)).map_err(|e| to_js_error(&e))
+    });
+    keep_repairs(ctx);
+    result
 }
 
 /// Applies a batch of diffs to the input buffer's first `input_len` bytes.
 #[wasm_bindgen(js_name = applyBatchChanges)]
-pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u8) -> Result<Array, JsValue> {
-    with_input(input_len, |input| match mode(mode_code).batch_changes(input, &diffs) {
-        Ok(c) => Ok(to_js_changes(input, c)),
-        Err(e) => Err(to_js_error(&e)),
-    })
+pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u32) -> Result<Array, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(input_len, |input| {
+        let changes = match mode(mode_code) {
+            Mode::Strict => crate::strict_changes(input, &diffs, true, &mut ctx),
+            m => m.batch_changes(input, &diffs),
+        };
+        changes.map(|c| to_js_changes(input, c)).map_err(|e| to_js_error(&e))
+    });
+    keep_repairs(ctx);
+    result
 }
 
 /// Every error code, in order.
@@ -145,21 +224,28 @@ pub fn error_codes() -> Vec<String> {
 
 /// The patch's operations: `{ environmentId?, operations: [{ kind, path, … }] }`.
 #[wasm_bindgen(js_name = parsePatch)]
-pub fn parse_patch(patch: &str) -> Result<JsValue, JsValue> {
-    serialize(&crate::parse_patch(patch).map_err(|e| to_js_error(&e))?)
+pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let p = crate::repair::envelope::parse(patch, &mut ctx).map_err(|e| to_js_error(&e))?;
+    keep_repairs(ctx);
+    serialize(&p)
 }
 
 /// Applies a patch to the files `paths`, whose contents the wrapper put in
 /// the input buffer one after another (`lengths` in bytes). Returns the
 /// final state of each touched path as `[path, contents | null, …]`.
 #[wasm_bindgen(js_name = applyFilesChanges)]
-pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u8) -> Result<Array, JsValue> {
+pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u32) -> Result<Array, JsValue> {
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    with_input(total, |all| {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        let changes = crate::apply_patch(patch, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes =
+            crate::files::apply_patch_with(patch, mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
         Ok(changes_to_js(changes))
-    })
+    });
+    keep_repairs(ctx);
+    result
 }
 
 /// A patch parsed once, for a caller that needs several answers about it
@@ -170,10 +256,16 @@ pub struct PreparedPatch {
     patch: crate::Patch,
 }
 
-/// Parses a patch once (`PatchError` fields when the envelope is malformed).
+/// Parses a patch once (`PatchError` fields when the envelope is malformed;
+/// with the envelope repair allowed in `mode_code`, a wrapped patch is
+/// unwrapped and the repair kept for `takeRepairs`).
 #[wasm_bindgen(js_name = preparePatch)]
-pub fn prepare_patch(patch: &str) -> Result<PreparedPatch, JsValue> {
-    crate::parse_patch(patch).map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
+pub fn prepare_patch(patch: &str, mode_code: u32) -> Result<PreparedPatch, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let parsed = if mode(mode_code) == Mode::Strict { crate::repair::envelope::parse(patch, &mut ctx) } else { crate::parse_patch(patch) };
+    let patch = parsed.map_err(|e| to_js_error(&e))?;
+    keep_repairs(ctx);
+    Ok(PreparedPatch { patch })
 }
 
 #[wasm_bindgen]
@@ -195,13 +287,18 @@ impl PreparedPatch {
 
     /// Applies the patch to the files `paths`, put in the input buffer as for
     /// `applyFilesChanges`. Returns `[path, contents | null, …]`.
-    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, mode_code: u8) -> Result<Array, JsValue> {
+    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
         let total: usize = lengths.iter().map(|&l| l as usize).sum();
-        with_input(total, |all| {
+        // The envelope's repairs (from preparePatch) come first.
+        let mut ctx = Ctx::new(allow(mode_code));
+        ctx.repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
+        let result = with_input(total, |all| {
             let files = split_inputs(all, &paths, &lengths)?;
-            let changes = self.patch.apply(mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+            let changes = self.patch.apply_with(mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
             Ok(changes_to_js(changes))
-        })
+        });
+        keep_repairs(ctx);
+        result
     }
 }
 
@@ -245,22 +342,29 @@ pub fn apply_operation_changes(
     path: &str,
     diff: &str,
     move_to: Option<String>,
-    mode_code: u8,
+    mode_code: u32,
 ) -> Result<Array, JsValue> {
     let op = FileOperation::from_type(kind, path, diff, move_to.as_deref())
         .ok_or_else(|| JsValue::from_str(&format!("applypatch: unknown operation type {kind}")))?;
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    with_input(total, |all| {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        let changes = crate::apply_file_operation(&op, mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let changes = crate::files::apply_file_operation_with(&op, mode(mode_code), &mut ctx, |p| files.get(p).copied())
+            .map_err(|e| to_js_error(&e))?;
         Ok(changes_to_js(changes))
-    })
+    });
+    keep_repairs(ctx);
+    result
 }
 
 /// Codex's success text for a patch.
 #[wasm_bindgen]
-pub fn summary(patch: &str) -> Result<String, JsValue> {
-    crate::summary(patch).map_err(|e| to_js_error(&e))
+pub fn summary(patch: &str, mode_code: u32) -> Result<String, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let text = crate::files::summary_with(patch, &mut ctx).map_err(|e| to_js_error(&e))?;
+    keep_repairs(ctx);
+    Ok(text)
 }
 
 /// The Codex tool's description.
@@ -440,7 +544,7 @@ struct JsUnifiedFile<'a> {
     hunks: Vec<JsUnifiedHunk<'a>>,
 }
 
-fn unified_mode(code: u8) -> crate::unified::UnifiedMode {
+fn unified_mode(code: u32) -> crate::unified::UnifiedMode {
     match code {
         2 => crate::unified::UnifiedMode::Git,
         _ => crate::unified::UnifiedMode::Strict,
@@ -534,7 +638,7 @@ struct JsUnifiedModes<'a> {
 /// modes as `[{ path, mode }]` (octal strings), placements as
 /// `[{ path, hunk, statedLine, line, offset }]`.
 #[wasm_bindgen(js_name = applyUnifiedChanges)]
-pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, mode_code: u8, report: bool) -> Result<Array, JsValue> {
+pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, mode_code: u32, report: bool) -> Result<Array, JsValue> {
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
     with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;

@@ -84,8 +84,8 @@ fn sections_out_of_file_order() {
 #[test]
 fn already_applied_change_is_recognised() {
     let e = fail("a\nB\nc\n", "@@\n a\n-b\n+B\n c");
-    assert_eq!(e.kind, ErrorKind::ContextNotFound);
-    assert!(e.message.contains("already applied"), "{}", e.message);
+    assert_eq!(e.kind, ErrorKind::AlreadyApplied);
+    assert!(e.message.starts_with("The diff is already applied."), "{}", e.message);
     assert_eq!(e.input_lines, [1]);
 }
 

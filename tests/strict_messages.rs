@@ -89,7 +89,6 @@ fn context_not_found() {
     one(&mut c, "the closest place and the first line that differs", "one\ntwo\nthree\nfour\nfive\n", "@@\n two\n-thre\n+3\n four");
     one(&mut c, "only whitespace differs", "  indented\n", "-indented\n+changed");
     one(&mut c, "trailing whitespace differs", "a = 1 \nb = 2\n", "-a = 1\n+a = 3\n b = 2");
-    one(&mut c, "the change looks already applied", "a\nB\nc\n", "@@\n a\n-b\n+B\n c");
     one(&mut c, "an *** End of File section that is not at the end", "a\nb\n", "-a\n+c\n*** End of File");
     one(&mut c, "a trailing empty context line breaks the match", "one\ntwo\n", "@@\n-one\n+ONE\n\n");
     one(&mut c, "nothing alike", "alpha\nbeta\n", "-gamma\n+delta");
@@ -172,4 +171,12 @@ fn batch_errors_name_the_diff() {
     batch(&mut c, "the second diff is not found", "a\nb\n", &["-a\n+x", "-missing\n+y"]);
     batch(&mut c, "the first diff does not parse", "a\nb\n", &["@@\n\tb", "-a\n+x"]);
     insta::assert_snapshot!("batch", c.text());
+}
+
+#[test]
+fn already_applied() {
+    let mut c = Cases::default();
+    one(&mut c, "the change is already in the input", "a\nB\nc\n", "@@\n a\n-b\n+B\n c");
+    one(&mut c, "an insertion after an anchor, sent twice", "def f():\n    x = 1\n    y = 2\n", "@@ def f():\n+    x = 1\n     y = 2");
+    snapshot("already_applied", &c);
 }

@@ -220,6 +220,20 @@ fn edit(old: &[String], ops: &[(usize, usize, Vec<String>)]) -> (Vec<String>, Ve
     (new, merged)
 }
 
+/// Strict's "already applied" rule for a section whose old lines match once:
+/// its new lines are there once, before the old ones (or at the same place
+/// and longer).
+fn looks_applied(hay: &[String], old_block: &[String], new_block: &[String]) -> bool {
+    if new_block.is_empty() || old_block == new_block || occurrences(hay, new_block) != 1 {
+        return false;
+    }
+    let at = |block: &[String]| hay.windows(block.len()).position(|w| w == block);
+    match (at(new_block), at(old_block)) {
+        (Some(n), Some(o)) => n < o || (n == o && new_block.len() > old_block.len()),
+        _ => false,
+    }
+}
+
 fn occurrences(hay: &[String], block: &[String]) -> usize {
     if block.is_empty() || block.len() > hay.len() {
         return 0;
@@ -255,8 +269,24 @@ fn make_diff(old: &[String], regions: &[Region], context: usize, use_eof: bool, 
                 pos = r.end;
             }
             old_block.extend_from_slice(&old[pos..to]);
+            let mut new_block = Vec::new();
+            let mut pos = from;
+            for r in &regions[i..=j] {
+                new_block.extend_from_slice(&old[pos..r.start]);
+                new_block.extend(r.new.iter().cloned());
+                pos = r.end;
+            }
+            new_block.extend_from_slice(&old[pos..to]);
             let eof = use_eof && to == n && !old_block.is_empty();
-            let unique = n == 0 || eof || occurrences(&old[cursor..], &old_block) == 1;
+            // Strict reads a section whose new lines already stand where it
+            // would put them as already applied (src/repair/applied.rs): give
+            // such a section more context, as for an ambiguous one.
+            let unique = n == 0
+                || if eof {
+                    !(new_block.len() > old_block.len() && old.ends_with(&new_block) && occurrences(&old[cursor..], &new_block) == 1)
+                } else {
+                    occurrences(&old[cursor..], &old_block) == 1 && !looks_applied(&old[cursor..], &old_block, &new_block)
+                };
             if unique {
                 break (from, to, eof);
             }

@@ -3,12 +3,13 @@
 // commit all or nothing (./directory.ts).
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import { checkOptions, checkString, type Mode, modeCode } from '../args.js';
+import { checkOptions, checkString, modeCode } from '../args.js';
 import type { PatchTouch } from '../binding.js';
 import type { ApplyOptions } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
 import { applyPrepared, fileMap, type Patch, withPatch } from '../patch.js';
+import { engine, type Repair, type RepairOptions } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { binaryError, type Change, commit, type Fs, openRoot, type Root, readTarget, resolveTarget, type Target } from './directory.js';
 
@@ -102,6 +103,8 @@ export interface DirectoryResult {
   changes: DirectoryChange[];
   /** A unified diff of every change (dry runs, or when asked with `diff: true`). */
   diff?: string;
+  /** With the `repair` option: every repair made (also passed to `onRepair`). */
+  repairs?: Repair[];
 }
 
 export interface DirectoryOptions extends ApplyOptions {
@@ -143,6 +146,19 @@ export function diffOf(p: Plan): string {
   return out;
 }
 
+/** The repair options to pass on: `repair` as given, and an `onRepair` that also collects into `into`. */
+export function repairOptions(opts: RepairOptions, into: Repair[]): RepairOptions {
+  if (opts.repair === undefined) return {};
+  const onRepair = opts.onRepair;
+  return {
+    repair: opts.repair,
+    onRepair: (r) => {
+      into.push(r);
+      if (typeof onRepair === 'function') onRepair(r);
+    },
+  };
+}
+
 function withFs(fs?: Partial<Fs>): Fs {
   return fs === undefined ? nodeFs : { ...nodeFs, ...fs };
 }
@@ -176,7 +192,8 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
   const opts = checkOptions(options) as DirectoryOptions;
   const mode = modeCode(opts as Record<string, unknown>);
   const fs = withFs(opts.fs);
-  return withPatch(patch, (prepared) => {
+  const e = engine(opts as Record<string, unknown>, mode);
+  const out = withPatch(patch, e.code, (prepared) => {
     // The paths the patch deletes (a delete, or a move's source), from the one parse.
     const deleted = new Set<string>();
     for (const op of (prepared.operations() as Patch).operations) {
@@ -192,7 +209,7 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
     const dir = openRoot(root, fs);
     let p: Plan;
     try {
-      p = plan(dir, touches, moves, (files) => applyPrepared(fileMap(files), prepared, mode), fs);
+      p = plan(dir, touches, moves, (files) => applyPrepared(fileMap(files), prepared, e.code), fs);
       if (!dryRun) commit(dir, p.changes, fs);
     } finally {
       dir.close();
@@ -201,10 +218,13 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
     if (dryRun || opts.diff === true) result.diff = diffOf(p);
     return { result, summary: prepared.summary() };
   });
+  const repairs = e.report();
+  if (opts.repair !== undefined && opts.repair !== false) out.result.repairs = repairs;
+  return out;
 }
 
 /** One Responses API operation on a directory (for the directory editor). */
-export function applyOperationToDirectory(root: string, op: CheckedOperation, mode: Mode, fs: Fs): Plan {
+export function applyOperationToDirectory(root: string, op: CheckedOperation, options: ApplyOptions, fs: Fs): Plan {
   const moved = op.moveTo !== undefined && op.moveTo !== op.path;
   const touches: Touch[] = [{ path: op.path, needsText: op.type === 'update_file', deletes: op.type === 'delete_file' || moved }];
   const moves = new Map<string, string>();
@@ -220,7 +240,7 @@ export function applyOperationToDirectory(root: string, op: CheckedOperation, mo
         : { type: op.type, path: op.path };
   const dir = openRoot(root, fs);
   try {
-    const p = plan(dir, touches, moves, (files) => applyOperation(files, operation, { mode }), fs);
+    const p = plan(dir, touches, moves, (files) => applyOperation(files, operation, options), fs);
     commit(dir, p.changes, fs);
     return p;
   } finally {

@@ -4,6 +4,7 @@ import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
+import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
 import { binaryError, commit, type Fs, openRoot, type Root, readTarget, resolveTarget } from './directory.js';
@@ -36,6 +37,13 @@ Options:
                          strict, for a unified diff: each hunk exactly at
                            its stated line or at exactly one other place,
                            and its header counts must agree
+  --repair[=KINDS]     (strict) forgive the model's small slips when the place
+                       is still certain, and name each one on standard error:
+                       trailing-ws, unicode, tabs, indent, line-numbers,
+                       hunk-header, envelope (a fence or heredoc around the
+                       patch, a missing Begin/End Patch), already-applied (a
+                       patch sent twice is a no-op). KINDS: a comma-separated
+                       list; default: all
   --cwd DIR            the directory to patch (default: the current one)
   --dry-run            check the patch and print a unified diff of what it
                        would change; write nothing
@@ -88,6 +96,7 @@ class UsageError extends Error {}
 
 interface Args {
   mode: 'strict' | 'codex' | 'git';
+  repair?: true | RepairKind[];
   cwd?: string;
   dryRun: boolean;
   json: boolean;
@@ -133,6 +142,16 @@ function parseArgs(argv: string[]): Args {
       else args.preset = value as Preset; // checked against choices above
       continue;
     }
+    if (name === '--repair') {
+      if (eq < 0) args.repair = true;
+      else {
+        const kinds = arg.slice(eq + 1).split(',');
+        const bad = kinds.filter((k) => !(repairKinds as readonly string[]).includes(k));
+        if (bad.length > 0) throw new UsageError(`--repair: unknown kind '${bad[0]}'; the kinds are ${repairKinds.join(', ')}`);
+        args.repair = kinds as RepairKind[];
+      }
+      continue;
+    }
     if (eq > 0) throw new UsageError(`${name} takes no value`);
     if (arg === '--dry-run') args.dryRun = true;
     else if (arg === '--json') args.json = true;
@@ -148,6 +167,12 @@ function parseArgs(argv: string[]): Args {
     throw new UsageError("--mode git is for unified diffs; a patch's modes are strict and codex");
   if (args.format === 'unified' && args.mode === 'codex')
     throw new UsageError("--mode codex is for patches; a unified diff's modes are strict and git");
+  if (args.repair !== undefined && args.mode !== 'strict')
+    throw new UsageError(
+      `--repair is for --mode strict; --mode ${args.mode} does exactly what ${args.mode === 'git' ? 'git apply' : 'Codex'} does`,
+    );
+  if (args.repair !== undefined && args.format === 'blocks') throw new UsageError('--repair is for patches; edit blocks use --preset safe');
+  if (args.repair !== undefined && args.format === 'unified') throw new UsageError('--repair is for *** Begin Patch patches');
   return args;
 }
 
@@ -258,13 +283,15 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
   if (args.format === 'unified' || (args.format === undefined && looksUnified(input))) {
     if (args.mode === 'codex') return usage("--mode codex is for patches; a unified diff's modes are strict and git");
+    if (args.repair !== undefined) return usage('--repair is for *** Begin Patch patches; this input is a unified diff');
     return unified(args, io, cwd, input);
   }
   if (args.mode === 'git') return usage("--mode git is for unified diffs; a patch's modes are strict and codex");
   const mode = args.mode === 'codex' ? 'codex' : 'strict';
+  const repair = args.repair !== undefined ? { repair: args.repair } : {};
   // One parse: the engine answers the paths, the changes and the summary.
   return reportDirectory(args, io, 'patch', () =>
-    patchDirectory(cwd, input, { mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) }),
+    patchDirectory(cwd, input, { mode, dryRun: args.dryRun, ...repair, ...(io.fs ? { fs: io.fs } : {}) }),
   );
 }
 
@@ -274,7 +301,11 @@ async function run(argv: string[], io: Io): Promise<number> {
  */
 function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => { result: DirectoryResult; summary: string }): number {
   try {
-    const { result, summary: text } = run();
+    const { result, summary: computed } = run();
+    const repairs = result.repairs ?? [];
+    const already = repairs.some((r) => r.kind === 'already-applied');
+    const text = already ? `Nothing changed: the ${what} is already applied.\n` : computed;
+    for (const r of repairs) io.stderr(`applypatch: ${repairLine(r, 'patch')}\n`);
     if (args.json) {
       io.stdout(
         JSON.stringify({
@@ -283,6 +314,7 @@ function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => 
           changes: result.changes,
           summary: text,
           ...(args.dryRun ? { diff: result.diff } : {}),
+          ...(result.repairs !== undefined ? { repairs: result.repairs } : {}),
         }) + '\n',
       );
     } else if (args.dryRun) {

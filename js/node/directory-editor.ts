@@ -2,9 +2,10 @@
 // The Agents SDK editor over a directory.
 import * as nodeFs from 'node:fs';
 import { checkOptions, type Mode, modeCode } from '../args.js';
-import { type ApplyPatchResult, describeSuccess, type Editor, run } from '../memory-editor.js';
+import { type ApplyPatchResult, describeSuccess, type Editor, run, withRepairs } from '../memory-editor.js';
 import { type CheckedOperation, checkOperation } from '../operation.js';
-import { applyOperationToDirectory, checkRoot, withFs } from './apply.js';
+import { type Repair, type RepairOptions, repairBits } from '../repair.js';
+import { applyOperationToDirectory, checkRoot, repairOptions, withFs } from './apply.js';
 import { type Fs, leftChanges } from './directory.js';
 
 export interface EditorOptions {
@@ -12,6 +13,8 @@ export interface EditorOptions {
   root: string;
   /** `'strict'` (default) or `'codex'`, as for `apply`. */
   mode?: Mode;
+  /** Strict only: the repairs to allow, as for `apply`; each one made is named in the output. */
+  repair?: RepairOptions['repair'];
   /** @internal Replaces node:fs functions (tests inject failures). */
   fs?: Partial<Fs>;
 }
@@ -29,7 +32,9 @@ export interface EditorOptions {
 export function createEditor(options: EditorOptions): Editor {
   const opts = checkOptions(options) as unknown as EditorOptions;
   const root = checkRoot(opts.root);
-  const mode: Mode = modeCode(opts as unknown as Record<string, unknown>) === 1 ? 'codex' : 'strict';
+  const code = modeCode(opts as unknown as Record<string, unknown>);
+  const mode: Mode = code === 1 ? 'codex' : 'strict';
+  repairBits(opts as unknown as Record<string, unknown>, code);
   if (!nodeFs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
     throw new Error(`applypatch: root ${root} is not a directory`);
   }
@@ -39,8 +44,13 @@ export function createEditor(options: EditorOptions): Editor {
       operation,
       () => {
         const op = checkOperation(operation, expected);
-        const plan = applyOperationToDirectory(root, op, mode, fs);
-        return describeSuccess(op, (p) => plan.before.has(p), plan.after.get(op.path));
+        const repairs: Repair[] = [];
+        const plan = applyOperationToDirectory(root, op, { mode, ...repairOptions(opts, repairs) }, fs);
+        return withRepairs(
+          describeSuccess(op, (p) => plan.before.has(p), plan.after.get(op.path)),
+          op,
+          repairs,
+        );
       },
       leftChanges,
     );

@@ -137,7 +137,7 @@ impl<'d> Chunk<'d> {
         let ends = self.context.iter().copied().chain(std::iter::once((self.old.len(), self.new.len())));
         for (o, n) in ends {
             if o > po || n > pn {
-                let new = self.new.get(pn..n).unwrap_or(&[]).to_vec();
+                let new = self.new.get(pn..n).unwrap_or(&[]).iter().map(|&l| Cow::Borrowed(l)).collect();
                 out.push(Edit { edit: LineEdit { start: at + po, end: at + o, new }, diff_line });
             }
             po = o + 1;
@@ -172,7 +172,10 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
         let chunk = Chunk::of(section);
         let first = section.lines.first().map_or(section.first_line(), |l| l.line);
         if chunk.old.is_empty() {
-            edits.push(Edit { edit: LineEdit { start: n, end: n, new: chunk.new.clone() }, diff_line: first });
+            edits.push(Edit {
+                edit: LineEdit { start: n, end: n, new: chunk.new.iter().map(|&l| Cow::Borrowed(l)).collect() },
+                diff_line: first,
+            });
             continue;
         }
         let eof = section.eof.is_some();

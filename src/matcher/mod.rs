@@ -8,6 +8,8 @@ pub mod linear;
 pub mod reach;
 pub mod strict;
 
+use std::borrow::Cow;
+
 use crate::diff::{LineKind, Section};
 use crate::text::LineEdit;
 
@@ -38,7 +40,7 @@ pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<Edit<'d>> {
             .get_or_insert_with(|| (old, Edit { edit: LineEdit { start: at + old, end: at + old, new: Vec::new() }, diff_line: l.line }));
         match l.kind {
             LineKind::Remove => old += 1,
-            LineKind::Add => e.edit.new.push(l.text),
+            LineKind::Add => e.edit.new.push(Cow::Borrowed(l.text)),
             LineKind::Context => {}
         }
     }
@@ -59,6 +61,9 @@ mod tests {
     fn runs_replace_only_changed_lines() {
         let d = parse(" a\n-b\n+B\n c\n+d", Mode::Strict, 1).unwrap();
         let edits: Vec<_> = runs(&d.sections[0], 10).into_iter().map(|e| (e.edit, e.diff_line)).collect();
-        assert_eq!(edits, [(LineEdit { start: 11, end: 12, new: vec!["B"] }, 2), (LineEdit { start: 13, end: 13, new: vec!["d"] }, 5),]);
+        assert_eq!(
+            edits,
+            [(LineEdit { start: 11, end: 12, new: vec!["B".into()] }, 2), (LineEdit { start: 13, end: 13, new: vec!["d".into()] }, 5),]
+        );
     }
 }

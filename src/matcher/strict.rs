@@ -8,6 +8,7 @@ use super::reach::Reach;
 use super::{runs, Edit};
 use crate::diff::{show, Anchor, Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
+use crate::repair::{self, applied, Ctx};
 use crate::text::{Ending, Lines};
 
 /// How many places an ambiguity error lists.
@@ -49,15 +50,21 @@ pub fn newline(lines: &Lines) -> Result<Ending> {
     Ok(if crlf.is_some() { Ending::CrLf } else { Ending::Lf })
 }
 
-/// Finds every section of `diff` in the input; returns its edits in order.
-pub fn plan<'d>(idx: &Index, diff: &Diff<'d>) -> Result<Vec<Edit<'d>>> {
+/// Finds every section of `diff` in the input and returns its edits in
+/// order, with the repairs `ctx` allows (`crate::repair`; none by default).
+/// A section that is already applied is never applied again (`repair::applied`).
+pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<Edit<'d>>> {
     let n = idx.lines().len();
     let mut edits = Vec::new();
+    let mut done = applied::Sections::default();
     let mut cursor = 0; // first input line the next section may use
     for (si, section) in diff.sections.iter().enumerate() {
         idx.check_work()?;
         let mut last_anchor: Option<usize> = None;
         for a in &section.anchors {
+            if repair::section::skip_anchor(idx, a, ctx) {
+                continue;
+            }
             let at = match last_anchor {
                 None => find_anchor(idx, a, cursor)?,
                 Some(prev) => find_stacked_anchor(idx, a, prev, cursor)?,
@@ -77,24 +84,65 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>) -> Result<Vec<Edit<'d>>> {
             } else {
                 return Err(unanchored(si, section));
             };
+            if let Some((at, end)) = applied::insertion(idx, section, at, section.eof.is_some()) {
+                done.applied(at);
+                cursor = end;
+                continue;
+            }
+            done.fresh();
             edits.extend(runs(section, at));
             cursor = at;
             continue;
         }
         let start = if section.eof.is_some() {
             match n.checked_sub(old.len()) {
-                Some(s) if s >= cursor && idx.block_at(&old, s) => s,
-                _ => return Err(not_found(idx, si, section, &old, cursor)),
+                Some(s) if s >= cursor && idx.block_at(&old, s) => Some(s),
+                _ => None,
             }
         } else {
             match locate(idx, &old, last_anchor, cursor, usize::MAX) {
-                Place::One(s) => s,
-                Place::None => return Err(not_found(idx, si, section, &old, cursor)),
+                Place::One(s) => Some(s),
+                Place::None => None,
                 Place::Many(places) => return Err(ambiguous(idx, si, section, &old, cursor, places)),
             }
         };
+        let Some(start) = start else {
+            if let Some((at, end)) = applied::instead_of_missing(idx, section, cursor) {
+                done.applied(at);
+                cursor = end;
+                continue;
+            }
+            match repair::section::find(idx, si, section, cursor, ctx) {
+                repair::section::Outcome::Found { edits: repaired, end } => {
+                    done.fresh();
+                    edits.extend(repaired);
+                    cursor = end;
+                    continue;
+                }
+                repair::section::Outcome::Applied { at, end } => {
+                    done.applied(at);
+                    cursor = end;
+                    continue;
+                }
+                repair::section::Outcome::Ambiguous(why) => {
+                    let mut e = not_found(idx, si, section, &old, cursor);
+                    e.message.push_str(&format!("\nRepair:{why}"));
+                    return Err(e);
+                }
+                repair::section::Outcome::None => return Err(not_found(idx, si, section, &old, cursor)),
+            }
+        };
+        if let Some((at, end)) = applied::before_match(idx, section, cursor, start) {
+            done.applied(at);
+            cursor = end;
+            continue;
+        }
+        done.fresh();
         edits.extend(runs(section, start));
         cursor = start + old.len();
+    }
+    if done.finish(diff, ctx)? {
+        return Ok(Vec::new());
     }
     Ok(edits)
 }

@@ -111,11 +111,13 @@ test('--json: the result and the error as JSON', (t) => {
   assert.equal(r.code, 1);
   out = JSON.parse(r.stdout);
   assert.equal(out.ok, false);
-  assert.equal(out.error.code, 'context_not_found');
-  assert.equal(out.error.path, 'src/app.py');
+  assert.equal(out.error.code, 'already_applied');
   assert.equal(out.error.hunk, 1);
-  assert.equal(out.error.line, 4);
-  assert.match(out.error.message, /looks already applied/);
+  assert.equal(out.error.line, 2);
+  assert.match(
+    out.error.message,
+    /^The patch is already applied: operation 1 \(update src\/app\.py, patch line 2\); operation 2 \(add notes\/todo\.txt/,
+  );
   assert.deepEqual(snapshot(root), before);
   r = cli(['--json', '--mode', 'fuzzy'], { cwd: root, input: patch });
   assert.equal(r.code, 2);

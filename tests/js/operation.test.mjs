@@ -131,7 +131,7 @@ test('createMemoryEditor: results for the model, files after each operation', as
   assert.deepEqual(initial, { 'a.txt': 'one\ntwo\n' });
 
   const before = editor.files;
-  r = await editor.updateFile({ type: 'update_file', path: 'c.txt', diff: '@@\n-two\n+2' });
+  r = await editor.updateFile({ type: 'update_file', path: 'c.txt', diff: '@@\n-two\n+TWO' });
   assert.equal(r.status, 'failed');
   assert.match(r.output, /^update_file c\.txt failed \(context_not_found, diff line 2\)\. Nothing was written/);
   assert.match(r.output, /\nc\.txt: Section 1 \(diff lines 1-3\)/);

@@ -14,6 +14,9 @@ import {
   type Patch,
   PatchError,
   parse,
+  type Repair,
+  type RepairKind,
+  repairKinds,
   summary,
 } from 'applypatch';
 
@@ -51,7 +54,14 @@ apply('', '', { mode: 'fuzzy' });
 const bad: ErrorCode = 'no_such_code';
 // @ts-expect-error: diffs is an array
 applyBatch('', '-a');
-void [text, batched, map, obj, kind, line, env, done, definition, grammar, codes, bad];
+const repairs: Repair[] = [];
+const repaired: string = apply('a \n', '-a\n+b', { repair: ['trailing-ws'], onRepair: (r) => repairs.push(r) });
+const kinds: readonly RepairKind[] = repairKinds;
+const first: RepairKind | undefined = repairs[0]?.kind;
+const repairedPatch: Patch = parse('```\n*** Begin Patch\n*** End Patch\n```', { repair: true });
+// @ts-expect-error: repair kinds are a closed set
+apply('', '', { repair: ['fuzzy'] });
+void [text, batched, map, obj, kind, line, env, done, definition, grammar, codes, bad, repaired, kinds, first, repairedPatch];
 
 // Unified diffs: the file map keeps its kind; report: true gives placements.
 import { applyUnified, lineDiff, parseUnified, type UnifiedFile, unifiedDiff } from 'applypatch';

@@ -1,0 +1,232 @@
+//! Repairs: the small slips models make in a Strict diff or patch, forgiven
+//! only when the place is still certain, and each one reported.
+//!
+//! Opt-in ([`Allow`]): without it Strict is unchanged, except that a section
+//! that is already applied is never applied again ([`applied`]). With it:
+//!
+//! - [`section`]: a section whose context and removed lines differ from the
+//!   input only in trailing whitespace, Unicode punctuation (Codex's table),
+//!   tabs against spaces, or indentation, or carry line-number prefixes
+//!   copied from a read tool, matches when the repaired match is unique;
+//! - a unified hunk header (`@@ -12,7 +12,8 @@`) reads as a bare `@@`;
+//! - [`envelope`]: a patch missing `*** Begin Patch` or `*** End Patch`, or
+//!   wrapped in a Markdown fence or a shell heredoc, is unwrapped;
+//! - a diff or patch that is already applied is a reported no-op.
+//!
+//! Every repair is a [`Repair`]: its kind, where, and what was forgiven.
+
+pub(crate) mod applied;
+pub(crate) mod envelope;
+pub(crate) mod section;
+
+use std::collections::BTreeMap;
+
+use crate::error::Result;
+
+/// What a repair forgave. The codes are those of the JS `repairKinds`; the
+/// first two are also the names of the edit-block strategies that forgive
+/// the same thing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RepairKind {
+    /// Lines equal but for trailing spaces and tabs.
+    TrailingWs,
+    /// Lines equal but for Unicode dashes, quotes and spaces (Codex's list) against ASCII.
+    Unicode,
+    /// Lines whose indentation is written with spaces where the input has tabs (or the reverse).
+    Tabs,
+    /// Lines equal but for their indentation.
+    Indent,
+    /// Line-number prefixes (`12 | `, `12:`, `12\t`, `12→`) copied from a read tool's output.
+    LineNumbers,
+    /// A unified-diff hunk header (`@@ -12,7 +12,8 @@`) read as a bare `@@`.
+    HunkHeader,
+    /// The patch's envelope: a missing `*** Begin Patch` / `*** End Patch`, a
+    /// Markdown fence or a shell wrapper around it.
+    Envelope,
+    /// The change is already in the input: nothing to do.
+    AlreadyApplied,
+}
+
+impl RepairKind {
+    /// Every kind, in a fixed order (exported to JS as `repairKinds`).
+    pub const ALL: &'static [RepairKind] = &[
+        RepairKind::TrailingWs,
+        RepairKind::Unicode,
+        RepairKind::Tabs,
+        RepairKind::Indent,
+        RepairKind::LineNumbers,
+        RepairKind::HunkHeader,
+        RepairKind::Envelope,
+        RepairKind::AlreadyApplied,
+    ];
+
+    /// The stable code, e.g. `"trailing-ws"`.
+    pub fn code(self) -> &'static str {
+        match self {
+            RepairKind::TrailingWs => "trailing-ws",
+            RepairKind::Unicode => "unicode",
+            RepairKind::Tabs => "tabs",
+            RepairKind::Indent => "indent",
+            RepairKind::LineNumbers => "line-numbers",
+            RepairKind::HunkHeader => "hunk-header",
+            RepairKind::Envelope => "envelope",
+            RepairKind::AlreadyApplied => "already-applied",
+        }
+    }
+
+    /// The kind named `code` (`trailing-ws`, `indent`, …), if there is one.
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|k| k.code() == code)
+    }
+
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+/// Which repairs are allowed: none (plain Strict), all, or a chosen set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Allow(u32);
+
+impl Allow {
+    /// No repair: plain Strict.
+    pub const NONE: Allow = Allow(0);
+    /// Every repair kind.
+    pub const ALL: Allow = Allow((1 << 8) - 1);
+
+    /// Only these kinds.
+    pub fn only(kinds: &[RepairKind]) -> Self {
+        Allow(kinds.iter().fold(0, |bits, k| bits | k.bit()))
+    }
+
+    /// Whether `kind` is allowed.
+    pub fn has(self, kind: RepairKind) -> bool {
+        self.0 & kind.bit() != 0
+    }
+
+    /// Whether no kind is allowed.
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// As a bit set (bit `k` for the `k`-th kind of [`RepairKind::ALL`]).
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The kinds whose bits are set (bit `i` is `RepairKind::ALL[i]`).
+    pub fn from_bits(bits: u32) -> Self {
+        Allow(bits & Allow::ALL.0)
+    }
+}
+
+/// One repair that was made: what, where, and in words what was forgiven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// What was forgiven.
+    pub kind: RepairKind,
+    /// Written for the model: what it got wrong and what was done instead.
+    pub message: String,
+    /// 1-based line in the diff (or in the patch as given).
+    pub diff_line: Option<usize>,
+    /// 1-based line of the input.
+    pub input_line: Option<usize>,
+    /// The file, in a patch.
+    pub path: Option<String>,
+    /// 0-based operation of the patch.
+    pub operation: Option<usize>,
+    /// 0-based diff of a batch.
+    pub diff: Option<usize>,
+}
+
+impl Repair {
+    pub(crate) fn new(kind: RepairKind, message: String, diff_line: Option<usize>, input_line: Option<usize>) -> Self {
+        Repair { kind, message, diff_line, input_line, path: None, operation: None, diff: None }
+    }
+
+    /// One line for a model or a log: `repaired[kind] (diff line 3, input line 12): message`.
+    pub fn line(&self) -> String {
+        let mut at = Vec::new();
+        if let Some(p) = &self.path {
+            at.push(p.clone());
+        }
+        if let Some(d) = self.diff {
+            at.push(format!("diff {}", d + 1));
+        }
+        if let Some(l) = self.diff_line {
+            at.push(format!("{} line {l}", if self.path.is_some() { "patch" } else { "diff" }));
+        }
+        if let Some(l) = self.input_line {
+            at.push(format!("input line {l}"));
+        }
+        let at = if at.is_empty() { String::new() } else { format!(" ({})", at.join(", ")) };
+        format!("repaired[{}]{at}: {}", self.kind.code(), self.message)
+    }
+}
+
+/// What a matcher carries while it works: the repairs it may make, and
+/// those it made.
+#[derive(Clone, Debug, Default)]
+pub struct Ctx {
+    /// The kinds this call may repair.
+    pub allow: Allow,
+    /// The repairs made so far, in order.
+    pub repairs: Vec<Repair>,
+}
+
+impl Ctx {
+    /// A context that allows `allow` and has repaired nothing yet.
+    pub fn new(allow: Allow) -> Self {
+        Ctx { allow, repairs: Vec::new() }
+    }
+
+    pub(crate) fn allows(&self, kind: RepairKind) -> bool {
+        self.allow.has(kind)
+    }
+
+    pub(crate) fn push(&mut self, repair: Repair) {
+        self.repairs.push(repair);
+    }
+}
+
+/// A result and the repairs that made it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Repaired<T> {
+    /// The result.
+    pub value: T,
+    /// What was forgiven to get it.
+    pub repairs: Vec<Repair>,
+}
+
+/// Applies an update diff in Strict mode with the repairs `allow` permits.
+pub fn apply(input: &str, diff: &str, allow: Allow) -> Result<Repaired<String>> {
+    let mut ctx = Ctx::new(allow);
+    let changes = crate::strict_changes(input, &[diff], false, &mut ctx)?;
+    Ok(Repaired { value: changes.apply(input), repairs: ctx.repairs })
+}
+
+/// [`crate::apply_batch`] with the repairs `allow` permits.
+pub fn apply_batch<S: AsRef<str>>(input: &str, diffs: &[S], allow: Allow) -> Result<Repaired<String>> {
+    let mut ctx = Ctx::new(allow);
+    let changes = crate::strict_changes(input, diffs, true, &mut ctx)?;
+    Ok(Repaired { value: changes.apply(input), repairs: ctx.repairs })
+}
+
+/// [`crate::files::apply_files`] in Strict mode with the repairs `allow` permits.
+pub fn apply_files(files: &BTreeMap<String, String>, patch: &str, allow: Allow) -> Result<Repaired<BTreeMap<String, String>>> {
+    let mut ctx = Ctx::new(allow);
+    let changes = crate::files::apply_patch_with(patch, crate::Mode::Strict, &mut ctx, |p| files.get(p).map(String::as_str))?;
+    let mut out = files.clone();
+    for c in changes {
+        match c.contents {
+            Some(contents) => out.insert(c.path, contents),
+            None => out.remove(&c.path),
+        };
+    }
+    Ok(Repaired { value: out, repairs: ctx.repairs })
+}
+
+/// Lines of a section listed for a message: `5`, `5 and 7`, `5, 7 and 9`.
+pub(crate) fn list(items: &[usize]) -> String {
+    crate::matcher::diagnose::list_lines(items)
+}
