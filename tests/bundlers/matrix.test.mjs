@@ -76,7 +76,8 @@ before(async () => {
   const stamp = join(here, 'node_modules', '.package-lock.json');
   if (!existsSync(stamp) || statSync(lock).mtimeMs > statSync(stamp).mtimeMs) {
     console.log('bundler matrix: installing the pinned bundlers (npm ci in tests/bundlers)');
-    run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], here);
+    // --include=dev: run() sets NODE_ENV=production for the builds, which would make npm ci skip every devDependency.
+    run('npm', ['ci', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error'], here);
   }
   // The app, with the packed tarball unpacked as node_modules/applypatch.
   rmSync(out, { recursive: true, force: true });
