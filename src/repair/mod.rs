@@ -2,14 +2,14 @@
 //! only when the place is still certain, and each one reported.
 //!
 //! Opt-in ([`Allow`]): without it Strict is unchanged, except that a section
-//! that is already applied is never applied again ([`applied`]). With it:
+//! that is already applied is never applied again (`applied`). With it:
 //!
-//! - [`section`]: a section whose context and removed lines differ from the
+//! - `section`: a section whose context and removed lines differ from the
 //!   input only in trailing whitespace, Unicode punctuation (Codex's table),
 //!   tabs against spaces, or indentation, or carry line-number prefixes
 //!   copied from a read tool, matches when the repaired match is unique;
 //! - a unified hunk header (`@@ -12,7 +12,8 @@`) reads as a bare `@@`;
-//! - [`envelope`]: a patch missing `*** Begin Patch` or `*** End Patch`, or
+//! - `envelope`: a patch missing `*** Begin Patch` or `*** End Patch`, or
 //!   wrapped in a Markdown fence or a shell heredoc, is unwrapped;
 //! - a diff or patch that is already applied is a reported no-op.
 //!
