@@ -8,9 +8,13 @@
 //   batch, format), lib, error, tool
 //   (default: all of them; src/wasm.rs, the binding, is excluded in
 //   .cargo/mutants.toml because host tests never compile it).
-// - One job at a time (-j 1), each module in its own run, results in
-//   target/mutants/<module>/mutants.out. Builds share target/mutants-build, so
-//   the dependencies are compiled once.
+// - One job at a time (in place there is only one), each module in its own run, results in
+//   target/mutants/<module>/mutants.out. The checkout is copied once to
+//   target/mutants-tree and mutated there in place (--in-place), builds go to
+//   target/mutants-build: the path never changes, so each mutant is an
+//   incremental rebuild (profile `mutants`, opt-level 1).
+// - Per mutant only the library's unit tests and the integration tests that
+//   reach the module run (MODULES below).
 // - Equivalent mutants are listed, with a reason each, in .cargo/mutants.toml.
 // - `--report` prints the scores of the last runs without running anything.
 //   Arguments after a second `--` go to cargo mutants, for example
@@ -20,23 +24,44 @@
 // the tests hang is noticed too. Unviable mutants (they do not compile) do not
 // count. Not part of npm test: a full run takes hours on a 2-core machine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// The integration tests that call into each module's code; the library's unit
+// tests run for every module. Running only these per mutant saves building and
+// linking the other test binaries; a narrower set of tests can only miss more
+// mutants, never catch more, so the score is not flattered.
+const V4A = [
+  'strict_anchors',
+  'strict_errors',
+  'strict_exact',
+  'strict_messages',
+  'strict_nearest',
+  'strict_properties',
+  'strict_vectors',
+  'codex_messages',
+  'codex_parity',
+  'patch_messages',
+  'repairs',
+  'repairs_sample',
+];
+const UNIFIED = ['unified', 'unified_differential', 'unified_properties'];
+const BLOCKS = ['blocks_differential', 'blocks_properties', 'blocks_safe', 'blocks_vectors', 'generated'];
+const ALL = [...new Set([...V4A, ...UNIFIED, ...BLOCKS, 'codex_tool', 'limits'])];
 const MODULES = {
-  matcher: ['src/matcher/*.rs'],
-  diff: ['src/diff.rs'],
-  patch: ['src/patch.rs'],
-  files: ['src/files.rs'],
-  blocks: ['src/blocks/*.rs'],
-  text: ['src/text.rs'],
-  unified: ['src/unified/*.rs'],
-  mode: ['src/mode.rs', 'src/batch.rs', 'src/format.rs'],
-  lib: ['src/lib.rs'],
-  error: ['src/error.rs'],
-  tool: ['src/tool.rs'],
+  matcher: { files: ['src/matcher/*.rs'], tests: V4A },
+  diff: { files: ['src/diff.rs'], tests: [...V4A, ...UNIFIED] },
+  patch: { files: ['src/patch.rs'], tests: V4A },
+  files: { files: ['src/files.rs'], tests: V4A },
+  blocks: { files: ['src/blocks/*.rs'], tests: BLOCKS },
+  text: { files: ['src/text.rs'], tests: ALL },
+  unified: { files: ['src/unified/*.rs'], tests: [...UNIFIED, 'generated'] },
+  mode: { files: ['src/mode.rs', 'src/batch.rs', 'src/format.rs'], tests: ALL },
+  lib: { files: ['src/lib.rs'], tests: ALL },
+  error: { files: ['src/error.rs'], tests: ALL },
+  tool: { files: ['src/tool.rs'], tests: ALL },
 };
 const OUTCOMES = ['caught', 'missed', 'timeout', 'unviable'];
 
@@ -61,21 +86,70 @@ if (!reportOnly) {
     console.error('cargo-mutants is missing: cargo install cargo-mutants --locked');
     process.exit(2);
   }
+  const tree = copyTree();
   for (const m of modules) {
-    console.log(`\n== ${m}: cargo mutants ${MODULES[m].join(' ')}`);
+    const { files, tests } = MODULES[m];
+    console.log(`\n== ${m}: cargo mutants ${files.join(' ')} (tests: lib ${tests.join(' ')})`);
     mkdirSync(out(m), { recursive: true });
-    const files = MODULES[m].flatMap((f) => ['--file', f]);
-    const r = spawnSync('cargo', ['mutants', '-j', '1', '--no-shuffle', ...files, '--output', out(m), ...passed], {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, CARGO_TARGET_DIR: join(root, 'target', 'mutants-build') },
-    });
+    const testArgs = ['--lib', ...tests.flatMap((t) => ['--test', t])].map((a) => `--cargo-arg=${a}`);
+    const r = spawnSync(
+      'cargo',
+      [
+        'mutants',
+        '--in-place',
+        '--no-shuffle',
+        ...files.flatMap((f) => ['--file', f]),
+        ...testArgs,
+        '--output',
+        out(m),
+        ...passed,
+      ],
+      {
+        cwd: tree,
+        stdio: 'inherit',
+        env: { ...process.env, CARGO_TARGET_DIR: join(root, 'target', 'mutants-build') },
+      },
+    );
     // cargo-mutants exits 2 when mutants are missed, 3 on timeouts: still a result.
     if (![0, 2, 3].includes(r.status)) {
       console.error(`cargo mutants failed (exit ${r.status}) on ${m}`);
       process.exit(r.status ?? 1);
     }
   }
+}
+
+/**
+ * Copies the checkout (tracked and new files, as they are now) to
+ * target/mutants-tree, where cargo-mutants mutates in place. The copy keeps
+ * one path from run to run, so cargo's incremental build there stays warm;
+ * only files whose content changed are written again (their mtime is what
+ * cargo looks at), and files gone from the checkout are removed.
+ */
+function copyTree() {
+  const tree = join(root, 'target', 'mutants-tree');
+  const git = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (git.status !== 0) throw new Error(`git ls-files failed: ${git.stderr}`);
+  const wanted = new Set(git.stdout.split('\0').filter((f) => f && existsSync(join(root, f))));
+  for (const f of wanted) {
+    const from = readFileSync(join(root, f));
+    const to = join(tree, f);
+    if (existsSync(to) && readFileSync(to).equals(from)) continue;
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, from);
+  }
+  const walk = (dir) => {
+    for (const e of readdirSync(join(tree, dir), { withFileTypes: true })) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (!dir && (e.name === 'target' || e.name === 'mutants.out')) continue;
+      if (e.isDirectory()) walk(rel);
+      else if (!wanted.has(rel)) rmSync(join(tree, rel));
+    }
+  };
+  walk('');
+  return tree;
 }
 
 /** Mutant lines of one outcome file of a run ("src/x.rs:12:5: replace …"). */
