@@ -48,7 +48,7 @@ const V4A = [
   'repairs_sample',
 ];
 const UNIFIED = ['unified', 'unified_differential', 'unified_properties'];
-const BLOCKS = ['blocks_differential', 'blocks_properties', 'blocks_safe', 'blocks_vectors', 'generated'];
+const BLOCKS = ['blocks_differential', 'blocks_messages', 'blocks_properties', 'blocks_safe', 'blocks_vectors', 'generated'];
 const ALL = [...new Set([...V4A, ...UNIFIED, ...BLOCKS, 'codex_tool', 'limits'])];
 const MODULES = {
   matcher: { files: ['src/matcher/*.rs'], tests: V4A },

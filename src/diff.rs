@@ -64,9 +64,11 @@ impl<'d> Section<'d> {
         self.lines.iter().any(|l| l.kind != LineKind::Context)
     }
 
-    /// The diff line to point at for the section as a whole.
+    /// The diff line to point at for the section as a whole: its `@@` (every
+    /// section with anchors has one, on its first anchor's line), else its
+    /// first line.
     pub fn first_line(&self) -> usize {
-        self.header.or_else(|| self.anchors.first().map(|a| a.line)).or_else(|| self.lines.first().map(|l| l.line)).unwrap_or(1)
+        self.header.or_else(|| self.lines.first().map(|l| l.line)).unwrap_or(1)
     }
 
     /// Diff lines `first..=last` the section spans (header to last line).
