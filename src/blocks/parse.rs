@@ -511,6 +511,18 @@ mod tests {
         assert_eq!(p.edits[0].line, 5);
         assert!(p.problems.is_empty());
         assert_eq!(parse_blocks_detailed("Here is the fix:\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE").edits[0].path, None);
+        // Quotes around a name are not part of it.
+        let p = parse_blocks_detailed(
+            "\"src/a.py\"\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n'src/b.py':\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE",
+        );
+        let paths: Vec<Option<&str>> = p.edits.iter().map(|e| e.path.as_deref()).collect();
+        assert_eq!(paths, [Some("src/a.py"), Some("src/b.py")]);
+        // A name is looked for past at most three fence lines.
+        let fenced = |fences: usize| {
+            let text = format!("a.py\n{}<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE", "```\n".repeat(fences));
+            parse_blocks_detailed(&text).edits[0].path.clone()
+        };
+        assert_eq!((fenced(3).as_deref(), fenced(4)), (Some("a.py"), None));
     }
 
     #[test]
