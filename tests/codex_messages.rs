@@ -85,3 +85,16 @@ fn empty_hunk() {
     one(&mut c, "an anchor then *** End of File", "a\n", "@@ a\n*** End of File");
     snapshot("empty_hunk", &c);
 }
+
+/// Not a message: Codex's second try. A section whose old lines end with an
+/// empty line that the input does not have there is sought again without it,
+/// and an empty last new line goes with it; the lines found are replaced by
+/// the new lines as a whole (Codex's compute_replacements).
+#[test]
+fn a_trailing_empty_line_is_dropped_for_the_second_try() {
+    // Old lines x, "", "" are not in the input; x, "" are, at line 1. The
+    // empty context line goes with the removed one: x, "" become x.
+    assert_eq!(Mode::Codex.apply("x\n\ny\n", "@@\n x\n \n-").unwrap(), "x\ny\n");
+    // Without an empty last new line, only the old side loses it.
+    assert_eq!(Mode::Codex.apply("x\n\ny\n", "@@\n-x\n-\n-\n+z").unwrap(), "z\ny\n");
+}

@@ -51,3 +51,14 @@ fn a_place_running_past_the_end_counts_only_the_lines_there() {
     assert_eq!(nearest(&e), (2, 0.5));
     assert!(e.message.contains("where 1 of 2 lines are equal"), "{}", e.message);
 }
+
+#[test]
+fn a_section_of_only_too_common_lines_points_at_its_longest_start() {
+    // "}" is on 201 lines (too common to vote) and "x" is nowhere: the closest
+    // place is where the longest start of the section is, line 1, and there
+    // only its first line is equal.
+    let input = format!("{}end\n", "}\n".repeat(201));
+    let e = fail(&input, "-}\n-x\n+y");
+    assert_eq!(nearest(&e), (1, 0.5));
+    assert!(e.message.contains("The closest place is input line 1, where 1 of 2 lines are equal"), "{}", e.message);
+}
