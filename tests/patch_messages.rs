@@ -138,3 +138,14 @@ fn strict_errors_inside_a_patch() {
     c.add("a create diff line without +", &[("diff", "+a\nb")], create_file("+a\nb"));
     insta::assert_snapshot!("strict_in_patch", c.text());
 }
+
+/// Not a message: the last line only has to read `*** End Patch` once trimmed
+/// (as Codex checks it), and an update's body stops before it even when it is
+/// indented.
+#[test]
+fn an_indented_end_patch_still_ends_the_last_update() {
+    for mode in [Mode::Strict, Mode::Codex] {
+        let out = apply_files(&files(), "*** Begin Patch\n*** Update File: a.txt\n-one\n+1\n  *** End Patch", mode);
+        assert_eq!(out.unwrap(), BTreeMap::from([("a.txt".to_string(), "1\ntwo\n".to_string())]), "{mode:?}");
+    }
+}
