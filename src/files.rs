@@ -742,6 +742,13 @@ mod tests {
     }
 
     #[test]
+    fn a_move_to_the_same_path_is_no_move() {
+        let patch = patch::parse("*** Begin Patch\n*** Update File: s\n*** Move to: s\n@@\n-1\n+2\n*** End Patch").unwrap();
+        let touches = patch.touches();
+        assert_eq!(touches, [Touch { path: "s".into(), read: true, needs_text: true, moved_from: None }]);
+    }
+
+    #[test]
     fn summary_groups_by_kind() {
         let patch =
             "*** Begin Patch\n*** Delete File: d\n*** Update File: u\n*** Move to: v\n@@\n-1\n+2\n*** Add File: a\n+x\n*** End Patch";
