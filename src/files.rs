@@ -742,6 +742,14 @@ mod tests {
     }
 
     #[test]
+    fn every_responses_api_type_names_its_operation() {
+        for t in FileOperation::TYPES {
+            assert_eq!(FileOperation::from_type(t, "p", "+x", None).map(|op| op.type_name()), Some(t));
+        }
+        assert_eq!(FileOperation::from_type("apply_patch", "p", "+x", None), None);
+    }
+
+    #[test]
     fn a_move_to_the_same_path_is_no_move() {
         let patch = patch::parse("*** Begin Patch\n*** Update File: s\n*** Move to: s\n@@\n-1\n+2\n*** End Patch").unwrap();
         let touches = patch.touches();

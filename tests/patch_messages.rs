@@ -139,6 +139,19 @@ fn strict_errors_inside_a_patch() {
     insta::assert_snapshot!("strict_in_patch", c.text());
 }
 
+#[test]
+fn already_applied() {
+    let mut c = Cases::default();
+    operation(&mut c, "a create_file equal to the file", FileOperation::Create { path: "a.txt", diff: "+one\n+two" });
+    operation(
+        &mut c,
+        "an update_file whose new lines are there",
+        FileOperation::Update { path: "a.txt", diff: "-uno\n+one", move_to: None },
+    );
+    strict(&mut c, "an Add File equal to the file", "*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** End Patch");
+    snapshot("already_applied", &c);
+}
+
 /// Not a message: the last line only has to read `*** End Patch` once trimmed
 /// (as Codex checks it), and an update's body stops before it even when it is
 /// indented.
