@@ -35,9 +35,9 @@ fn not_found() {
     c.add("one SEARCH line is in the file, the other is not", "c\nd\n", "a\nc", "X");
     c.add(
         "the last two SEARCH lines are missing: the nearest place still spans the SEARCH text's length",
-        "a\nb\nc\nd\ne\nf\ng\nh\n",
+        "c\nd\ne\nf\n",
         "c\nd\nX\nY",
-        "Z",
+        "W",
     );
     insta::assert_snapshot!("not_found", c.0);
 }
