@@ -95,6 +95,9 @@ fn a_trailing_empty_line_is_dropped_for_the_second_try() {
     // Old lines x, "", "" are not in the input; x, "" are, at line 1. The
     // empty context line goes with the removed one: x, "" become x.
     assert_eq!(Mode::Codex.apply("x\n\ny\n", "@@\n x\n \n-").unwrap(), "x\ny\n");
+    // An empty context line that the input lacks at its end: x alone is
+    // found, and x, "", z are written there.
+    assert_eq!(Mode::Codex.apply("x\n", "@@\n x\n \n+z").unwrap(), "x\n\nz\n");
     // Without an empty last new line, only the old side loses it.
     assert_eq!(Mode::Codex.apply("x\n\ny\n", "@@\n-x\n-\n-\n+z").unwrap(), "z\ny\n");
 }
