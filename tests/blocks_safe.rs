@@ -2,7 +2,8 @@
 //! in `Options::SAFE`. Each test starts from a complaint users of search/replace
 //! appliers have filed (see the README) and shows what the option does.
 
-use applypatch::blocks::{apply_edit, apply_edits, DifferenceKind, Edit, EditResult, LineRange, Options, Reason, Strategy};
+use applypatch::blocks::{apply_blocks, apply_edit, apply_edits, DifferenceKind, Edit, EditResult, LineRange, Options, Reason, Strategy};
+use applypatch::FileChange;
 
 fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
     apply_edit(source, &Edit::new(search, replace), options).unwrap()
@@ -339,6 +340,16 @@ fn start_line_chooses_among_equal_matches() {
     let edits = [Edit::new("y = 2", "y = 2\nw = 0"), edit.clone()];
     let r = apply_edits(source, &edits, &Options::SAFE).unwrap();
     assert_eq!(r.text, "x = 1\ny = 2\nw = 0\nx = 9\nz = 3\n");
+    // Three lines added above: startLine 3 is now line 6, nearer the second x
+    // (line 6) than line 3 would be (nearer the first).
+    let edits = [Edit::new("y = 2", "y = 2\nw = 0\nw = 1\nw = 2"), edit.clone()];
+    let r = apply_edits(source, &edits, &Options::SAFE).unwrap();
+    assert_eq!(r.text, "x = 1\ny = 2\nw = 0\nw = 1\nw = 2\nx = 9\nz = 3\n");
+    // A Roo Code block's :start_line: reaches apply_blocks' edit.
+    let message = "a.py\n<<<<<<< SEARCH\n:start_line:3\n-------\nx = 1\n=======\nx = 9\n>>>>>>> REPLACE";
+    let r = apply_blocks(message, &Options::SAFE, None, |p| (p == "a.py").then_some(source)).unwrap();
+    assert!(r.ok);
+    assert_eq!(r.changes, [FileChange { path: "a.py".into(), contents: Some("x = 1\ny = 2\nx = 9\nz = 3\n".into()) }]);
 }
 
 /// continue.dev's `replace_all`.
