@@ -750,6 +750,25 @@ mod tests {
     }
 
     #[test]
+    fn an_operation_already_applied_is_a_reported_no_op_with_the_repair() {
+        // What applyOperation's onRepair receives for a create_file equal to the file.
+        let base = files(&[("a", "x\n")]);
+        let mut ctx = Ctx::new(Allow::only(&[RepairKind::AlreadyApplied]));
+        let op = FileOperation::Create { path: "a", diff: "+x" };
+        let changes = apply_file_operation_with(&op, Mode::Strict, &mut ctx, |p| base.get(p).map(String::as_str)).unwrap();
+        assert_eq!(changes, [FileChange { path: "a".into(), contents: Some("x\n".into()) }]);
+        let reported: Vec<_> = ctx.repairs.iter().map(|r| (r.kind, r.path.as_deref(), r.message.as_str())).collect();
+        assert_eq!(
+            reported,
+            [(
+                RepairKind::AlreadyApplied,
+                Some("a"),
+                "the create_file of a is already applied (the file already has exactly these contents): nothing was changed. Do not send it again."
+            )]
+        );
+    }
+
+    #[test]
     fn a_move_to_the_same_path_is_no_move() {
         let patch = patch::parse("*** Begin Patch\n*** Update File: s\n*** Move to: s\n@@\n-1\n+2\n*** End Patch").unwrap();
         let touches = patch.touches();
