@@ -4,21 +4,14 @@
 // them on.
 import { describe } from './args.js';
 import { wasm } from './binding.js';
+import { repairKinds as engineRepairKinds } from './generated.js';
 
 /**
- * Every repair kind, in a fixed order. `trailing-ws` and `indent` mean what
- * the edit-block strategies of the same names forgive.
+ * Every repair kind, in a fixed order (generated from the engine's
+ * `RepairKind`). `trailing-ws` and `indent` mean what the edit-block
+ * strategies of the same names forgive.
  */
-export const repairKinds = Object.freeze([
-  'trailing-ws',
-  'unicode',
-  'tabs',
-  'indent',
-  'line-numbers',
-  'hunk-header',
-  'envelope',
-  'already-applied',
-] as const);
+export const repairKinds = Object.freeze(engineRepairKinds);
 
 export type RepairKind = (typeof repairKinds)[number];
 

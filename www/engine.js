@@ -36,11 +36,17 @@ export function modesAvailable(features) {
   return { strict: features.strict, codex: features.codex, blocks: features.blocks, unified: features.unified === true };
 }
 
-/** 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode, else 'diff' (one V4A diff): the package's detectFormat decides. */
+/**
+ * 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode,
+ * 'unified' in Unified diff mode (and for a unified diff in Strict mode),
+ * else 'diff' (one V4A diff): the package's detectFormat decides.
+ */
 export function patchKind(ap, mode, patch) {
   if (mode === 'blocks') return 'blocks';
   if (mode === 'unified') return 'unified';
-  return typeof ap.detectFormat === 'function' && ap.detectFormat(patch) === 'patch' ? 'files' : 'diff';
+  const format = typeof ap.detectFormat === 'function' ? ap.detectFormat(patch) : 'diff';
+  if (format === 'unified' && mode === 'strict') return 'unified';
+  return format === 'patch' ? 'files' : 'diff';
 }
 
 function unavailable(features, mode, kind) {
@@ -105,9 +111,9 @@ function describeError(ap, e, state, kind) {
   // multi-file patch; a single diff applies to the selected file.
   if (typeof e.path === 'string') err.path = e.path;
   else if (kind === 'diff') err.path = state.files[state.selected]?.path;
-  if (kind === 'diff' && typeof ap.detectFormat === 'function' && ap.detectFormat(state.patch) === 'blocks') {
-    err.hint = 'This looks like SEARCH/REPLACE edit blocks: choose the Edit blocks mode.';
-  }
+  const format = kind === 'diff' && typeof ap.detectFormat === 'function' ? ap.detectFormat(state.patch) : undefined;
+  if (format === 'blocks') err.hint = 'This looks like SEARCH/REPLACE edit blocks: choose the Edit blocks mode.';
+  if (format === 'unified') err.hint = 'This is a unified diff: choose the Strict or Unified diff mode.';
   return err;
 }
 

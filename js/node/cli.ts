@@ -4,6 +4,7 @@ import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
+import { detectFormat } from '../format.js';
 import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
@@ -281,7 +282,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     return blocksOverFiles(args, io, cwd, input, edits);
   }
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
-  if (args.format === 'unified' || (args.format === undefined && looksUnified(input))) {
+  if (args.format === 'unified' || (args.format === undefined && detectFormat(input) === 'unified')) {
     if (args.mode === 'codex') return usage("--mode codex is for patches; a unified diff's modes are strict and git");
     if (args.repair !== undefined) return usage('--repair is for *** Begin Patch patches; this input is a unified diff');
     return unified(args, io, cwd, input);
@@ -332,16 +333,6 @@ function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => 
     io.stderr(errorText(e, what));
     return 1;
   }
-}
-
-/**
- * Whether the input is a unified diff rather than a patch: no
- * `*** Begin Patch` line, and a `diff --git` line, a `---` line followed by
- * `+++`, or a hunk header.
- */
-export function looksUnified(input: string): boolean {
-  if (/^\s*\*\*\* Begin Patch\s*$/m.test(input)) return false;
-  return /^diff --git |^--- [^\n]*\r?\n\+\+\+ |^@@ -\d/m.test(input);
 }
 
 /** A unified diff on the directory, all or nothing; prints Codex's summary (A/M/D). */
