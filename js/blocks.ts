@@ -5,7 +5,7 @@
 import { checkOptions, checkString } from './args.js';
 import { putInput, wasm } from './binding.js';
 import { call } from './errors.js';
-import { editOptionFields, presets, strategies } from './generated.js';
+import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
 import { type Files, fileMap, putFiles } from './patch.js';
 
 /** The ladder's rungs, in the order they are tried. */
@@ -93,7 +93,7 @@ export interface LineRange {
 
 /** A difference between a SEARCH line and the file at the closest place. */
 export interface LineDifference {
-  kind: 'whitespace' | 'changed' | 'not-in-file' | 'not-in-search';
+  kind: (typeof lineDifferenceKinds)[number];
   /** 1-based line in the SEARCH text, and its text. */
   searchLine?: number;
   search?: string;
@@ -126,7 +126,7 @@ export interface EditResult {
   /** How many places the winning strategy matched (0 on a plain failure). */
   matches: number;
   /** On failure with `explain`, `unique`, `emptySearch` or `noChange`: why (`'unknown-file'`: {@link applyBlocks} only). */
-  reason?: 'not-found' | 'ambiguous' | 'empty-search' | 'no-change' | 'unknown-file';
+  reason?: (typeof editFailureReasons)[number];
   /** On failure with `explain` or `unique`: what failed and what to change, for the model. */
   message?: string;
   /** `ambiguous`: the places matched (at most 20). */

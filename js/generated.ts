@@ -82,6 +82,18 @@ export const repairKinds = [
   'already-applied',
 ] as const;
 
+/** The engine's limit on one text, in UTF-8 bytes (`limits::MAX_TEXT_BYTES`). */
+export const maxTextBytes = 33554432;
+
+/** The binding's mode code is `mode | allowedRepairs << repairShift`. */
+export const repairShift = 8;
+
+/** Why an edit block was not applied (`reason` of a failed result). */
+export const editFailureReasons = ['not-found', 'ambiguous', 'unknown-file', 'empty-search', 'no-change'] as const;
+
+/** How a SEARCH line and the file differ at the closest place (`nearest.differences[].kind`). */
+export const lineDifferenceKinds = ['whitespace', 'changed', 'not-in-file', 'not-in-search'] as const;
+
 /** The modes of `applyUnified`; the binding takes a mode as its index here. */
 export const unifiedModes = ['strict', 'git'] as const;
 

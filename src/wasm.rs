@@ -46,18 +46,18 @@ fn to_js_error(e: &Error) -> JsValue {
 }
 
 /// The mode at position `code` of `modes` in js/generated.ts.
-/// The low byte of a mode code is the mode; above it, the allowed repairs.
+/// The low bits of a mode code are the mode; above `Allow::CODE_SHIFT`, the allowed repairs.
 fn mode(code: u32) -> Mode {
-    Mode::ALL.get((code & 0xff) as usize).copied().unwrap_or_default()
+    Mode::ALL.get((code & ((1 << Allow::CODE_SHIFT) - 1)) as usize).copied().unwrap_or_default()
 }
 
 // ---- repairs ----
-// A mode code carries the allowed repairs above its low byte (js/repair.ts):
-// `mode | allow << 8`. A call that repaired something leaves its repairs
+// A mode code carries the allowed repairs above its low bits (js/repair.ts):
+// `mode | allow << Allow::CODE_SHIFT` (`repairShift` in js/generated.ts). A call that repaired something leaves its repairs
 // here; the wrapper takes them with `takeRepairs` right after the call.
 
 fn allow(code: u32) -> Allow {
-    Allow::from_bits(code >> 8)
+    Allow::from_bits(code >> Allow::CODE_SHIFT)
 }
 
 thread_local! {

@@ -2,8 +2,8 @@
 //! `js/generated.ts`, so that no constant is written by hand on both sides.
 //! This test fails when the committed file is stale;
 //! `UPDATE_GENERATED=1 cargo test --test generated` rewrites it.
-use applypatch::blocks::{Options, Strategy};
-use applypatch::repair::RepairKind;
+use applypatch::blocks::{DifferenceKind, Options, Reason, Strategy};
+use applypatch::repair::{Allow, RepairKind};
 use applypatch::unified::write::Op;
 use applypatch::unified::{FileKind, LineKind, UnifiedMode};
 use applypatch::{ErrorKind, FileOperation, Format, Mode, OperationKind};
@@ -60,6 +60,18 @@ export const repairKinds = [
 {repairs}
 ] as const;
 
+/** The engine's limit on one text, in UTF-8 bytes (`limits::MAX_TEXT_BYTES`). */
+export const maxTextBytes = {max_text};
+
+/** The binding's mode code is `mode | allowedRepairs << repairShift`. */
+export const repairShift = {shift};
+
+/** Why an edit block was not applied (`reason` of a failed result). */
+export const editFailureReasons = {reasons} as const;
+
+/** How a SEARCH line and the file differ at the closest place (`nearest.differences[].kind`). */
+export const lineDifferenceKinds = {differences} as const;
+
 /** The modes of `applyUnified`; the binding takes a mode as its index here. */
 export const unifiedModes = {unified_modes} as const;
 
@@ -82,6 +94,10 @@ export const lineOps = {line_ops} as const;
         safe = numbers(Options::SAFE.to_numbers()),
         codes = codes.join("\n"),
         repairs = repairs.join("\n"),
+        shift = Allow::CODE_SHIFT,
+        max_text = applypatch::limits::MAX_TEXT_BYTES,
+        reasons = list(Reason::ALL.iter().map(|r| r.as_str())),
+        differences = list(DifferenceKind::ALL.iter().map(|k| k.as_str())),
         unified_modes = list(UnifiedMode::ALL.iter().map(|m| m.as_str())),
         statuses = list(FileKind::ALL.iter().map(|k| k.as_str())),
         line_kinds = list(LineKind::ALL.iter().map(|k| k.as_str())),

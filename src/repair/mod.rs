@@ -90,6 +90,10 @@ impl RepairKind {
 pub struct Allow(u32);
 
 impl Allow {
+    /// The npm binding takes a mode and the allowed repairs as one number,
+    /// `mode | bits << CODE_SHIFT` (the mode's position in [`Mode::ALL`](crate::Mode::ALL) in the low bits).
+    pub const CODE_SHIFT: u32 = 8;
+
     /// No repair: plain Strict.
     pub const NONE: Allow = Allow(0);
     /// Every repair kind.
