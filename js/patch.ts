@@ -166,6 +166,23 @@ function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, touches: 
   return call(() => prepared.apply(put.paths, put.lengths, mode));
 }
 
+/**
+ * The files that changed, from the engine's final state of each touched path
+ * (`[path, contents | null, …]`) and the moves (destination → source). @internal
+ */
+export function fileChanges(map: FileMap<Files>, flat: Array<string | null>, movedFrom: ReadonlyMap<string, string>): PatchChange[] {
+  const changes: PatchChange[] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
+    const before = map.get(path);
+    if (contents === before || (contents === null && before === undefined)) continue;
+    const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
+    const from = movedFrom.get(path);
+    changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
+  }
+  return changes;
+}
+
 /** One file a patch changed. */
 export interface PatchChange {
   /** The path as written in the patch. */
@@ -199,16 +216,7 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
     const touches = prepared.touches() as PatchTouch[];
     const flat = preparedChanges(map, prepared, touches, e.code);
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
-    const changes: PatchChange[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
-      const before = map.get(path);
-      if (contents === before || (contents === null && before === undefined)) continue;
-      const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
-      const from = movedFrom.get(path);
-      changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
-    }
-    return { files: map.with(flat), changes, summary: prepared.summary() };
+    return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: prepared.summary() };
   });
   e.report();
   return result;

@@ -5,7 +5,7 @@ import { checkOptions, checkString, describe } from './args.js';
 import { guardObject, instanceGeneration, type PreparedUnified, wasm } from './binding.js';
 import { call } from './errors.js';
 import { lineOps, type unifiedLineKinds, unifiedModes, type unifiedStatuses } from './generated.js';
-import { type FileMap, type Files, fileMap, putFiles } from './patch.js';
+import { type FileMap, type Files, fileChanges, fileMap, type PatchChange, putFiles } from './patch.js';
 
 /** How `applyUnified` matches: `'strict'` (default) or `'git'` (what `git apply` writes). */
 export type UnifiedMode = (typeof unifiedModes)[number];
@@ -62,7 +62,7 @@ export interface UnifiedOptions {
 }
 
 export interface UnifiedReportOptions extends UnifiedOptions {
-  /** Return `{ files, modes, hunks }` instead of the file map alone. */
+  /** Return `{ files, changes, modes, hunks }` instead of the file map alone. */
   report: true;
 }
 
@@ -81,6 +81,12 @@ export interface HunkPlacement {
 
 export interface UnifiedReport<T extends Files> {
   files: T;
+  /**
+   * Every file that changed, in the order the diff first writes it, as
+   * {@link applyPatch} lists them: a rename is its destination (with
+   * `movedFrom`) and its source `deleted`.
+   */
+  changes: PatchChange[];
   /** Git modes (`'100755'`) the diff gives to files (new files, mode changes). */
   modes: Array<{ path: string; mode: string }>;
   hunks: HunkPlacement[];
@@ -112,8 +118,8 @@ export function parseUnified(diff: string): UnifiedFile[] {
 /**
  * Applies a unified diff to a file map (a plain object or a Map) and returns
  * a new map of the same kind, all or nothing. With `{ report: true }`,
- * returns `{ files, modes, hunks }`: the modes the diff sets and where each
- * hunk applied.
+ * returns `{ files, changes, modes, hunks }`: the files that changed (with
+ * renames), the modes the diff sets and where each hunk applied.
  */
 export function applyUnified<T extends Files>(files: T, diff: string, options: UnifiedReportOptions): UnifiedReport<T>;
 export function applyUnified<T extends Files>(files: T, diff: string, options?: UnifiedOptions): T;
@@ -137,8 +143,11 @@ export function applyUnified<T extends Files>(
  */
 export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared: PreparedUnified, report: boolean): UnifiedReport<T> {
   const put = putFiles(map, prepared.paths());
-  const [changes, modes, hunks] = call(() => prepared.apply(put.paths, put.lengths, report));
-  return { files: map.with(changes), modes: modes ?? [], hunks: hunks ?? [] };
+  const [flat, modes, hunks] = call(() => prepared.apply(put.paths, put.lengths, report));
+  const files = map.with(flat);
+  if (!report) return { files, changes: [], modes: [], hunks: [] };
+  const movedFrom = new Map((prepared.renames() as Array<[string, string]>).map(([from, to]) => [to, from]));
+  return { files, changes: fileChanges(map, flat, movedFrom), modes, hunks };
 }
 
 /**

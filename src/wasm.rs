@@ -511,6 +511,11 @@ impl PreparedUnified {
         serialize(&self.diff.get().files)
     }
 
+    /// The renames: `[[from, to], …]`.
+    pub fn renames(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.diff.get().renames())
+    }
+
     /// Every path the diff names: the files the wrapper must put in.
     pub fn paths(&self) -> Vec<String> {
         self.diff.get().paths().into_iter().map(str::to_string).collect()

@@ -158,9 +158,9 @@ function runFiles(ap, { mode, files, patch }) {
 }
 
 /**
- * A unified diff over the input files, in Strict mode: the resulting files,
- * renames shown as moves, and each hunk that applied away from its stated
- * line.
+ * A unified diff over the input files, in Strict mode, from one call (one
+ * parse): the resulting files, renames shown as moves, and each hunk that
+ * applied away from its stated line.
  */
 function runUnified(ap, { files, patch }) {
   const input = new Map(files.map((f) => [f.path, f.text]));
@@ -174,9 +174,10 @@ function runUnified(ap, { files, patch }) {
       );
   }
   for (const m of report.modes) notes.push(`${m.path}: mode ${m.mode}.`);
+  // Renames, as the engine reports them from the same parse: shown as one entry at the new path.
   const moves = new Map();
-  for (const f of ap.parseUnified(patch)) {
-    if (f.status === 'renamed' && input.has(f.oldPath) && !out.has(f.oldPath) && out.has(f.newPath)) moves.set(f.oldPath, f.newPath);
+  for (const c of report.changes ?? []) {
+    if (c.movedFrom !== undefined && input.has(c.movedFrom) && !out.has(c.movedFrom)) moves.set(c.movedFrom, c.path);
   }
   const moveTargets = new Set(moves.values());
   const list = [];

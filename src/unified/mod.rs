@@ -73,6 +73,15 @@ impl Unified<'_> {
         let mut seen = std::collections::HashSet::new();
         self.files.iter().flat_map(|f| [f.old_path.as_deref(), f.new_path.as_deref()]).flatten().filter(|p| seen.insert(*p)).collect()
     }
+
+    /// The renames, as `(from, to)`, in order.
+    pub fn renames(&self) -> Vec<(&str, &str)> {
+        self.files
+            .iter()
+            .filter(|f| f.kind == FileKind::Rename)
+            .filter_map(|f| Some((f.old_path.as_deref()?, f.new_path.as_deref()?)))
+            .collect()
+    }
 }
 
 /// What a file diff does to its file.

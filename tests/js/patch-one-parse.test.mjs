@@ -129,6 +129,11 @@ test('applyUnified parses the diff once, with or without the report', (t) => {
       ['b.txt', 'x\ntwo\n'],
       ['c.sh', 'echo hi\n'],
     ]),
+    changes: [
+      { path: 'a.txt', status: 'deleted' },
+      { path: 'b.txt', status: 'added', movedFrom: 'a.txt' },
+      { path: 'c.sh', status: 'added' },
+    ],
     modes: [{ path: 'c.sh', mode: '100755' }],
     hunks: [
       { path: 'b.txt', hunk: 1, statedLine: 1, line: 2, offset: 1 },

@@ -74,12 +74,13 @@ test('applyUnified: plain objects and Maps, a new map, the argument unchanged', 
   assert.deepEqual(Object.fromEntries(out), want);
 });
 
-test('applyUnified: report gives where each hunk went and the modes', () => {
+test('applyUnified: report gives the changes, where each hunk went and the modes', () => {
   const files = { 'f.sh': 'x\nx\nhead\na\nb\nc\n' };
   const diff = 'diff --git a/f.sh b/f.sh\nold mode 100644\nnew mode 100755\n--- a/f.sh\n+++ b/f.sh\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n';
   const r = applyUnified(files, diff, { report: true });
   assert.deepEqual(r, {
     files: { 'f.sh': 'x\nx\nhead\na\nB\nc\n' },
+    changes: [{ path: 'f.sh', status: 'modified' }],
     modes: [{ path: 'f.sh', mode: '100755' }],
     hunks: [{ path: 'f.sh', hunk: 1, statedLine: 1, line: 4, offset: 3 }],
   });
