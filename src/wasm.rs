@@ -440,24 +440,37 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
     }
 }
 
-/// Applies the blocks of `message` to the files `paths`, put in the input
-/// buffer as for `applyFilesChanges`: the engine's `BlocksResult`.
-#[wasm_bindgen(js_name = blocksApplyToFiles)]
-pub fn blocks_apply_to_files(
-    paths: Vec<String>,
-    lengths: Vec<u32>,
-    message: &str,
-    options: &[f64],
-    default_path: Option<String>,
-) -> Result<JsValue, JsValue> {
-    let options = Options::from_numbers(options);
-    let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    with_input(total, |all| {
-        let files = split_inputs(all, &paths, &lengths)?;
-        serialize(
-            &blocks::apply_blocks(message, &options, default_path.as_deref(), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?,
-        )
-    })
+/// The edit blocks of a message parsed once, for a caller that reads the
+/// files they name before applying them (the CLI): one parse per call. The
+/// wrapper frees it when done.
+#[wasm_bindgen]
+pub struct PreparedBlocks {
+    parsed: blocks::Parsed,
+}
+
+/// Parses the edit blocks of `message` once.
+#[wasm_bindgen(js_name = prepareBlocks)]
+pub fn prepare_blocks(message: &str) -> PreparedBlocks {
+    PreparedBlocks { parsed: blocks::parse_blocks_detailed(message) }
+}
+
+#[wasm_bindgen]
+impl PreparedBlocks {
+    /// `{ edits, problems }`, as `blocksParse` with `detailed`.
+    pub fn parsed(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.parsed)
+    }
+
+    /// Applies the blocks to the files `paths`, put in the input buffer as
+    /// for `applyFilesChanges`: the engine's `BlocksResult`.
+    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, options: &[f64], default_path: Option<String>) -> Result<JsValue, JsValue> {
+        let options = Options::from_numbers(options);
+        let total: usize = lengths.iter().map(|&l| l as usize).sum();
+        with_input(total, |all| {
+            let files = split_inputs(all, &paths, &lengths)?;
+            serialize(&blocks::apply_parsed_blocks(&self.parsed, &options, default_path.as_deref(), |p| files.get(p).copied())?)
+        })
+    }
 }
 
 /// The format of a text: `"patch"`, `"diff"` or `"blocks"`.

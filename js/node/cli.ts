@@ -2,9 +2,22 @@
 // The `applypatch` command: applies a patch to a directory, safely.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from '../blocks.js';
+import type { PreparedBlocks } from '../binding.js';
+import {
+  applyEdits,
+  applyPreparedBlocks,
+  type BlocksResult,
+  blockOptions,
+  type EditResult,
+  type ParsedBlocks,
+  type ParsedEditBlock,
+  type Preset,
+  parseBlocks,
+  withBlocks,
+} from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
 import { detectFormat } from '../format.js';
+import { fileMap } from '../patch.js';
 import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
@@ -275,11 +288,15 @@ async function run(argv: string[], io: Io): Promise<number> {
     throw e;
   }
   if (args.format === 'blocks' && args.file === undefined) {
-    // Without --file, every block must name its file.
-    const { edits } = parseBlocks(input, { detailed: true });
-    if (edits.length === 0 || edits.some((e) => e.path === undefined))
-      return usage('--format blocks needs --file PATH (the file the blocks edit), or blocks that each name their file on the line before');
-    return blocksOverFiles(args, io, cwd, input, edits);
+    // Without --file, every block must name its file. One parse: the files the blocks name, then the blocks over them.
+    return withBlocks(input, (prepared) => {
+      const { edits } = prepared.parsed() as ParsedBlocks;
+      if (edits.length === 0 || edits.some((e) => e.path === undefined))
+        return usage(
+          '--format blocks needs --file PATH (the file the blocks edit), or blocks that each name their file on the line before',
+        );
+      return blocksOverFiles(args, io, cwd, edits, prepared);
+    });
   }
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
   if (args.format === 'unified' || (args.format === undefined && detectFormat(input) === 'unified')) {
@@ -419,7 +436,7 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
 }
 
 /** `--format blocks` without `--file`: blocks that name their files, over the directory, all or nothing. */
-function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: ParsedEditBlock[]): number {
+function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock[], prepared: PreparedBlocks): number {
   const paths = [...new Set(edits.map((e) => e.path!))];
   const fail = (code: ErrorCode | 'no_match', message: string, path: string, extra: Record<string, unknown> = {}): number => {
     if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path, ...extra } }) + '\n');
@@ -437,7 +454,8 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: 
       touches,
       new Map(),
       (files) => {
-        result = applyBlocks(files, input, { preset: args.preset });
+        const map = fileMap(files);
+        result = applyPreparedBlocks(map, map.paths, prepared, blockOptions({ preset: args.preset }), undefined);
         return result.files;
       },
       fs,

@@ -1,7 +1,8 @@
 // One parse per call: the engine answers, from one parsed patch, which files
 // it reads, the changes with their moves, and the summary; from one parsed
-// unified diff, the paths it names, its files and its result. These tests
-// count the calls into the wasm binding that parse a patch or a diff.
+// unified diff, the paths it names, its files and its result; from one parse
+// of edit blocks, the files they name and their result. These tests count
+// the calls into the wasm binding that parse a patch, a diff or blocks.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
@@ -18,7 +19,16 @@ const { main } = require('../../dist/cjs/node/cli.js');
 function countParses(t) {
   const calls = {};
   const counted = { ...glue };
-  for (const name of ['parsePatch', 'preparePatch', 'summary', 'applyFilesChanges', 'parseUnified', 'prepareUnified']) {
+  for (const name of [
+    'parsePatch',
+    'preparePatch',
+    'summary',
+    'applyFilesChanges',
+    'parseUnified',
+    'prepareUnified',
+    'blocksParse',
+    'prepareBlocks',
+  ]) {
     counted[name] = (...args) => {
       calls[name] = (calls[name] ?? 0) + 1;
       return glue[name](...args);
@@ -161,4 +171,27 @@ test('a CLI run of a unified diff parses it once (and detects it without parsing
     summary: 'Success. Updated the following files:\nD a.txt\nA b.txt\nA c.sh\n',
   });
   assert.equal(read(root, 'b.txt'), 'two\n');
+});
+
+const blocksMessage =
+  'a.txt\n<<<<<<< SEARCH\none\n=======\n1\n>>>>>>> REPLACE\n\nnew.txt\n<<<<<<< SEARCH\n=======\nfresh\n>>>>>>> REPLACE\n';
+
+test('applyBlocks parses the blocks once', (t) => {
+  const calls = countParses(t);
+  const { applyBlocks } = require('applypatch');
+  const r = applyBlocks({ 'a.txt': 'one\n' }, blocksMessage);
+  assert.deepEqual(calls, { prepareBlocks: 1 });
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.files, { 'a.txt': '1\n', 'new.txt': 'fresh\n' });
+});
+
+test('a CLI run of blocks that name their files parses them once', async (t) => {
+  const { root } = makeTree(t, { 'a.txt': 'one\n' });
+  const calls = countParses(t);
+  const err = [];
+  const io = { stdout: () => {}, stderr: (s) => err.push(s), stdin: async () => Buffer.from(blocksMessage), cwd: root };
+  assert.equal(await main(['--format', 'blocks', '-'], io), 0, err.join(''));
+  assert.deepEqual(calls, { prepareBlocks: 1 });
+  assert.equal(read(root, 'a.txt'), '1\n');
+  assert.equal(read(root, 'new.txt'), 'fresh\n');
 });
