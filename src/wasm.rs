@@ -202,23 +202,6 @@ pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
     serialize(&p)
 }
 
-/// Applies a patch to the files `paths`, whose contents the wrapper put in
-/// the input buffer one after another (`lengths` in bytes). Returns the
-/// final state of each touched path as `[path, contents | null, …]`.
-#[wasm_bindgen(js_name = applyFilesChanges)]
-pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u32) -> Result<Array, JsValue> {
-    let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    let mut ctx = ctx(mode_code);
-    let result = with_input(total, |all| {
-        let files = split_inputs(all, &paths, &lengths)?;
-        let changes =
-            crate::files::apply_patch_with(patch, mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
-        Ok(changes_to_js(changes))
-    });
-    keep_repairs(ctx);
-    result
-}
-
 /// A patch parsed once, for a caller that needs several answers about it
 /// (the paths it touches, its summary, its changes): one parse per call of
 /// the public API. The wrapper frees it when done.
@@ -256,8 +239,9 @@ impl PreparedPatch {
         self.patch.summary().map_err(|e| to_js_error(&e))
     }
 
-    /// Applies the patch to the files `paths`, put in the input buffer as for
-    /// `applyFilesChanges`. Returns `[path, contents | null, …]`.
+    /// Applies the patch to the files `paths`, whose contents the wrapper put
+    /// in the input buffer one after another (`lengths` in bytes). Returns
+    /// the final state of each touched path as `[path, contents | null, …]`.
     pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
         let total: usize = lengths.iter().map(|&l| l as usize).sum();
         // The envelope's repairs (from preparePatch) come first.
@@ -304,7 +288,7 @@ pub fn create_file(diff: &str) -> Result<String, JsValue> {
 
 /// Applies one Responses API operation (`kind` is its type, one of
 /// `operationTypes` in js/generated.ts) to the files `paths`, put in the
-/// input buffer as for `applyFilesChanges`. Returns `[path, contents | null, …]`.
+/// input buffer as for `PreparedPatch::apply`. Returns `[path, contents | null, …]`.
 #[wasm_bindgen(js_name = applyOperationChanges)]
 pub fn apply_operation_changes(
     paths: Vec<String>,
@@ -462,7 +446,7 @@ impl PreparedBlocks {
     }
 
     /// Applies the blocks to the files `paths`, put in the input buffer as
-    /// for `applyFilesChanges`: the engine's `BlocksResult`.
+    /// for `PreparedPatch::apply`: the engine's `BlocksResult`.
     pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, options: &[f64], default_path: Option<String>) -> Result<JsValue, JsValue> {
         let options = Options::from_numbers(options);
         let total: usize = lengths.iter().map(|&l| l as usize).sum();
@@ -535,7 +519,7 @@ impl PreparedUnified {
     }
 
     /// Applies the diff to the files `paths`, put in the input buffer as for
-    /// `applyFilesChanges`. Returns `[changes]`, or with `report`
+    /// `PreparedPatch::apply`. Returns `[changes]`, or with `report`
     /// `[changes, modes, placements]`: changes as `[path, contents | null,
     /// …]` (flat, as every file change crosses), then the engine's
     /// `FileMode`s and `Placement`s.

@@ -19,16 +19,7 @@ const { main } = require('../../dist/cjs/node/cli.js');
 function countParses(t) {
   const calls = {};
   const counted = { ...glue };
-  for (const name of [
-    'parsePatch',
-    'preparePatch',
-    'summary',
-    'applyFilesChanges',
-    'parseUnified',
-    'prepareUnified',
-    'blocksParse',
-    'prepareBlocks',
-  ]) {
+  for (const name of ['parsePatch', 'preparePatch', 'summary', 'parseUnified', 'prepareUnified', 'blocksParse', 'prepareBlocks']) {
     counted[name] = (...args) => {
       calls[name] = (calls[name] ?? 0) + 1;
       return glue[name](...args);
