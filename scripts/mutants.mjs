@@ -94,16 +94,7 @@ if (!reportOnly) {
     const testArgs = ['--lib', ...tests.flatMap((t) => ['--test', t])].map((a) => `--cargo-arg=${a}`);
     const r = spawnSync(
       'cargo',
-      [
-        'mutants',
-        '--in-place',
-        '--no-shuffle',
-        ...files.flatMap((f) => ['--file', f]),
-        ...testArgs,
-        '--output',
-        out(m),
-        ...passed,
-      ],
+      ['mutants', '--in-place', '--no-shuffle', ...files.flatMap((f) => ['--file', f]), ...testArgs, '--output', out(m), ...passed],
       {
         cwd: tree,
         stdio: 'inherit',
