@@ -62,3 +62,15 @@ fn a_section_of_only_too_common_lines_points_at_its_longest_start() {
     assert_eq!(nearest(&e), (1, 0.5));
     assert!(e.message.contains("The closest place is input line 1, where 1 of 2 lines are equal"), "{}", e.message);
 }
+
+#[test]
+fn a_section_of_only_too_common_lines_running_past_the_end_counts_only_the_lines_there() {
+    // 201 lines "}" (too common to vote), and the section is those 201 lines
+    // and an empty one after them: at line 1 the input ends before the empty
+    // line, so 201 of 202 lines are equal, not 202.
+    let input = "}\n".repeat(201);
+    let diff = format!("{}-\n+x", " }\n".repeat(201));
+    let e = fail(&input, &diff);
+    assert_eq!(nearest(&e), (1, 201.0 / 202.0));
+    assert!(e.message.contains("The closest place is input line 1, where 201 of 202 lines are equal"), "{}", e.message);
+}
