@@ -74,3 +74,22 @@ fn a_section_of_only_too_common_lines_running_past_the_end_counts_only_the_lines
     assert_eq!(nearest(&e), (1, 201.0 / 202.0));
     assert!(e.message.contains("The closest place is input line 1, where 201 of 202 lines are equal"), "{}", e.message);
 }
+
+#[test]
+fn with_no_line_equal_a_similar_line_of_three_characters_still_places_it() {
+    // "abc" is nowhere, even trimmed; "abd" is two thirds alike.
+    let e = fail("x\nabd\n", "-abc\n+y");
+    assert_eq!(nearest(&e).0, 2);
+    assert!(e.message.contains("The closest place is input line 2"), "{}", e.message);
+}
+
+#[test]
+fn at_a_place_found_by_a_similar_line_the_too_common_lines_there_count() {
+    // "}" is on 202 lines (too common to vote) and "abcdefgh" nowhere: the
+    // place is where the similar "abcdefgX" is, line 202, and the "}" after
+    // it is equal.
+    let input = format!("{}abcdefgX\n}}\n", "}\n".repeat(201));
+    let e = fail(&input, "-abcdefgh\n-}\n+x");
+    assert_eq!(nearest(&e), (202, 0.5));
+    assert!(e.message.contains("The closest place is input line 202, where 1 of 2 lines are equal"), "{}", e.message);
+}
