@@ -144,9 +144,12 @@ function encodeAt(text: string, offset: number): number {
   return written;
 }
 
-/** Puts one text in the input buffer; returns its length in bytes. */
-export function putInput(text: string): number {
-  return encodeAt(text, 0);
+/**
+ * Puts one text in the input buffer at byte `offset` (after the texts put
+ * before it, 0 for the first); returns its length in bytes.
+ */
+export function putInput(text: string, offset = 0): number {
+  return encodeAt(text, offset);
 }
 
 /**

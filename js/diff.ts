@@ -36,7 +36,8 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
   const opts = checkOptions(options);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
-  const changes = call(() => wasm().applyChanges(len, diff, e.code));
+  const diffLen = putInput(diff, len);
+  const changes = call(() => wasm().applyChanges(len, diffLen, e.code));
   e.report();
   return splice(input, changes);
 }

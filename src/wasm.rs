@@ -184,11 +184,16 @@ fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Resu
     result
 }
 
-/// Applies a diff to the input buffer's first `input_len` bytes.
+/// Applies a diff to an input, both put in the input buffer one after the
+/// other (`input_len`, then `diff_len` bytes): the diff crosses like the
+/// input, since wasm-bindgen's `&str` glue copies one character at a time.
 #[wasm_bindgen(js_name = applyChanges)]
-pub fn apply_changes(input_len: usize, diff: &str, mode_code: u32) -> Result<Array, JsValue> {
+pub fn apply_changes(input_len: usize, diff_len: usize, mode_code: u32) -> Result<Array, JsValue> {
     let mut ctx = ctx(mode_code);
-    let result = with_input(input_len, |input| {
+    let result = with_input(input_len + diff_len, |all| {
+        let (Some(input), Some(diff)) = (all.get(..input_len), all.get(input_len..)) else {
+            return Err(JsValue::from_str("applypatch: bad input lengths"));
+        };
         let changes = match mode(mode_code) {
             Mode::Strict => crate::strict_changes(input, &[diff], false, &mut ctx),
             m => m.changes(input, diff),
