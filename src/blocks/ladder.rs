@@ -245,7 +245,10 @@ fn occurrences<T: Eq>(hay: &[T], needle: &[T], pi: &[usize], mut f: impl FnMut(u
 /// occurrence counts, overlapping ones too.
 pub(crate) fn exact(src: &Src, search: &str) -> Option<Found> {
     let (hay, needle) = (src.text.as_bytes(), search.as_bytes());
-    memmem::find(hay, needle)?;
+    // One searcher for the whole rung: building it costs more than a search
+    // of a small file.
+    let finder = memmem::Finder::new(needle);
+    let first = finder.find(hay)?;
     let mut hits = Vec::new();
     let mut count = 0usize;
     let mut push = |start: usize| {
@@ -258,7 +261,9 @@ pub(crate) fn exact(src: &Src, search: &str) -> Option<Found> {
     let pi = prefix_function(needle);
     if pi.last().copied().unwrap_or(0) == 0 {
         // Without a border, occurrences cannot overlap: SIMD search finds all.
-        memmem::find_iter(hay, needle).for_each(&mut push);
+        push(first);
+        let rest = first + needle.len();
+        finder.find_iter(hay.get(rest..).unwrap_or(&[])).for_each(|p| push(rest + p));
     } else {
         occurrences(hay, needle, &pi, &mut push);
     }
