@@ -38,28 +38,32 @@ impl<'t> Index<'t> {
         let n = lines.len();
         let text = lines.text().as_bytes();
         let fps: Vec<u32> = lines.lines().iter().map(|l| fingerprint_at(text, l.start, l.end)).collect();
-        let buckets = n.next_power_of_two().clamp(16, 1 << 30);
+        // About four lines per bucket: smaller tables than one per line, so
+        // building them on a large file misses the cache less; a bucket's
+        // other lines are told apart by their fingerprints.
+        let buckets = (n / 4).next_power_of_two().clamp(16, 1 << 28);
         let mask = (buckets - 1) as u32;
+        // Counting sort: `offsets[b]` counts bucket b, then (summed) is where
+        // it ends; filling from the last line back moves it to where the
+        // bucket starts, each bucket ascending. `offsets[buckets]` is `n`.
         let mut offsets = vec![0u32; buckets + 1];
         for fp in &fps {
-            if let Some(c) = offsets.get_mut((fp & mask) as usize + 1) {
+            if let Some(c) = offsets.get_mut((fp & mask) as usize) {
                 *c += 1;
             }
         }
-        for b in 0..buckets {
-            let prev = offsets.get(b).copied().unwrap_or(0);
-            if let Some(c) = offsets.get_mut(b + 1) {
-                *c += prev;
-            }
+        let mut sum = 0u32;
+        for c in offsets.iter_mut() {
+            sum += *c;
+            *c = sum;
         }
-        let mut fill = offsets.clone();
         let mut entries = vec![0u32; n];
-        for (i, fp) in fps.iter().enumerate() {
-            if let Some(slot) = fill.get_mut((fp & mask) as usize) {
+        for (i, fp) in fps.iter().enumerate().rev() {
+            if let Some(slot) = offsets.get_mut((fp & mask) as usize) {
+                *slot -= 1;
                 if let Some(e) = entries.get_mut(*slot as usize) {
                     *e = i as u32;
                 }
-                *slot += 1;
             }
         }
         Index { lines, fps, offsets, entries, mask, spent: Cell::new(0) }
