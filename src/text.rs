@@ -370,7 +370,7 @@ pub fn difference(old: &str, new: &str) -> Option<Splice> {
 pub fn utf16_offsets(text: &str, offsets: &mut [usize]) {
     let bytes = text.as_bytes();
     let last = offsets.iter().copied().max().unwrap_or(0).min(bytes.len());
-    if bytes.get(..last).is_some_and(|b| b.is_ascii()) {
+    if bytes.get(..last).is_some_and(is_ascii) {
         return;
     }
     let mut order: Vec<usize> = (0..offsets.len()).collect();
@@ -383,6 +383,20 @@ pub fn utf16_offsets(text: &str, offsets: &mut [usize]) {
         pos = pos.max(target);
         *slot = units;
     }
+}
+
+/// Whether every byte is ASCII, 32 bytes at a time (`<[u8]>::is_ascii`
+/// reads one `usize`, four bytes in wasm32, at a time).
+pub fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(32);
+    for chunk in &mut chunks {
+        let any = chunk.chunks_exact(8).fold(0u64, |acc, w| acc | u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8])));
+        if any & HIGH != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().is_ascii()
 }
 
 /// UTF-16 code units of whole UTF-8 characters: one per character (every
@@ -462,6 +476,12 @@ mod tests {
         let want: Vec<usize> = every.iter().map(|&i| long[..i].encode_utf16().count()).collect();
         utf16_offsets(long, &mut every);
         assert_eq!(every, want);
+        assert!(is_ascii(b"") && is_ascii(&[b'a'; 100]));
+        for at in 0..100 {
+            let mut bytes = [b'a'; 100];
+            bytes[at] = 0x80;
+            assert!(!is_ascii(&bytes), "{at}");
+        }
         let mut ascii = [2, 0];
         utf16_offsets("abc", &mut ascii);
         assert_eq!(ascii, [2, 0]);
