@@ -1,13 +1,14 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
-import { checkOptions, checkString, describe, modeCode } from './args.js';
+import { checkOptions, checkString, describe, modeCode, STRICT } from './args.js';
 import { guardObject, instanceGeneration, type PatchTouch, type PreparedPatch, putInputs, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
-import { engine, type RepairOptions, repairBits } from './repair.js';
+import type { operationKinds } from './generated.js';
+import { engine, modeCodeOf, modeOfCode, type RepairOptions, repairBits } from './repair.js';
 
 /** One file operation of a patch. */
 export interface Operation {
-  kind: 'add' | 'delete' | 'update';
+  kind: (typeof operationKinds)[number];
   /** The path exactly as written in the patch. */
   path: string;
   /** Update: the `*** Move to:` destination. */
@@ -40,8 +41,8 @@ export type Files = Record<string, string> | Map<string, string>;
  */
 export function parse(patch: string, options?: Pick<RepairOptions, 'repair'>): Patch {
   checkString('patch', patch);
-  const bits = repairBits(checkOptions(options), 0);
-  return call(() => wasm().parsePatch(patch, bits << 8)) as Patch;
+  const bits = repairBits(checkOptions(options), STRICT);
+  return call(() => wasm().parsePatch(patch, modeCodeOf(STRICT, bits))) as Patch;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -159,10 +160,27 @@ export function applyPrepared<T extends Files>(map: FileMap<T>, prepared: Prepar
 function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, touches: PatchTouch[], mode: number): Array<string | null> {
   // Only the files the patch reads cross into wasm; in Strict mode an added
   // file too (one with the same contents is already applied).
-  const strict = (mode & 0xff) === 0;
+  const strict = modeOfCode(mode) === STRICT;
   const read = touches.filter((t) => t.read || strict).map((t) => t.path);
   const put = putFiles(map, read);
   return call(() => prepared.apply(put.paths, put.lengths, mode));
+}
+
+/**
+ * The files that changed, from the engine's final state of each touched path
+ * (`[path, contents | null, …]`) and the moves (destination → source). @internal
+ */
+export function fileChanges(map: FileMap<Files>, flat: Array<string | null>, movedFrom: ReadonlyMap<string, string>): PatchChange[] {
+  const changes: PatchChange[] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
+    const before = map.get(path);
+    if (contents === before || (contents === null && before === undefined)) continue;
+    const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
+    const from = movedFrom.get(path);
+    changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
+  }
+  return changes;
 }
 
 /** One file a patch changed. */
@@ -198,16 +216,7 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
     const touches = prepared.touches() as PatchTouch[];
     const flat = preparedChanges(map, prepared, touches, e.code);
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
-    const changes: PatchChange[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
-      const before = map.get(path);
-      if (contents === before || (contents === null && before === undefined)) continue;
-      const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
-      const from = movedFrom.get(path);
-      changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
-    }
-    return { files: map.with(flat), changes, summary: prepared.summary() };
+    return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: prepared.summary() };
   });
   e.report();
   return result;
@@ -221,6 +230,6 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
  */
 export function summary(patch: string, options?: Pick<RepairOptions, 'repair'>): string {
   checkString('patch', patch);
-  const bits = repairBits(checkOptions(options), 0);
-  return call(() => wasm().summary(patch, bits << 8));
+  const bits = repairBits(checkOptions(options), STRICT);
+  return call(() => wasm().summary(patch, modeCodeOf(STRICT, bits)));
 }
