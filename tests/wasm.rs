@@ -57,8 +57,9 @@ fn large_input_in_wasm() {
 }
 
 /// Lines of every length around wasm's 16-byte line-break scan (text.rs),
-/// each ending in LF, CRLF or a lone CR: Codex mode keeps every line's own
-/// ending, so changing one line shows that each was split where it ends.
+/// each ending in LF, CRLF or a lone CR: Codex mode keeps every other line's
+/// own ending (a new line gets the first line's, LF here), so changing one
+/// line shows that each was split where it ends.
 #[wasm_bindgen_test]
 fn line_breaks_at_every_position_of_the_scan() {
     for shift in 0..17 {
@@ -73,7 +74,7 @@ fn line_breaks_at_every_position_of_the_scan() {
         for (i, l) in lines.iter().enumerate() {
             let diff = format!("@@\n-{l}\n+changed\n");
             let out = Mode::Codex.apply(&input, &diff).unwrap();
-            let want = input.replacen(&format!("{l}{}", endings[i % 3]), &format!("changed{}", endings[i % 3]), 1);
+            let want = input.replacen(&format!("{l}{}", endings[i % 3]), "changed\n", 1);
             assert_eq!(out, want, "shift {shift}, line {i}");
         }
     }
