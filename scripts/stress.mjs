@@ -176,6 +176,16 @@ const families = {
     const source = `${lines.join('\n')}\n`;
     return (p) => p.applyEdits(source, edits).text;
   },
+  // applyBlocks: one edit block per file of many small files.
+  'blocks-many-files': (bytes) => {
+    const files = {};
+    let message = '';
+    for (let i = 0, n = count(bytes, 60); i < n; i++) {
+      files[`f${i}.txt`] = 'one\n';
+      message += `f${i}.txt\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n`;
+    }
+    return (p) => p.applyBlocks(files, message).results;
+  },
   // lineDiff of two lists of lines, every tenth line changed.
   'line-diff': (bytes) => {
     const a = distinct(count(bytes / 2, 10));

@@ -385,21 +385,26 @@ impl PreparedPatch {
     /// touched, as its position in `paths`, and its final contents.
     pub fn apply(&self, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
         let touches = self.touched();
-        let given = || touches.iter().zip(&lengths).filter(|(_, &l)| l != u32::MAX);
-        let total: usize = given().map(|(_, &l)| l as usize).sum();
+        let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         // The envelope's repairs (from preparePatch) come first.
         let mut ctx = Ctx::new(allow(mode_code));
         ctx.repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
         let result = with_input(total, |all| {
-            let mut files: HashMap<&str, &str> = HashMap::with_capacity(touches.len());
+            // One index of the paths serves the lookups and the result.
+            let index: HashMap<&str, usize> = touches.iter().enumerate().map(|(i, t)| (t.path.as_str(), i)).collect();
+            let mut contents: Vec<Option<&str>> = Vec::with_capacity(touches.len());
             let mut pos = 0;
-            for (t, &len) in given() {
+            for &len in &lengths {
+                if len == u32::MAX {
+                    contents.push(None);
+                    continue;
+                }
                 let end = pos + len as usize;
-                files.insert(&t.path, all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?);
+                contents.push(Some(all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?));
                 pos = end;
             }
-            let changes = self.patch.apply_with(mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
-            let index: HashMap<&str, usize> = touches.iter().enumerate().map(|(i, t)| (t.path.as_str(), i)).collect();
+            let get = |p: &str| index.get(p).and_then(|&i| contents.get(i).copied().flatten());
+            let changes = self.patch.apply_with(mode(mode_code), &mut ctx, get).map_err(|e| to_js_error(&e))?;
             let out = Array::new();
             for c in changes {
                 let i = index.get(c.path.as_str()).ok_or_else(|| JsValue::from_str("applypatch: a change outside the touched paths"))?;
