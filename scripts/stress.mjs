@@ -12,7 +12,7 @@
 //   node scripts/stress.mjs --sizes 1,10   (sizes in MB; default 1,2.5,5,10)
 //   node scripts/stress.mjs --only codex   (families whose name contains it)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,15 +192,20 @@ const families = {
     const b = a.map((l, i) => (i % 10 === 0 ? `${l}!` : l));
     return (p) => p.lineDiff(a, b);
   },
-  // applyPatchToDirectory: one update per file of a real temp directory
-  // (the files are written before the call; the call reads, checks and
-  // writes each one through directory handles, so it is file-system bound).
+  // applyPatchToDirectory on a real temp directory: one update per file, a
+  // thousand files per folder, each update with 10 lines of context (so
+  // one file per 600 bytes of patch: the call is file-system bound, about
+  // ten system calls per file, and a 10 MB patch of 171,897 files would
+  // take minutes of a shared disk). The files are written before the call.
   'dir-many-updates': (bytes) => {
     const root = mkdtempSync(join(tmpdir(), 'applypatch-stress-'));
+    const body = Array.from({ length: 10 }, (_, i) => `context line ${i}`);
     let patch = '*** Begin Patch\n';
-    for (let i = 0, n = count(bytes, 60); i < n; i++) {
-      writeFileSync(join(root, `f${i}.txt`), 'one\n');
-      patch += `*** Update File: f${i}.txt\n@@\n-one\n+two\n`;
+    for (let i = 0, n = count(bytes, 600); i < n; i++) {
+      const path = `d${Math.floor(i / 1000)}/f${i}.txt`;
+      if (i % 1000 === 0) mkdirSync(join(root, `d${i / 1000}`));
+      writeFileSync(join(root, path), `${body.join('\n')}\none\n`);
+      patch += `*** Update File: ${path}\n@@\n${body.map((l) => ` ${l}`).join('\n')}\n-one\n+two\n`;
     }
     patch += '*** End Patch';
     return (p) => {
