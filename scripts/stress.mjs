@@ -227,6 +227,7 @@ function outcome(value) {
   if (typeof value === 'string') return `text (${value.length} chars)`;
   if (typeof value === 'number') return `number ${value.toFixed(6)}`;
   if (Array.isArray(value)) return `array of ${value.length}`;
+  if (value instanceof Map) return `${value.size} files`;
   if (value && typeof value === 'object' && 'ok' in value) return `ok: ${value.ok}, strategy: ${value.strategy}`;
   if (value && typeof value === 'object' && 'problems' in value) {
     const size = value.problems.reduce((n, p) => n + p.message.length, 0);
