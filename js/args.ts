@@ -2,9 +2,12 @@
 // and strings that are not well-formed UTF-16 are refused instead of being
 // silently changed (wasm-bindgen would turn a lone surrogate into U+FFFD).
 import { PatchError } from './errors.js';
-import { modes } from './generated.js';
+import { maxTextBytes, modes } from './generated.js';
 
 export type Mode = (typeof modes)[number];
+
+/** Strict's position in `modes`: the binding's code for it. */
+export const STRICT = modes.indexOf('strict');
 
 export function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -20,7 +23,7 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
  * bytes too, so it is refused here, before it is copied into wasm memory; the
  * engine checks the exact byte count of the others.
  */
-export const MAX_TEXT_BYTES = 32 * 1024 * 1024;
+export const MAX_TEXT_BYTES = maxTextBytes;
 
 export function tooLarge(message: string): PatchError {
   return new PatchError({ code: 'input_too_large', message });

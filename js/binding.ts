@@ -38,6 +38,12 @@ export type Binding = typeof Glue;
 /** A patch parsed once in wasm (free it when done). */
 export type PreparedPatch = Glue.PreparedPatch;
 
+/** A unified diff parsed once in wasm (free it when done). */
+export type PreparedUnified = Glue.PreparedUnified;
+
+/** The edit blocks of a message parsed once in wasm (free them when done). */
+export type PreparedBlocks = Glue.PreparedBlocks;
+
 /** Wasm memory (bytes) above which an instance is replaced after a call. Ordinary calls stay far below. */
 export const MEMORY_LIMIT = 256 * 1024 * 1024;
 
@@ -60,7 +66,7 @@ export function setBinding(binding: Binding, renew?: () => void): void {
   memory = binding.wasmMemory();
   const guarded: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(binding)) {
-    // Classes (PreparedPatch) are handed out by guarded calls, not constructed here.
+    // Classes (PreparedPatch, PreparedUnified, PreparedBlocks) are handed out by guarded calls, not constructed here.
     if (typeof fn === 'function' && !/^[A-Z]/.test(name)) guarded[name] = guard(name, fn as (...args: unknown[]) => unknown);
     else guarded[name] = fn;
   }
@@ -89,7 +95,7 @@ export function instanceGeneration(): number {
 }
 
 /**
- * An object the engine handed out (PreparedPatch), with its methods called
+ * An object the engine handed out (PreparedPatch, PreparedUnified, PreparedBlocks), with its methods called
  * through the same guard as the module's functions.
  */
 export function guardObject<T extends object>(kind: string, target: T): T {

@@ -3,16 +3,16 @@
 // the wrong type throw (TypeError), and strings with a lone surrogate are
 // refused with a PatchError like everywhere else in the package.
 import { checkOptions, checkString } from './args.js';
-import { putInput, wasm } from './binding.js';
+import { guardObject, instanceGeneration, type PreparedBlocks, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
-import { editOptionFields, presets, strategies } from './generated.js';
-import { type Files, fileMap, putFiles } from './patch.js';
+import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
+import { type FileMap, type Files, fileMap, putFiles } from './patch.js';
 
 /** The ladder's rungs, in the order they are tried. */
 export type Strategy = (typeof strategies)[number];
 
 /** `'safe'` (the default): every improvement on. `'compatible'`: apply-edit-block 0.1.0's behaviour. */
-export type Preset = 'compatible' | 'safe';
+export type Preset = keyof typeof presets;
 
 /** One search/replace edit. */
 export interface EditBlock {
@@ -93,7 +93,7 @@ export interface LineRange {
 
 /** A difference between a SEARCH line and the file at the closest place. */
 export interface LineDifference {
-  kind: 'whitespace' | 'changed' | 'not-in-file' | 'not-in-search';
+  kind: (typeof lineDifferenceKinds)[number];
   /** 1-based line in the SEARCH text, and its text. */
   searchLine?: number;
   search?: string;
@@ -126,7 +126,7 @@ export interface EditResult {
   /** How many places the winning strategy matched (0 on a plain failure). */
   matches: number;
   /** On failure with `explain`, `unique`, `emptySearch` or `noChange`: why (`'unknown-file'`: {@link applyBlocks} only). */
-  reason?: 'not-found' | 'ambiguous' | 'empty-search' | 'no-change' | 'unknown-file';
+  reason?: (typeof editFailureReasons)[number];
   /** On failure with `explain` or `unique`: what failed and what to change, for the model. */
   message?: string;
   /** `ambiguous`: the places matched (at most 20). */
@@ -168,10 +168,11 @@ function kind(value: unknown): string {
 function resolve(options: unknown): Float64Array {
   const o = checkOptions(options);
   const preset = o.preset ?? 'safe';
-  if (preset !== 'compatible' && preset !== 'safe') {
-    throw new TypeError(
-      `applypatch: options.preset must be 'compatible' or 'safe', got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`,
-    );
+  if (typeof preset !== 'string' || !Object.hasOwn(presets, preset)) {
+    const names = Object.keys(presets)
+      .map((p) => `'${p}'`)
+      .join(' or ');
+    throw new TypeError(`applypatch: options.preset must be ${names}, got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`);
   }
   const values = Float64Array.from(presets[preset as Preset]);
   editOptionFields.forEach(([name, type], i) => {
@@ -330,8 +331,36 @@ export function applyBlocks<T extends Files>(files: T, message: string, options?
   const args = resolve(options);
   const path = checkOptions(options).path;
   if (path !== undefined && typeof path !== 'string') throw new TypeError(`applypatch: options.path must be a string, got ${kind(path)}`);
-  const put = putFiles(map, map.paths);
-  const raw = call(() => wasm().blocksApplyToFiles(put.paths, put.lengths, message, args, path)) as {
+  return withBlocks(message, (prepared) => applyPreparedBlocks(map, map.paths, prepared, args, path));
+}
+
+/** Options as the binding takes them (for {@link applyPreparedBlocks}). @internal */
+export function blockOptions(options?: EditOptions): Float64Array {
+  return resolve(options);
+}
+
+/** Parses the blocks of `message` once, runs `use` on them, then frees them. @internal */
+export function withBlocks<R>(message: string, use: (prepared: PreparedBlocks) => R): R {
+  const prepared = call(() => wasm().prepareBlocks(message));
+  const born = instanceGeneration();
+  try {
+    return use(guardObject('PreparedBlocks', prepared));
+  } finally {
+    // After a trap the instance was replaced: the blocks went with the old one.
+    if (instanceGeneration() === born) prepared.free();
+  }
+}
+
+/** Applies prepared blocks to the files `paths` of a map (all of them, for applyBlocks). @internal */
+export function applyPreparedBlocks<T extends Files>(
+  map: FileMap<T>,
+  paths: readonly string[],
+  prepared: PreparedBlocks,
+  args: Float64Array,
+  path: string | undefined,
+): BlocksResult<T> {
+  const put = putFiles(map, paths);
+  const raw = call(() => prepared.apply(put.paths, put.lengths, args, path)) as {
     ok: boolean;
     changes: Array<{ path: string; contents: string | null }>;
     results: BlockResult[];

@@ -5,7 +5,7 @@
 export const modes = ['strict', 'codex'] as const;
 
 /** The formats `detectFormat` tells apart. */
-export const formats = ['patch', 'diff', 'blocks'] as const;
+export const formats = ['patch', 'diff', 'blocks', 'unified'] as const;
 
 /** The kinds of a patch's operations (`parse(patch).operations[].kind`). */
 export const operationKinds = ['add', 'delete', 'update'] as const;
@@ -69,3 +69,39 @@ export const engineErrorCodes = [
   'input_too_large',
   'already_applied',
 ] as const;
+
+/** Every repair kind, in order; the binding takes the allowed kinds as a bit set (bit k for the k-th kind). */
+export const repairKinds = [
+  'trailing-ws',
+  'unicode',
+  'tabs',
+  'indent',
+  'line-numbers',
+  'hunk-header',
+  'envelope',
+  'already-applied',
+] as const;
+
+/** The engine's limit on one text, in UTF-8 bytes (`limits::MAX_TEXT_BYTES`). */
+export const maxTextBytes = 33554432;
+
+/** The binding's mode code is `mode | allowedRepairs << repairShift`. */
+export const repairShift = 8;
+
+/** Why an edit block was not applied (`reason` of a failed result). */
+export const editFailureReasons = ['not-found', 'ambiguous', 'unknown-file', 'empty-search', 'no-change'] as const;
+
+/** How a SEARCH line and the file differ at the closest place (`nearest.differences[].kind`). */
+export const lineDifferenceKinds = ['whitespace', 'changed', 'not-in-file', 'not-in-search'] as const;
+
+/** The modes of `applyUnified`; the binding takes a mode as its index here. */
+export const unifiedModes = ['strict', 'git'] as const;
+
+/** What a file diff of a unified diff does (`parseUnified(diff)[].status`). */
+export const unifiedStatuses = ['modified', 'added', 'deleted', 'renamed', 'copied'] as const;
+
+/** What a hunk line does (`parseUnified(diff)[].hunks[].lines[].kind`). */
+export const unifiedLineKinds = ['context', 'remove', 'add'] as const;
+
+/** The steps of `lineDiff`; the binding answers a step as its index here. */
+export const lineOps = ['eq', 'del', 'add'] as const;

@@ -1,13 +1,14 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
-import { checkOptions, checkString, describe, modeCode } from './args.js';
+import { checkOptions, checkString, describe, modeCode, STRICT } from './args.js';
 import { guardObject, instanceGeneration, type PatchTouch, type PreparedPatch, putInputs, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
-import { engine, type RepairOptions, repairBits } from './repair.js';
+import type { operationKinds } from './generated.js';
+import { engine, modeCodeOf, modeOfCode, type RepairOptions, repairBits } from './repair.js';
 
 /** One file operation of a patch. */
 export interface Operation {
-  kind: 'add' | 'delete' | 'update';
+  kind: (typeof operationKinds)[number];
   /** The path exactly as written in the patch. */
   path: string;
   /** Update: the `*** Move to:` destination. */
@@ -40,8 +41,8 @@ export type Files = Record<string, string> | Map<string, string>;
  */
 export function parse(patch: string, options?: Pick<RepairOptions, 'repair'>): Patch {
   checkString('patch', patch);
-  const bits = repairBits(checkOptions(options), 0);
-  return call(() => wasm().parsePatch(patch, bits << 8)) as Patch;
+  const bits = repairBits(checkOptions(options), STRICT);
+  return call(() => wasm().parsePatch(patch, modeCodeOf(STRICT, bits))) as Patch;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -184,7 +185,7 @@ function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, mode: num
   paths.pop();
   // Only the files the patch reads cross into wasm; in Strict mode an added
   // file too (one with the same contents is already applied).
-  const reads = prepared.reads((mode & 0xff) === 0);
+  const reads = prepared.reads(modeOfCode(mode) === STRICT);
   const lengths = new Uint32Array(paths.length).fill(ABSENT);
   const given: number[] = [];
   const texts: string[] = [];
@@ -200,6 +201,23 @@ function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, mode: num
   const flat = call(() => prepared.apply(lengths, mode)) as Array<number | string | null>;
   for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   return flat as Array<string | null>;
+}
+
+/**
+ * The files that changed, from the engine's final state of each touched path
+ * (`[path, contents | null, …]`) and the moves (destination → source). @internal
+ */
+export function fileChanges(map: FileMap<Files>, flat: Array<string | null>, movedFrom: ReadonlyMap<string, string>): PatchChange[] {
+  const changes: PatchChange[] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
+    const before = map.get(path);
+    if (contents === before || (contents === null && before === undefined)) continue;
+    const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
+    const from = movedFrom.get(path);
+    changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
+  }
+  return changes;
 }
 
 /** One file a patch changed. */
@@ -235,16 +253,7 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
     const flat = preparedChanges(map, prepared, e.code);
     const touches = prepared.touches() as PatchTouch[];
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
-    const changes: PatchChange[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
-      const before = map.get(path);
-      if (contents === before || (contents === null && before === undefined)) continue;
-      const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
-      const from = movedFrom.get(path);
-      changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
-    }
-    return { files: map.with(flat), changes, summary: prepared.summary() };
+    return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: prepared.summary() };
   });
   e.report();
   return result;
@@ -258,6 +267,6 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
  */
 export function summary(patch: string, options?: Pick<RepairOptions, 'repair'>): string {
   checkString('patch', patch);
-  const bits = repairBits(checkOptions(options), 0);
-  return call(() => wasm().summary(patch, bits << 8));
+  const bits = repairBits(checkOptions(options), STRICT);
+  return call(() => wasm().summary(patch, modeCodeOf(STRICT, bits)));
 }

@@ -2,23 +2,16 @@
 // how each repair it made reaches the caller (`onRepair`). The engine finds
 // and describes the repairs; this module only checks the option and passes
 // them on.
-import { describe } from './args.js';
+import { describe, STRICT } from './args.js';
 import { wasm } from './binding.js';
+import { repairKinds as engineRepairKinds, repairShift } from './generated.js';
 
 /**
- * Every repair kind, in a fixed order. `trailing-ws` and `indent` mean what
- * the edit-block strategies of the same names forgive.
+ * Every repair kind, in a fixed order (generated from the engine's
+ * `RepairKind`). `trailing-ws` and `indent` mean what the edit-block
+ * strategies of the same names forgive.
  */
-export const repairKinds = Object.freeze([
-  'trailing-ws',
-  'unicode',
-  'tabs',
-  'indent',
-  'line-numbers',
-  'hunk-header',
-  'envelope',
-  'already-applied',
-] as const);
+export const repairKinds = Object.freeze(engineRepairKinds);
 
 export type RepairKind = (typeof repairKinds)[number];
 
@@ -58,7 +51,7 @@ export interface RepairOptions {
 export function repairBits(options: Record<string, unknown>, mode: number): number {
   const value = options.repair;
   if (value === undefined || value === false) return 0;
-  if (mode !== 0) throw new TypeError("applypatch: options.repair is a Strict mode option; mode 'codex' does exactly what Codex does");
+  if (mode !== STRICT) throw new TypeError("applypatch: options.repair is a Strict mode option; mode 'codex' does exactly what Codex does");
   if (value === true) return (1 << repairKinds.length) - 1;
   if (!Array.isArray(value)) {
     throw new TypeError(`applypatch: options.repair must be true, false or an array of repair kinds, got ${describe(value)}`);
@@ -76,6 +69,16 @@ export function repairBits(options: Record<string, unknown>, mode: number): numb
   return bits;
 }
 
+/** The binding's mode code: the mode's position in `modes`, with the allowed repairs above it. */
+export function modeCodeOf(mode: number, repairBits: number): number {
+  return mode | (repairBits << repairShift);
+}
+
+/** The mode's position in `modes` of a binding's mode code. */
+export function modeOfCode(code: number): number {
+  return code & ((1 << repairShift) - 1);
+}
+
 /** The engine's mode code with the allowed repairs, and what to do with the repairs after a call. */
 export interface Engine {
   code: number;
@@ -90,7 +93,7 @@ export function engine(options: Record<string, unknown>, mode: number): Engine {
     throw new TypeError(`applypatch: options.onRepair must be a function, got ${describe(onRepair)}`);
   }
   return {
-    code: mode | (bits << 8),
+    code: modeCodeOf(mode, bits),
     report(): Repair[] {
       if (bits === 0) return [];
       const repairs = wasm().takeRepairs() as Repair[];

@@ -2,17 +2,16 @@
 // (lineDiff) the playground and the CLI show. All of it is the engine's
 // (src/unified/); this file checks arguments and shapes results.
 import { checkOptions, checkString, describe } from './args.js';
-import { wasm } from './binding.js';
+import { guardObject, instanceGeneration, type PreparedUnified, wasm } from './binding.js';
 import { call } from './errors.js';
-import { type Files, fileMap, putFiles } from './patch.js';
+import { lineOps, type unifiedLineKinds, unifiedModes, type unifiedStatuses } from './generated.js';
+import { type FileMap, type Files, fileChanges, fileMap, type PatchChange, putFiles } from './patch.js';
 
 /** How `applyUnified` matches: `'strict'` (default) or `'git'` (what `git apply` writes). */
-export type UnifiedMode = 'strict' | 'git';
-
-const UNIFIED_MODES: Record<string, number> = { strict: 0, git: 2 };
+export type UnifiedMode = (typeof unifiedModes)[number];
 
 export interface UnifiedLine {
-  kind: 'context' | 'remove' | 'add';
+  kind: (typeof unifiedLineKinds)[number];
   /** The line's text, without its line break (a `\r` of a CRLF line stays). */
   text: string;
   /** `\ No newline at end of file` follows the line. */
@@ -38,7 +37,7 @@ export interface UnifiedFile {
   oldPath: string | null;
   /** The path after (`b/` removed); null for a deleted file. */
   newPath: string | null;
-  status: 'modified' | 'added' | 'deleted' | 'renamed' | 'copied';
+  status: (typeof unifiedStatuses)[number];
   /** Git modes as octal strings (`'100755'`), when the diff gives them. */
   oldMode?: string;
   newMode?: string;
@@ -63,7 +62,7 @@ export interface UnifiedOptions {
 }
 
 export interface UnifiedReportOptions extends UnifiedOptions {
-  /** Return `{ files, modes, hunks }` instead of the file map alone. */
+  /** Return `{ files, changes, modes, hunks }` instead of the file map alone. */
   report: true;
 }
 
@@ -82,15 +81,22 @@ export interface HunkPlacement {
 
 export interface UnifiedReport<T extends Files> {
   files: T;
+  /**
+   * Every file that changed, in the order the diff first writes it, as
+   * {@link applyPatch} lists them: a rename is its destination (with
+   * `movedFrom`) and its source `deleted`.
+   */
+  changes: PatchChange[];
   /** Git modes (`'100755'`) the diff gives to files (new files, mode changes). */
   modes: Array<{ path: string; mode: string }>;
   hunks: HunkPlacement[];
 }
 
-function unifiedModeCode(options: Record<string, unknown>): number {
+/** The binding's code of `options.mode` (TypeError when it is not a unified mode). @internal */
+export function unifiedModeCode(options: Record<string, unknown>): number {
   const mode = options.mode ?? 'strict';
-  const code = typeof mode === 'string' ? UNIFIED_MODES[mode] : undefined;
-  if (code === undefined) {
+  const code = unifiedModes.indexOf(mode as UnifiedMode);
+  if (code < 0) {
     throw new TypeError(
       `applypatch: options.mode must be 'strict' or 'git', got ${typeof mode === 'string' ? `'${mode}'` : describe(mode)}`,
     );
@@ -112,8 +118,8 @@ export function parseUnified(diff: string): UnifiedFile[] {
 /**
  * Applies a unified diff to a file map (a plain object or a Map) and returns
  * a new map of the same kind, all or nothing. With `{ report: true }`,
- * returns `{ files, modes, hunks }`: the modes the diff sets and where each
- * hunk applied.
+ * returns `{ files, changes, modes, hunks }`: the files that changed (with
+ * renames), the modes the diff sets and where each hunk applied.
  */
 export function applyUnified<T extends Files>(files: T, diff: string, options: UnifiedReportOptions): UnifiedReport<T>;
 export function applyUnified<T extends Files>(files: T, diff: string, options?: UnifiedOptions): T;
@@ -126,14 +132,38 @@ export function applyUnified<T extends Files>(
   checkString('diff', diff);
   const opts = checkOptions(options);
   const mode = unifiedModeCode(opts);
-  const put = putFiles(
-    map,
-    call(() => wasm().unifiedPaths(diff)),
-  );
   const report = opts.report === true;
-  const [changes, modes, hunks] = call(() => wasm().applyUnifiedChanges(put.paths, put.lengths, diff, mode, report));
-  const out = map.with(changes);
-  return report ? { files: out, modes: modes ?? [], hunks: hunks ?? [] } : out;
+  const result = withUnified(diff, mode, (prepared) => applyPreparedUnified(map, prepared, report));
+  return report ? result : result.files;
+}
+
+/**
+ * Applies a prepared unified diff to a file map: the new map and, with
+ * `report`, the modes it sets and where each hunk went. @internal
+ */
+export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared: PreparedUnified, report: boolean): UnifiedReport<T> {
+  const put = putFiles(map, prepared.paths());
+  const [flat, modes, hunks] = call(() => prepared.apply(put.paths, put.lengths, report));
+  const files = map.with(flat);
+  if (!report) return { files, changes: [], modes: [], hunks: [] };
+  const movedFrom = new Map((prepared.renames() as Array<[string, string]>).map(([from, to]) => [to, from]));
+  return { files, changes: fileChanges(map, flat, movedFrom), modes, hunks };
+}
+
+/**
+ * Parses a unified diff once (for the mode at `mode` in `unifiedModes`) and
+ * runs `use` on it (its files, the paths it names, its result), then frees
+ * it. @internal
+ */
+export function withUnified<R>(diff: string, mode: number, use: (prepared: PreparedUnified) => R): R {
+  const prepared = call(() => wasm().prepareUnified(diff, mode));
+  const born = instanceGeneration();
+  try {
+    return use(guardObject('PreparedUnified', prepared));
+  } finally {
+    // After a trap the instance was replaced: the diff went with the old one.
+    if (instanceGeneration() === born) prepared.free();
+  }
 }
 
 export interface UnifiedDiffOptions {
@@ -174,14 +204,12 @@ export function unifiedFileDiff(oldPath: string | null, newPath: string | null, 
 }
 
 export interface LineOp {
-  op: 'eq' | 'del' | 'add';
+  op: (typeof lineOps)[number];
   /** 0-based line in `a` (for 'add': where the line goes in `a`). */
   a: number;
   /** 0-based line in `b` (for 'del': where the line was in `b`). */
   b: number;
 }
-
-const OPS = ['eq', 'del', 'add'] as const;
 
 /**
  * The line diff from lines `a` to lines `b` (Myers; past 2,000 differing
@@ -192,7 +220,7 @@ export function lineDiff(a: readonly string[], b: readonly string[]): LineOp[] {
   const flat = wasm().lineDiff([...a], [...b]);
   const ops: LineOp[] = [];
   for (let i = 0; i < flat.length; i += 3) {
-    ops.push({ op: OPS[flat[i] as number] as LineOp['op'], a: flat[i + 1] as number, b: flat[i + 2] as number });
+    ops.push({ op: lineOps[flat[i] as number] as LineOp['op'], a: flat[i + 1] as number, b: flat[i + 2] as number });
   }
   return ops;
 }

@@ -31,8 +31,7 @@ import { rng } from './rng.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { apply, PatchError } = require(join(root, 'dist', 'index.cjs'));
-const { diffLines } = await import(join(root, 'dist', 'esm', 'linediff.js'));
+const { apply, lineDiff, PatchError } = require(join(root, 'dist', 'index.cjs'));
 
 const args = new Set(process.argv.slice(2));
 const cache = join(root, '.cache', 'repairs');
@@ -135,7 +134,7 @@ const split = (text) => {
  * change: [{ oldStart, lines: [{ kind, text, old?: line in a }] }].
  */
 function sections(a, b, context) {
-  const ops = diffLines(a, b);
+  const ops = lineDiff(a, b);
   const changed = ops.map((o) => o.op !== 'eq');
   const out = [];
   let i = 0;

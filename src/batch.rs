@@ -6,7 +6,7 @@
 use crate::diff::{self, Diff};
 use crate::error::{Conflict, Error, ErrorKind, Result};
 use crate::matcher::index::Index;
-use crate::matcher::Edit;
+use crate::matcher::DiffEdit;
 use crate::repair::Ctx;
 use crate::text::{self, FinalNewline, Lines};
 use crate::{Changes, Mode};
@@ -68,7 +68,7 @@ fn strict_with<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut 
     let lines = Lines::split(input);
     let nl = crate::matcher::strict::newline(&lines)?;
     let idx = Index::new(&lines);
-    let mut tagged: Vec<(usize, Edit)> = Vec::new();
+    let mut tagged: Vec<(usize, DiffEdit)> = Vec::new();
     for (i, d) in parsed.iter().enumerate() {
         let before = ctx.repairs.len();
         let edits = crate::matcher::strict::plan_with(&idx, d, ctx).map_err(shape.tag(i))?;
@@ -122,8 +122,8 @@ fn check_inputs<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Result
 /// Two edits of different diffs conflict when they change a common line, or
 /// one inserts where the other starts, ends or inserts: their order would be
 /// a guess. `edits` is sorted by start.
-fn check_overlaps(edits: &[(usize, Edit)]) -> Result<()> {
-    let mut active: Vec<&(usize, Edit)> = Vec::new();
+fn check_overlaps(edits: &[(usize, DiffEdit)]) -> Result<()> {
+    let mut active: Vec<&(usize, DiffEdit)> = Vec::new();
     for cur in edits {
         let (ci, ce) = (cur.0, &cur.1.edit);
         active.retain(|(_, e)| e.edit.end >= ce.start);
@@ -144,7 +144,7 @@ fn check_overlaps(edits: &[(usize, Edit)]) -> Result<()> {
 }
 
 /// The error for two conflicting edits (`first` from the earlier diff).
-fn overlap(first: &(usize, Edit), second: &(usize, Edit)) -> Error {
+fn overlap(first: &(usize, DiffEdit), second: &(usize, DiffEdit)) -> Error {
     let what = |e: &text::LineEdit| {
         if e.start == e.end {
             format!("inserts before input line {}", e.start + 1)

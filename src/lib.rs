@@ -56,7 +56,20 @@
 //! assert_eq!(r.results[0].strategy, Some(Strategy::Exact));
 //! ```
 //!
-//! [`detect_format`] tells the three apart by the parsers' own rules, and
+//! **Unified diffs** (`git diff`, `diff -u`): [`unified::apply`] over any
+//! lookup, in [`unified::UnifiedMode::Strict`] or as `git apply` writes
+//! ([`unified::UnifiedMode::Git`]); [`unified::parse`] and
+//! [`unified::write`] to read and make them.
+//!
+//! ```
+//! use applypatch::unified::{apply, UnifiedMode};
+//!
+//! let diff = "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
+//! let r = apply(diff, UnifiedMode::Strict, |p| (p == "app.py").then_some("x = 1\n")).unwrap();
+//! assert_eq!(r.changes[0].contents.as_deref(), Some("x = 2\n"));
+//! ```
+//!
+//! [`detect_format`] tells the formats apart by the parsers' own rules, and
 //! [`tool`] has the Codex `apply_patch` tool's description and grammar.
 #![deny(missing_docs)]
 // Errors are the rare path and carry several locations; their public fields

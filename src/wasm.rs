@@ -1,11 +1,16 @@
-//! The wasm-bindgen binding (the `wasm` feature): thin on purpose. Strings
-//! in; out go the engine's own types, serialized with serde (errors, parsed
-//! patches, edit-block failures and parsed blocks), or flat arrays where the
-//! benchmark says a JS object costs more than the work (changes, edit
-//! outcomes). The TypeScript wrapper in `js/` turns them into idiomatic
-//! results and `PatchError`s. Byte offsets become UTF-16 code units here and
-//! nowhere else. The numbers that cross (modes, strategies, edit options) are
-//! positions in tables generated from the engine into `js/generated.ts`.
+//! The wasm-bindgen binding (the `wasm` feature): thin on purpose, with no
+//! mirror structs. Strings in; out go the engine's own types, serialized
+//! with serde (errors, parsed patches and their touches, repairs, edit-block
+//! failures and parsed blocks, parsed unified diffs, hunk placements and
+//! modes), or flat arrays where a benchmark says a JS object costs more than
+//! the work: the changes of a diff (`to_js_changes`, bench/strict.mjs), the
+//! files a patch or diff changed (`changes_to_js`), edit-block outcomes
+//! (`to_js_outcome`, bench/blocks.mjs: ~10 µs a call through serde) and the
+//! `lineDiff` steps (measured below). The TypeScript wrapper in `js/` turns
+//! them into idiomatic results and `PatchError`s. Byte offsets become UTF-16
+//! code units here and nowhere else. The numbers that cross (modes,
+//! strategies, edit options, repair sets, line-diff steps) are positions in
+//! tables generated from the engine into `js/generated.ts`.
 //!
 //! Argument types are checked by the wrapper before it calls in; this module
 //! is not part of the public API.
@@ -22,9 +27,11 @@ use std::collections::HashMap;
 use js_sys::Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use yoke::Yoke;
 
 use crate::blocks::{self, Edit, Options, Outcome, Strategy};
-use crate::repair::{Allow, Ctx, Repair, RepairKind};
+use crate::repair::{Allow, Ctx, Repair};
+use crate::unified::{Unified, UnifiedMode};
 use crate::{text, Changes, Error, FileChange, FileOperation, Mode};
 
 fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -44,18 +51,18 @@ fn to_js_error(e: &Error) -> JsValue {
 }
 
 /// The mode at position `code` of `modes` in js/generated.ts.
-/// The low byte of a mode code is the mode; above it, the allowed repairs.
+/// The low bits of a mode code are the mode; above `Allow::CODE_SHIFT`, the allowed repairs.
 fn mode(code: u32) -> Mode {
-    Mode::ALL.get((code & 0xff) as usize).copied().unwrap_or_default()
+    Mode::ALL.get((code & ((1 << Allow::CODE_SHIFT) - 1)) as usize).copied().unwrap_or_default()
 }
 
 // ---- repairs ----
-// A mode code carries the allowed repairs above its low byte (js/repair.ts):
-// `mode | allow << 8`. A call that repaired something leaves its repairs
+// A mode code carries the allowed repairs above its low bits (js/repair.ts):
+// `mode | allow << Allow::CODE_SHIFT` (`repairShift` in js/generated.ts). A call that repaired something leaves its repairs
 // here; the wrapper takes them with `takeRepairs` right after the call.
 
 fn allow(code: u32) -> Allow {
-    Allow::from_bits(code >> 8)
+    Allow::from_bits(code >> Allow::CODE_SHIFT)
 }
 
 thread_local! {
@@ -72,46 +79,10 @@ fn keep_repairs(ctx: Ctx) {
     REPAIRS.with(|r| *r.borrow_mut() = ctx.repairs);
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsRepair<'a> {
-    kind: &'static str,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    operation: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<usize>,
-}
-
-/// The repairs of the last call (and forgets them).
+/// The repairs of the last call (and forgets them): the engine's `Repair`s.
 #[wasm_bindgen(js_name = takeRepairs)]
 pub fn take_repairs() -> Result<JsValue, JsValue> {
-    let repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
-    let list: Vec<JsRepair> = repairs
-        .iter()
-        .map(|r| JsRepair {
-            kind: r.kind.code(),
-            message: &r.message,
-            diff_line: r.diff_line,
-            input_line: r.input_line,
-            path: r.path.as_deref(),
-            operation: r.operation,
-            diff: r.diff,
-        })
-        .collect();
-    list.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
-}
-
-/// Every repair kind, in order.
-#[wasm_bindgen(js_name = repairKinds)]
-pub fn repair_kinds() -> Vec<String> {
-    RepairKind::ALL.iter().map(|k| k.code().to_string()).collect()
+    serialize(&REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut())))
 }
 
 /// Changes as a flat array `[start, end, text, start, end, text, …]`, with
@@ -304,23 +275,6 @@ pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
     serialize(&p)
 }
 
-/// Applies a patch to the files `paths`, whose contents the wrapper put in
-/// the input buffer one after another (`lengths` in bytes). Returns the
-/// final state of each touched path as `[path, contents | null, …]`.
-#[wasm_bindgen(js_name = applyFilesChanges)]
-pub fn apply_files_changes(paths: Vec<String>, lengths: Vec<u32>, patch: &str, mode_code: u32) -> Result<Array, JsValue> {
-    let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    let mut ctx = ctx(mode_code);
-    let result = with_input(total, |all| {
-        let files = split_inputs(all, &paths, &lengths)?;
-        let changes =
-            crate::files::apply_patch_with(patch, mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
-        Ok(changes_to_js(changes))
-    });
-    keep_repairs(ctx);
-    result
-}
-
 /// A patch parsed once, for a caller that needs several answers about it
 /// (the paths it touches, its summary, its changes): one parse per call of
 /// the public API. The wrapper frees it when done.
@@ -424,7 +378,8 @@ impl PreparedPatch {
     }
 }
 
-/// The files the wrapper put one after another in the input buffer.
+/// The files `paths`, whose contents the wrapper put one after another in
+/// the input buffer (`lengths` in bytes; js/patch.ts `putFiles`).
 fn split_inputs<'a>(all: &'a str, paths: &'a [String], lengths: &[u32]) -> Result<HashMap<&'a str, &'a str>, JsValue> {
     let mut files = HashMap::new();
     let mut pos = 0;
@@ -455,7 +410,7 @@ pub fn create_file(diff: &str) -> Result<String, JsValue> {
 
 /// Applies one Responses API operation (`kind` is its type, one of
 /// `operationTypes` in js/generated.ts) to the files `paths`, put in the
-/// input buffer as for `applyFilesChanges`. Returns `[path, contents | null, …]`.
+/// input buffer as `split_inputs` reads them. Returns `[path, contents | null, …]`.
 #[wasm_bindgen(js_name = applyOperationChanges)]
 pub fn apply_operation_changes(
     paths: Vec<String>,
@@ -591,24 +546,37 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
     }
 }
 
-/// Applies the blocks of `message` to the files `paths`, put in the input
-/// buffer as for `applyFilesChanges`: the engine's `BlocksResult`.
-#[wasm_bindgen(js_name = blocksApplyToFiles)]
-pub fn blocks_apply_to_files(
-    paths: Vec<String>,
-    lengths: Vec<u32>,
-    message: &str,
-    options: &[f64],
-    default_path: Option<String>,
-) -> Result<JsValue, JsValue> {
-    let options = Options::from_numbers(options);
-    let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    with_input(total, |all| {
-        let files = split_inputs(all, &paths, &lengths)?;
-        serialize(
-            &blocks::apply_blocks(message, &options, default_path.as_deref(), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?,
-        )
-    })
+/// The edit blocks of a message parsed once, for a caller that reads the
+/// files they name before applying them (the CLI): one parse per call. The
+/// wrapper frees it when done.
+#[wasm_bindgen]
+pub struct PreparedBlocks {
+    parsed: blocks::Parsed,
+}
+
+/// Parses the edit blocks of `message` once.
+#[wasm_bindgen(js_name = prepareBlocks)]
+pub fn prepare_blocks(message: &str) -> PreparedBlocks {
+    PreparedBlocks { parsed: blocks::parse_blocks_detailed(message) }
+}
+
+#[wasm_bindgen]
+impl PreparedBlocks {
+    /// `{ edits, problems }`, as `blocksParse` with `detailed`.
+    pub fn parsed(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.parsed)
+    }
+
+    /// Applies the blocks to the files `paths`, put in the input buffer
+    /// as `split_inputs` reads them: the engine's `BlocksResult`.
+    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, options: &[f64], default_path: Option<String>) -> Result<JsValue, JsValue> {
+        let options = Options::from_numbers(options);
+        let total: usize = lengths.iter().map(|&l| l as usize).sum();
+        with_input(total, |all| {
+            let files = split_inputs(all, &paths, &lengths)?;
+            serialize(&blocks::apply_parsed_blocks(&self.parsed, &options, default_path.as_deref(), |p| files.get(p).copied())?)
+        })
+    }
 }
 
 /// The format of a text: `"patch"`, `"diff"` or `"blocks"`.
@@ -625,170 +593,76 @@ pub fn blocks_similarity(a: &str, b: &str) -> Result<f64, JsValue> {
 
 // ---- unified diffs (js/unified.ts) ----
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsUnifiedLine<'a> {
-    kind: &'static str,
-    text: &'a str,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    no_newline: bool,
-    line: usize,
+/// The unified mode at position `code` of `unifiedModes` in js/generated.ts.
+fn unified_mode(code: u32) -> UnifiedMode {
+    UnifiedMode::ALL.get(code as usize).copied().unwrap_or_default()
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsUnifiedHunk<'a> {
-    old_start: usize,
-    old_lines: usize,
-    new_start: usize,
-    new_lines: usize,
-    section: &'a str,
-    line: usize,
-    lines: Vec<JsUnifiedLine<'a>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsUnifiedFile<'a> {
-    old_path: Option<&'a str>,
-    new_path: Option<&'a str>,
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    old_mode: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    new_mode: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    similarity: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    index: Option<&'a str>,
-    git: bool,
-    line: usize,
-    hunks: Vec<JsUnifiedHunk<'a>>,
-}
-
-fn unified_mode(code: u32) -> crate::unified::UnifiedMode {
-    match code {
-        2 => crate::unified::UnifiedMode::Git,
-        _ => crate::unified::UnifiedMode::Strict,
-    }
-}
-
-/// The structure of a unified diff.
+/// The structure of a unified diff: the engine's `FilePatch`es.
 #[wasm_bindgen(js_name = parseUnified)]
 pub fn parse_unified(diff: &str) -> Result<JsValue, JsValue> {
-    use crate::unified::LineKind;
-    let u = crate::unified::parse(diff).map_err(|e| to_js_error(&e))?;
-    let files: Vec<JsUnifiedFile> = u
-        .files
-        .iter()
-        .map(|f| JsUnifiedFile {
-            old_path: f.old_path.as_deref(),
-            new_path: f.new_path.as_deref(),
-            status: f.kind.as_str(),
-            old_mode: f.old_mode.map(|m| format!("{m:o}")),
-            new_mode: f.new_mode.map(|m| format!("{m:o}")),
-            similarity: f.similarity,
-            index: f.index.as_deref(),
-            git: f.git,
-            line: f.line,
-            hunks: f
-                .hunks
-                .iter()
-                .map(|h| JsUnifiedHunk {
-                    old_start: h.old_start,
-                    old_lines: h.old_len,
-                    new_start: h.new_start,
-                    new_lines: h.new_len,
-                    section: h.section.strip_suffix('\r').unwrap_or(h.section),
-                    line: h.line,
-                    lines: h
-                        .lines
-                        .iter()
-                        .map(|l| JsUnifiedLine {
-                            kind: match l.kind {
-                                LineKind::Context => "context",
-                                LineKind::Remove => "remove",
-                                LineKind::Add => "add",
-                            },
-                            text: l.content(),
-                            no_newline: l.no_newline(),
-                            line: l.line,
-                        })
-                        .collect(),
-                })
-                .collect(),
-        })
-        .collect();
-    files.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
+    serialize(&crate::unified::parse(diff)?.files)
 }
 
-/// Every path a unified diff names (the files the wrapper must put in).
-#[wasm_bindgen(js_name = unifiedPaths)]
-pub fn unified_paths(diff: &str) -> Result<Vec<String>, JsValue> {
-    let u = crate::unified::parse(diff).map_err(|e| to_js_error(&e))?;
-    let mut out: Vec<String> = Vec::new();
-    for f in &u.files {
-        for p in [&f.old_path, &f.new_path].into_iter().flatten() {
-            if !out.contains(p) {
-                out.push(p.clone());
-            }
-        }
+/// A unified diff parsed once (for `mode`), kept with its text, for a
+/// caller that needs several answers about it (the paths it names, its
+/// files, the result of applying it): one parse per call of the public API.
+/// The wrapper frees it when done.
+#[wasm_bindgen]
+pub struct PreparedUnified {
+    diff: Yoke<Unified<'static>, Box<str>>,
+    mode: UnifiedMode,
+}
+
+/// Parses a unified diff once (`PatchError` fields when it does not parse).
+#[wasm_bindgen(js_name = prepareUnified)]
+pub fn prepare_unified(diff: &str, mode_code: u32) -> Result<PreparedUnified, JsValue> {
+    let mode = unified_mode(mode_code);
+    let text: Box<str> = crate::unified::text_for(diff, mode).into();
+    let diff = Yoke::try_attach_to_cart(text, |t: &str| crate::unified::parse(t))?;
+    Ok(PreparedUnified { diff, mode })
+}
+
+#[wasm_bindgen]
+impl PreparedUnified {
+    /// The files of the diff, as `parseUnified`.
+    pub fn files(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.diff.get().files)
     }
-    Ok(out)
-}
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsPlacement<'a> {
-    path: &'a str,
-    hunk: usize,
-    stated_line: usize,
-    line: usize,
-    offset: isize,
-}
+    /// The renames: `[[from, to], …]`.
+    pub fn renames(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.diff.get().renames())
+    }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsUnifiedModes<'a> {
-    path: &'a str,
-    mode: String,
-}
+    /// Every path the diff names: the files the wrapper must put in.
+    pub fn paths(&self) -> Vec<String> {
+        self.diff.get().paths().into_iter().map(str::to_string).collect()
+    }
 
-/// Applies a unified diff to the files put in the input buffer (as for
-/// `applyFilesChanges`). Returns `[changes]`, or with `report`
-/// `[changes, modes, placements]`: changes as `[path, contents | null, …]`,
-/// modes as `[{ path, mode }]` (octal strings), placements as
-/// `[{ path, hunk, statedLine, line, offset }]`.
-#[wasm_bindgen(js_name = applyUnifiedChanges)]
-pub fn apply_unified_changes(paths: Vec<String>, lengths: Vec<u32>, diff: &str, mode_code: u32, report: bool) -> Result<Array, JsValue> {
-    let total: usize = lengths.iter().map(|&l| l as usize).sum();
-    with_input(total, |all| {
-        let files = split_inputs(all, &paths, &lengths)?;
-        let result = crate::unified::apply(diff, unified_mode(mode_code), |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
-        let changes = Array::new();
-        let mut modes = Vec::new();
-        for c in &result.changes {
-            changes.push(&JsValue::from_str(&c.path));
-            changes.push(&c.contents.as_deref().map_or(JsValue::NULL, JsValue::from_str));
-            if let (Some(m), Some(_)) = (c.mode, &c.contents) {
-                modes.push(JsUnifiedModes { path: &c.path, mode: format!("{m:o}") });
+    /// Applies the diff to the files `paths`, put in the input buffer as
+    /// `split_inputs` reads them. Returns `[changes]`, or with `report`
+    /// `[changes, modes, placements]`: changes as `[path, contents | null,
+    /// …]` (flat, as every file change crosses), then the engine's
+    /// `FileMode`s and `Placement`s.
+    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, report: bool) -> Result<Array, JsValue> {
+        let total: usize = lengths.iter().map(|&l| l as usize).sum();
+        with_input(total, |all| {
+            let files = split_inputs(all, &paths, &lengths)?;
+            let result = crate::unified::apply_parsed(self.diff.get(), self.mode, |p| files.get(p).copied())?;
+            let changes = Array::new();
+            for c in &result.changes {
+                changes.push(&JsValue::from_str(&c.path));
+                changes.push(&c.contents.as_deref().map_or(JsValue::NULL, JsValue::from_str));
             }
-        }
-        let out = Array::new();
-        out.push(&changes);
-        if !report {
-            return Ok(out);
-        }
-        let placements: Vec<JsPlacement> = result
-            .placements
-            .iter()
-            .map(|p| JsPlacement { path: &p.path, hunk: p.hunk, stated_line: p.stated_line, line: p.line, offset: p.offset() })
-            .collect();
-        let ser = serde_wasm_bindgen::Serializer::json_compatible();
-        out.push(&modes.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
-        out.push(&placements.serialize(&ser).map_err(|e| JsValue::from_str(&e.to_string()))?);
-        Ok(out)
-    })
+            let out = Array::of1(&changes);
+            if report {
+                out.push(&serialize(&result.modes())?);
+                out.push(&serialize(&result.placements)?);
+            }
+            Ok(out)
+        })
+    }
 }
 
 /// A unified diff between two file maps (paths and contents, in order).
@@ -820,18 +694,17 @@ pub fn unified_diff_file(old_path: Option<String>, new_path: Option<String>, bef
     )
 }
 
-/// The line diff of two lists of lines: `[op, a, b, …]` with op 0 equal,
-/// 1 removed, 2 added; `a` and `b` are 0-based lines.
+/// The line diff of two lists of lines: `[op, a, b, …]`, `op` the step's
+/// position in `lineOps` of js/generated.ts, `a` and `b` 0-based lines.
+/// Flat, not the engine's `LineOp`s through serde: measured 1.7× faster at
+/// 100 and 10,000 lines and 2.9× at 100,000 (80 against 237 ms), a diff the
+/// playground shows as you type.
 #[wasm_bindgen(js_name = lineDiff)]
 pub fn line_diff(a: Vec<String>, b: Vec<String>) -> Vec<u32> {
     use crate::unified::write::{line_ops, Op};
     let mut out = Vec::new();
     for o in line_ops(&a, &b) {
-        out.push(match o.op {
-            Op::Equal => 0,
-            Op::Delete => 1,
-            Op::Insert => 2,
-        });
+        out.push(Op::ALL.iter().position(|&k| k == o.op).unwrap_or(0) as u32);
         out.push(o.a as u32);
         out.push(o.b as u32);
     }

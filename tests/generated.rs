@@ -2,7 +2,10 @@
 //! `js/generated.ts`, so that no constant is written by hand on both sides.
 //! This test fails when the committed file is stale;
 //! `UPDATE_GENERATED=1 cargo test --test generated` rewrites it.
-use applypatch::blocks::{Options, Strategy};
+use applypatch::blocks::{DifferenceKind, Options, Reason, Strategy};
+use applypatch::repair::{Allow, RepairKind};
+use applypatch::unified::write::Op;
+use applypatch::unified::{FileKind, LineKind, UnifiedMode};
 use applypatch::{ErrorKind, FileOperation, Format, Mode, OperationKind};
 
 fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
@@ -19,6 +22,7 @@ fn generated() -> String {
     let fields: Vec<String> =
         Options::FIELDS.iter().map(|(name, flag)| format!("  ['{name}', '{}'],", if *flag { "boolean" } else { "number" })).collect();
     let codes: Vec<String> = ErrorKind::ALL.iter().map(|k| format!("  '{}',", k.code())).collect();
+    let repairs: Vec<String> = RepairKind::ALL.iter().map(|k| format!("  '{}',", k.code())).collect();
     format!(
         "// Generated from the Rust engine by tests/generated.rs: do not edit.
 // `UPDATE_GENERATED=1 cargo test --test generated` rewrites it; npm test fails when it is stale.
@@ -50,6 +54,35 @@ export const presets = {{ compatible: {compatible}, safe: {safe} }} as const;
 export const engineErrorCodes = [
 {codes}
 ] as const;
+
+/** Every repair kind, in order; the binding takes the allowed kinds as a bit set (bit k for the k-th kind). */
+export const repairKinds = [
+{repairs}
+] as const;
+
+/** The engine's limit on one text, in UTF-8 bytes (`limits::MAX_TEXT_BYTES`). */
+export const maxTextBytes = {max_text};
+
+/** The binding's mode code is `mode | allowedRepairs << repairShift`. */
+export const repairShift = {shift};
+
+/** Why an edit block was not applied (`reason` of a failed result). */
+export const editFailureReasons = {reasons} as const;
+
+/** How a SEARCH line and the file differ at the closest place (`nearest.differences[].kind`). */
+export const lineDifferenceKinds = {differences} as const;
+
+/** The modes of `applyUnified`; the binding takes a mode as its index here. */
+export const unifiedModes = {unified_modes} as const;
+
+/** What a file diff of a unified diff does (`parseUnified(diff)[].status`). */
+export const unifiedStatuses = {statuses} as const;
+
+/** What a hunk line does (`parseUnified(diff)[].hunks[].lines[].kind`). */
+export const unifiedLineKinds = {line_kinds} as const;
+
+/** The steps of `lineDiff`; the binding answers a step as its index here. */
+export const lineOps = {line_ops} as const;
 ",
         modes = list(Mode::ALL.iter().map(|m| m.as_str())),
         formats = list(Format::ALL.iter().map(|f| f.as_str())),
@@ -60,6 +93,15 @@ export const engineErrorCodes = [
         compatible = numbers(Options::COMPATIBLE.to_numbers()),
         safe = numbers(Options::SAFE.to_numbers()),
         codes = codes.join("\n"),
+        repairs = repairs.join("\n"),
+        shift = Allow::CODE_SHIFT,
+        max_text = applypatch::limits::MAX_TEXT_BYTES,
+        reasons = list(Reason::ALL.iter().map(|r| r.as_str())),
+        differences = list(DifferenceKind::ALL.iter().map(|k| k.as_str())),
+        unified_modes = list(UnifiedMode::ALL.iter().map(|m| m.as_str())),
+        statuses = list(FileKind::ALL.iter().map(|k| k.as_str())),
+        line_kinds = list(LineKind::ALL.iter().map(|k| k.as_str())),
+        line_ops = list(Op::ALL.iter().map(|o| o.as_str())),
     )
 }
 

@@ -14,7 +14,7 @@ export function useEngine(ap) {
 }
 
 /** The line diff from lines `a` to lines `b`: `[{ op: 'eq' | 'del' | 'add', a, b }]`. */
-export function diffLines(a, b) {
+export function lineDiff(a, b) {
   if (engine === null || typeof engine.lineDiff !== 'function') throw new Error('applypatch: this build has no lineDiff');
   return engine.lineDiff(a, b);
 }
@@ -35,7 +35,7 @@ export function splitLines(text) {
 export function diffRows(before, after, context = 3) {
   const a = splitLines(before);
   const b = splitLines(after);
-  const ops = diffLines(a, b);
+  const ops = lineDiff(a, b);
   const rows = ops.map((o) =>
     o.op === 'eq'
       ? { op: 'eq', oldNo: o.a + 1, newNo: o.b + 1, text: b[o.b] }

@@ -36,11 +36,17 @@ export function modesAvailable(features) {
   return { strict: features.strict, codex: features.codex, blocks: features.blocks, unified: features.unified === true };
 }
 
-/** 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode, else 'diff' (one V4A diff): the package's detectFormat decides. */
+/**
+ * 'files' for a `*** Begin Patch` patch, 'blocks' in Edit blocks mode,
+ * 'unified' in Unified diff mode (and for a unified diff in Strict mode),
+ * else 'diff' (one V4A diff): the package's detectFormat decides.
+ */
 export function patchKind(ap, mode, patch) {
   if (mode === 'blocks') return 'blocks';
   if (mode === 'unified') return 'unified';
-  return typeof ap.detectFormat === 'function' && ap.detectFormat(patch) === 'patch' ? 'files' : 'diff';
+  const format = typeof ap.detectFormat === 'function' ? ap.detectFormat(patch) : 'diff';
+  if (format === 'unified' && mode === 'strict') return 'unified';
+  return format === 'patch' ? 'files' : 'diff';
 }
 
 function unavailable(features, mode, kind) {
@@ -105,9 +111,9 @@ function describeError(ap, e, state, kind) {
   // multi-file patch; a single diff applies to the selected file.
   if (typeof e.path === 'string') err.path = e.path;
   else if (kind === 'diff') err.path = state.files[state.selected]?.path;
-  if (kind === 'diff' && typeof ap.detectFormat === 'function' && ap.detectFormat(state.patch) === 'blocks') {
-    err.hint = 'This looks like SEARCH/REPLACE edit blocks: choose the Edit blocks mode.';
-  }
+  const format = kind === 'diff' && typeof ap.detectFormat === 'function' ? ap.detectFormat(state.patch) : undefined;
+  if (format === 'blocks') err.hint = 'This looks like SEARCH/REPLACE edit blocks: choose the Edit blocks mode.';
+  if (format === 'unified') err.hint = 'This is a unified diff: choose the Strict or Unified diff mode.';
   return err;
 }
 
@@ -152,9 +158,9 @@ function runFiles(ap, { mode, files, patch }) {
 }
 
 /**
- * A unified diff over the input files, in Strict mode: the resulting files,
- * renames shown as moves, and each hunk that applied away from its stated
- * line.
+ * A unified diff over the input files, in Strict mode, from one call (one
+ * parse): the resulting files, renames shown as moves, and each hunk that
+ * applied away from its stated line.
  */
 function runUnified(ap, { files, patch }) {
   const input = new Map(files.map((f) => [f.path, f.text]));
@@ -168,9 +174,10 @@ function runUnified(ap, { files, patch }) {
       );
   }
   for (const m of report.modes) notes.push(`${m.path}: mode ${m.mode}.`);
+  // Renames, as the engine reports them from the same parse: shown as one entry at the new path.
   const moves = new Map();
-  for (const f of ap.parseUnified(patch)) {
-    if (f.status === 'renamed' && input.has(f.oldPath) && !out.has(f.oldPath) && out.has(f.newPath)) moves.set(f.oldPath, f.newPath);
+  for (const c of report.changes ?? []) {
+    if (c.movedFrom !== undefined && input.has(c.movedFrom) && !out.has(c.movedFrom)) moves.set(c.movedFrom, c.path);
   }
   const moveTargets = new Set(moves.values());
   const list = [];

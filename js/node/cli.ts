@@ -2,8 +2,22 @@
 // The `applypatch` command: applies a patch to a directory, safely.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
-import { applyBlocks, applyEdits, type BlocksResult, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from '../blocks.js';
+import type { PreparedBlocks } from '../binding.js';
+import {
+  applyEdits,
+  applyPreparedBlocks,
+  type BlocksResult,
+  blockOptions,
+  type EditResult,
+  type ParsedBlocks,
+  type ParsedEditBlock,
+  type Preset,
+  parseBlocks,
+  withBlocks,
+} from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
+import { detectFormat } from '../format.js';
+import { fileMap } from '../patch.js';
 import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
@@ -274,14 +288,18 @@ async function run(argv: string[], io: Io): Promise<number> {
     throw e;
   }
   if (args.format === 'blocks' && args.file === undefined) {
-    // Without --file, every block must name its file.
-    const { edits } = parseBlocks(input, { detailed: true });
-    if (edits.length === 0 || edits.some((e) => e.path === undefined))
-      return usage('--format blocks needs --file PATH (the file the blocks edit), or blocks that each name their file on the line before');
-    return blocksOverFiles(args, io, cwd, input, edits);
+    // Without --file, every block must name its file. One parse: the files the blocks name, then the blocks over them.
+    return withBlocks(input, (prepared) => {
+      const { edits } = prepared.parsed() as ParsedBlocks;
+      if (edits.length === 0 || edits.some((e) => e.path === undefined))
+        return usage(
+          '--format blocks needs --file PATH (the file the blocks edit), or blocks that each name their file on the line before',
+        );
+      return blocksOverFiles(args, io, cwd, edits, prepared);
+    });
   }
   if (args.format === 'blocks') return blocks(args, io, cwd, input);
-  if (args.format === 'unified' || (args.format === undefined && looksUnified(input))) {
+  if (args.format === 'unified' || (args.format === undefined && detectFormat(input) === 'unified')) {
     if (args.mode === 'codex') return usage("--mode codex is for patches; a unified diff's modes are strict and git");
     if (args.repair !== undefined) return usage('--repair is for *** Begin Patch patches; this input is a unified diff');
     return unified(args, io, cwd, input);
@@ -332,16 +350,6 @@ function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => 
     io.stderr(errorText(e, what));
     return 1;
   }
-}
-
-/**
- * Whether the input is a unified diff rather than a patch: no
- * `*** Begin Patch` line, and a `diff --git` line, a `---` line followed by
- * `+++`, or a hunk header.
- */
-export function looksUnified(input: string): boolean {
-  if (/^\s*\*\*\* Begin Patch\s*$/m.test(input)) return false;
-  return /^diff --git |^--- [^\n]*\r?\n\+\+\+ |^@@ -\d/m.test(input);
 }
 
 /** A unified diff on the directory, all or nothing; prints Codex's summary (A/M/D). */
@@ -428,7 +436,7 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
 }
 
 /** `--format blocks` without `--file`: blocks that name their files, over the directory, all or nothing. */
-function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: ParsedEditBlock[]): number {
+function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock[], prepared: PreparedBlocks): number {
   const paths = [...new Set(edits.map((e) => e.path!))];
   const fail = (code: ErrorCode | 'no_match', message: string, path: string, extra: Record<string, unknown> = {}): number => {
     if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path, ...extra } }) + '\n');
@@ -446,7 +454,8 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, input: string, edits: 
       touches,
       new Map(),
       (files) => {
-        result = applyBlocks(files, input, { preset: args.preset });
+        const map = fileMap(files);
+        result = applyPreparedBlocks(map, map.paths, prepared, blockOptions({ preset: args.preset }), undefined);
         return result.files;
       },
       fs,

@@ -2,8 +2,10 @@
 // Unified diffs on a directory: the same plan-then-commit as patches
 // (./apply.ts, ./directory.ts), with the modes the diff sets applied.
 import { checkOptions, checkString } from '../args.js';
+import type { PreparedUnified } from '../binding.js';
 import { PatchError } from '../errors.js';
-import { applyUnified, parseUnified, type UnifiedMode } from '../unified.js';
+import { fileMap } from '../patch.js';
+import { applyPreparedUnified, type UnifiedFile, type UnifiedMode, unifiedModeCode, withUnified } from '../unified.js';
 import { changesOf, type DirectoryResult, diffOf, plan, type Touch, withFs } from './apply.js';
 import { commit, type Fs, openRoot, type Root } from './directory.js';
 
@@ -24,24 +26,11 @@ function permissions(gitMode: string): number {
   return (Number.parseInt(gitMode, 8) & 0o111 ? 0o777 : 0o666) & ~umask;
 }
 
-/**
- * Applies a unified diff (`git diff` output, or a plain `diff -u`) to the
- * files under `root`, all or nothing, with the guarantees of
- * `applyPatchToDirectory`: paths stay inside the root, the whole result is
- * computed first, files are replaced through temporary files, a failed write
- * undoes everything. New files, deletes, renames, copies and mode changes
- * (`new mode 100755`: the executable bits) are applied.
- */
-export function applyUnifiedToDirectory(root: string, diff: string, options?: UnifiedDirectoryOptions): DirectoryResult {
-  if (typeof root !== 'string' || root === '') throw new TypeError('applypatch: root must be the path of a directory (a non-empty string)');
-  checkString('diff', diff);
-  const opts = checkOptions(options) as UnifiedDirectoryOptions;
-  const mode = opts.mode ?? 'strict';
-  if (mode !== 'strict' && mode !== 'git') throw new TypeError(`applypatch: options.mode must be 'strict' or 'git', got ${String(mode)}`);
-  const fs = withFs(opts.fs);
+/** The paths a unified diff touches on a directory, and its renames (destination → source). */
+function touchesOf(files: UnifiedFile[]): { touches: Touch[]; moves: Map<string, string> } {
   const touches: Touch[] = [];
   const moves = new Map<string, string>();
-  for (const f of parseUnified(diff)) {
+  for (const f of files) {
     if (f.newMode === '120000' || f.oldMode === '120000') {
       throw new PatchError({
         code: 'invalid_path',
@@ -55,21 +44,42 @@ export function applyUnifiedToDirectory(root: string, diff: string, options?: Un
     if (f.newPath !== null && f.newPath !== f.oldPath) touches.push({ path: f.newPath, needsText: false });
     if (f.status === 'renamed' && f.oldPath !== null && f.newPath !== null) moves.set(f.newPath, f.oldPath);
   }
-  let modes: Array<{ path: string; mode: string }> = [];
-  const dir = openRoot(root, fs);
-  try {
-    return applyPlanned(dir);
-  } finally {
-    dir.close();
-  }
+  return { touches, moves };
+}
 
-  function applyPlanned(dir: Root): DirectoryResult {
+/**
+ * Applies a unified diff (`git diff` output, or a plain `diff -u`) to the
+ * files under `root`, all or nothing, with the guarantees of
+ * `applyPatchToDirectory`: paths stay inside the root, the whole result is
+ * computed first, files are replaced through temporary files, a failed write
+ * undoes everything. New files, deletes, renames, copies and mode changes
+ * (`new mode 100755`: the executable bits) are applied.
+ */
+export function applyUnifiedToDirectory(root: string, diff: string, options?: UnifiedDirectoryOptions): DirectoryResult {
+  if (typeof root !== 'string' || root === '') throw new TypeError('applypatch: root must be the path of a directory (a non-empty string)');
+  checkString('diff', diff);
+  const opts = checkOptions(options) as UnifiedDirectoryOptions;
+  const mode = unifiedModeCode(opts as Record<string, unknown>);
+  const fs = withFs(opts.fs);
+  // One parse: the files the diff names, then the result over them.
+  return withUnified(diff, mode, (prepared) => {
+    const { touches, moves } = touchesOf(prepared.files() as UnifiedFile[]);
+    const dir = openRoot(root, fs);
+    try {
+      return applyPlanned(dir, touches, moves, prepared);
+    } finally {
+      dir.close();
+    }
+  });
+
+  function applyPlanned(dir: Root, touches: Touch[], moves: Map<string, string>, prepared: PreparedUnified): DirectoryResult {
+    let modes: Array<{ path: string; mode: string }> = [];
     const p = plan(
       dir,
       touches,
       moves,
       (files) => {
-        const report = applyUnified(files, diff, { mode, report: true });
+        const report = applyPreparedUnified(fileMap(files), prepared, true);
         modes = report.modes;
         return report.files;
       },

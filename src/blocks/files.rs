@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, ParsedEdit, Problem, Reason, Strategy};
+use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, Parsed, ParsedEdit, Problem, Reason, Strategy};
 use crate::{FileChange, Result};
 
 /// What happened to one block of a message applied over files.
@@ -71,7 +71,17 @@ pub fn apply_blocks<'f>(
     default_path: Option<&str>,
     get: impl Fn(&str) -> Option<&'f str>,
 ) -> Result<BlocksResult> {
-    let parsed = parse_blocks_detailed(message);
+    apply_parsed_blocks(&parse_blocks_detailed(message), options, default_path, get)
+}
+
+/// [`apply_blocks`] on a message already parsed with [`parse_blocks_detailed`]
+/// (a caller that first reads the files the blocks name parses once).
+pub fn apply_parsed_blocks<'f>(
+    parsed: &Parsed,
+    options: &Options,
+    default_path: Option<&str>,
+    get: impl Fn(&str) -> Option<&'f str>,
+) -> Result<BlocksResult> {
     let mut order: Vec<String> = Vec::new();
     let mut current: HashMap<String, (Option<&'f str>, String)> = HashMap::new();
     let mut results = Vec::with_capacity(parsed.edits.len());
@@ -130,7 +140,7 @@ pub fn apply_blocks<'f>(
             })
             .collect()
     };
-    Ok(BlocksResult { ok: !failed, changes, results, problems: parsed.problems })
+    Ok(BlocksResult { ok: !failed, changes, results, problems: parsed.problems.clone() })
 }
 
 /// A block whose file is unknown.

@@ -52,7 +52,7 @@ mod similarity;
 
 use std::borrow::Cow;
 
-pub use files::{apply_blocks, BlockResult, BlocksResult};
+pub use files::{apply_blocks, apply_parsed_blocks, BlockResult, BlocksResult};
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 
@@ -318,7 +318,11 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// The name the JS API uses: `"not-found"`, `"ambiguous"` or `"unknown-file"`.
+    /// Every reason, in a fixed order.
+    pub const ALL: &'static [Reason] = &[Reason::NotFound, Reason::Ambiguous, Reason::UnknownFile, Reason::EmptySearch, Reason::NoChange];
+
+    /// The name the JS API uses: `"not-found"`, `"ambiguous"`, `"unknown-file"`,
+    /// `"empty-search"` or `"no-change"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::NotFound => "not-found",
@@ -358,6 +362,10 @@ pub enum DifferenceKind {
 }
 
 impl DifferenceKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: &'static [DifferenceKind] =
+        &[DifferenceKind::Whitespace, DifferenceKind::Changed, DifferenceKind::NotInFile, DifferenceKind::NotInSearch];
+
     /// The name the JS API uses: `"whitespace"`, `"changed"`,
     /// `"not-in-file"` or `"not-in-search"`.
     pub fn as_str(self) -> &'static str {

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use super::diagnose;
 use super::index::Index;
 use super::linear;
-use super::Edit;
+use super::DiffEdit;
 use crate::diff::{Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::LineEdit;
@@ -131,14 +131,14 @@ impl<'d> Chunk<'d> {
 
     /// Edits for the chunk matched at input line `at`: the runs between
     /// context lines.
-    fn edits(&self, at: usize, diff_line: usize) -> Vec<Edit<'d>> {
+    fn edits(&self, at: usize, diff_line: usize) -> Vec<DiffEdit<'d>> {
         let mut out = Vec::new();
         let (mut po, mut pn) = (0, 0);
         let ends = self.context.iter().copied().chain(std::iter::once((self.old.len(), self.new.len())));
         for (o, n) in ends {
             if o > po || n > pn {
                 let new = self.new.get(pn..n).unwrap_or(&[]).iter().map(|&l| Cow::Borrowed(l)).collect();
-                out.push(Edit { edit: LineEdit { start: at + po, end: at + o, new }, diff_line });
+                out.push(DiffEdit { edit: LineEdit { start: at + po, end: at + o, new }, diff_line });
             }
             po = o + 1;
             pn = n + 1;
@@ -149,7 +149,7 @@ impl<'d> Chunk<'d> {
 
 /// Finds every chunk of `diff` in the input the Codex way. `path` names the
 /// file in messages (Codex prints it; `None` for a diff on its own).
-pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<Edit<'d>>> {
+pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<DiffEdit<'d>>> {
     let n = idx.lines().len();
     let name = path.unwrap_or("the input");
     let mut edits = Vec::new();
@@ -172,7 +172,7 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
         let chunk = Chunk::of(section);
         let first = section.lines.first().map_or(section.first_line(), |l| l.line);
         if chunk.old.is_empty() {
-            edits.push(Edit {
+            edits.push(DiffEdit {
                 edit: LineEdit { start: n, end: n, new: chunk.new.iter().map(|&l| Cow::Borrowed(l)).collect() },
                 diff_line: first,
             });

@@ -15,7 +15,7 @@ use crate::text::LineEdit;
 
 /// A line edit and the diff line it comes from (for overlap reports).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit<'d> {
+pub struct DiffEdit<'d> {
     pub edit: LineEdit<'d>,
     pub diff_line: usize,
 }
@@ -23,10 +23,10 @@ pub struct Edit<'d> {
 /// The edits of a section whose old lines (context and removed) start at input
 /// line `at`: each run of removed and added lines between context lines
 /// replaces just those lines, so context lines keep the input's own bytes.
-pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<Edit<'d>> {
+pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<DiffEdit<'d>> {
     let mut out = Vec::new();
     let mut old = 0; // lines of the old side seen so far
-    let mut run: Option<(usize, Edit<'d>)> = None;
+    let mut run: Option<(usize, DiffEdit<'d>)> = None;
     for l in &section.lines {
         if l.kind == LineKind::Context {
             if let Some((_, mut e)) = run.take() {
@@ -36,8 +36,9 @@ pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<Edit<'d>> {
             old += 1;
             continue;
         }
-        let (_, e) = run
-            .get_or_insert_with(|| (old, Edit { edit: LineEdit { start: at + old, end: at + old, new: Vec::new() }, diff_line: l.line }));
+        let (_, e) = run.get_or_insert_with(|| {
+            (old, DiffEdit { edit: LineEdit { start: at + old, end: at + old, new: Vec::new() }, diff_line: l.line })
+        });
         match l.kind {
             LineKind::Remove => old += 1,
             LineKind::Add => e.edit.new.push(Cow::Borrowed(l.text)),

@@ -5,7 +5,7 @@
 use super::diagnose;
 use super::index::Index;
 use super::reach::Reach;
-use super::{runs, Edit};
+use super::{runs, DiffEdit};
 use crate::diff::{show, Anchor, Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
 use crate::repair::{self, applied, Ctx};
@@ -53,7 +53,7 @@ pub fn newline(lines: &Lines) -> Result<Ending> {
 /// Finds every section of `diff` in the input and returns its edits in
 /// order, with the repairs `ctx` allows (`crate::repair`; none by default).
 /// A section that is already applied is never applied again (`repair::applied`).
-pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<Edit<'d>>> {
+pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<DiffEdit<'d>>> {
     let n = idx.lines().len();
     let mut edits = Vec::new();
     let mut done = applied::Sections::default();

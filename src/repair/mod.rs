@@ -27,6 +27,7 @@ use crate::error::Result;
 /// first two are also the names of the edit-block strategies that forgive
 /// the same thing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum RepairKind {
     /// Lines equal but for trailing spaces and tabs.
     TrailingWs,
@@ -89,6 +90,10 @@ impl RepairKind {
 pub struct Allow(u32);
 
 impl Allow {
+    /// The npm binding takes a mode and the allowed repairs as one number,
+    /// `mode | bits << CODE_SHIFT` (the mode's position in [`Mode::ALL`](crate::Mode::ALL) in the low bits).
+    pub const CODE_SHIFT: u32 = 8;
+
     /// No repair: plain Strict.
     pub const NONE: Allow = Allow(0);
     /// Every repair kind.
@@ -121,21 +126,29 @@ impl Allow {
 }
 
 /// One repair that was made: what, where, and in words what was forgiven.
+/// Serialized as the JS `Repair`: `{ kind, message, diffLine?, inputLine?,
+/// path?, operation?, diff? }`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
 pub struct Repair {
     /// What was forgiven.
     pub kind: RepairKind,
     /// Written for the model: what it got wrong and what was done instead.
     pub message: String,
     /// 1-based line in the diff (or in the patch as given).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub diff_line: Option<usize>,
     /// 1-based line of the input.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub input_line: Option<usize>,
     /// The file, in a patch.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
     /// 0-based operation of the patch.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub operation: Option<usize>,
     /// 0-based diff of a batch.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub diff: Option<usize>,
 }
 

@@ -16,14 +16,14 @@ use std::borrow::Cow;
 
 use crate::diff::{show, Anchor, Section};
 use crate::matcher::index::Index;
-use crate::matcher::{runs, Edit};
+use crate::matcher::{runs, DiffEdit};
 
 use super::{list, Ctx, Repair, RepairKind};
 
 /// What forgiving a section found.
 pub enum Outcome<'d> {
     /// One place: the edits to make there, and the line after the match.
-    Found { edits: Vec<Edit<'d>>, end: usize },
+    Found { edits: Vec<DiffEdit<'d>>, end: usize },
     /// Several places once the slip is forgiven: a sentence for the error.
     Ambiguous(String),
     /// Its new lines are already there, once the same slips are forgiven:

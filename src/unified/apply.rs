@@ -1,9 +1,10 @@
 //! Applying a unified diff over a map of files, all or nothing: each file
 //! diff in order, each seeing the ones before; an error returns nothing.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::{parse, split_lines, FileKind, FilePatch, Hunk, LineKind, UnifiedMode};
+use super::{parse, split_lines, FileKind, FilePatch, Hunk, LineKind, Unified, UnifiedMode};
 use crate::diff::show;
 use crate::error::{Error, ErrorKind, Nearest, Result};
 
@@ -39,6 +40,39 @@ impl Placement {
     }
 }
 
+/// Serialized as `{ path, hunk, statedLine, line, offset }`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Placement {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("Placement", 5)?;
+        out.serialize_field("path", &self.path)?;
+        out.serialize_field("hunk", &self.hunk)?;
+        out.serialize_field("statedLine", &self.stated_line)?;
+        out.serialize_field("line", &self.line)?;
+        out.serialize_field("offset", &self.offset())?;
+        out.end()
+    }
+}
+
+/// A git mode the diff gives a file that exists after it (a new file, a
+/// mode change). Serialized as `{ path, mode }`, the mode as octal digits
+/// (`"100755"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct FileMode<'a> {
+    /// The file.
+    pub path: &'a str,
+    /// Its git mode, e.g. `0o100755`.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "octal"))]
+    pub mode: u32,
+}
+
+#[cfg(feature = "serde")]
+fn octal<S: serde::Serializer>(mode: &u32, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(&format_args!("{mode:o}"))
+}
+
 /// What [`apply`] returns.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UnifiedResult {
@@ -46,6 +80,14 @@ pub struct UnifiedResult {
     pub changes: Vec<UnifiedChange>,
     /// Every hunk, where it applied.
     pub placements: Vec<Placement>,
+}
+
+impl UnifiedResult {
+    /// The git modes the diff gives to files that exist after it, in the
+    /// order of [`changes`](Self::changes).
+    pub fn modes(&self) -> Vec<FileMode<'_>> {
+        self.changes.iter().filter(|c| c.contents.is_some()).filter_map(|c| c.mode.map(|mode| FileMode { path: &c.path, mode })).collect()
+    }
 }
 
 struct Overlay<'f, F> {
@@ -80,16 +122,23 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
 /// Applies a unified diff to the files looked up with `get` and returns the
 /// final state of every path it touched, and where each hunk went.
 pub fn apply<'f>(text: &str, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
-    // Strict: a final line break of the diff ends its last line, whether or
-    // not it is there (git calls a hunk line without one a corrupt patch).
-    let owned;
-    let text = if mode == UnifiedMode::Strict && !text.is_empty() && !text.ends_with('\n') {
-        owned = format!("{text}\n");
-        owned.as_str()
+    let text = text_for(text, mode);
+    apply_parsed(&parse(&text)?, mode, get)
+}
+
+/// The text to parse for `mode`. Strict: a final line break of the diff ends
+/// its last line, whether or not it is there (git calls a hunk line without
+/// one a corrupt patch).
+pub(crate) fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
+    if mode == UnifiedMode::Strict && !text.is_empty() && !text.ends_with('\n') {
+        Cow::Owned(format!("{text}\n"))
     } else {
-        text
-    };
-    let diff = parse(text)?;
+        Cow::Borrowed(text)
+    }
+}
+
+/// [`apply`] on a diff already parsed from [`text_for`]`(text, mode)`.
+pub(crate) fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
     if let (UnifiedMode::Git, Some(line)) = (mode, diff.unterminated) {
         return Err(Error::new(
             ErrorKind::InvalidLine,

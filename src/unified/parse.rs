@@ -44,6 +44,23 @@ fn is_file_header_pair(a: Option<&str>, b: Option<&str>) -> bool {
     a.is_some_and(|a| a.starts_with("--- ")) && b.is_some_and(|b| b.starts_with("+++ "))
 }
 
+/// Whether `text` has a file diff the parser reads (a `diff --git` line, or
+/// a `---` line followed by a `+++` line) before any line that is
+/// `*** Begin Patch` (whitespace around it allowed): the text is then a
+/// unified diff, not a patch that quotes one.
+pub(crate) fn has_file_header(text: &str) -> bool {
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() == "*** Begin Patch" {
+            return false;
+        }
+        if line.starts_with("diff --git ") || is_file_header_pair(Some(line), lines.peek().copied()) {
+            return true;
+        }
+    }
+    false
+}
+
 fn is_binary_line(line: &str) -> bool {
     let l = bare(line);
     l == "GIT binary patch" || (l.starts_with("Binary files ") && l.ends_with(" differ"))

@@ -16,6 +16,21 @@ pub enum Op {
     Insert,
 }
 
+impl Op {
+    /// Every step, in a fixed order (the JS `lineDiff` receives a step as
+    /// its position here).
+    pub const ALL: &'static [Op] = &[Op::Equal, Op::Delete, Op::Insert];
+
+    /// The name the JS `lineDiff` gives it: `eq`, `del`, `add`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Equal => "eq",
+            Op::Delete => "del",
+            Op::Insert => "add",
+        }
+    }
+}
+
 /// A step with its 0-based line in `a` and in `b` (for [`Op::Insert`], `a` is
 /// where the line goes in `a`; for [`Op::Delete`], `b` is where it was in `b`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

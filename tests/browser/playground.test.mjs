@@ -455,6 +455,17 @@ browserTest('Unified diff: a git diff over two files (a rename), then a hunk tha
   assert.equal(await status(page), 'error');
   assert.equal(await page.textContent('#error .code'), 'context_not_found');
   assert.match(await page.textContent('#error'), /src\/greet\.py: hunk 1 \(diff lines 5-12/);
+  // Strict mode runs a unified diff as one (the package's detectFormat says what it is); Codex mode says to switch.
+  await typeInto(page, '#patch', ex.patch);
+  await chooseMode(page, 'strict');
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  assert.deepEqual(await files(page), [
+    { path: 'src/greet.py', status: 'modified', badge: 'modified' },
+    { path: 'docs/NOTES.md', status: 'moved', badge: 'moved from NOTES.md' },
+  ]);
+  await chooseMode(page, 'codex');
+  assert.equal(await status(page), 'error');
+  assert.match(await page.textContent('#error'), /This is a unified diff: choose the Strict or Unified diff mode\./);
   await page.close();
 });
 

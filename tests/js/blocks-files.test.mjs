@@ -19,6 +19,12 @@ test('detectFormat follows the parsers: heredoc and whitespace around a patch, b
   assert.equal(detectFormat(block('a.py', 'x', 'y')), 'blocks');
   assert.equal(detectFormat('------- SEARCH\nx\n=======\ny\n+++++++ REPLACE\n'), 'blocks');
   assert.equal(detectFormat('@@ def f():\n-    return 1\n+    return 2'), 'diff');
+  // Unified diffs, by the unified parser's rules: a git diff after a commit message, a plain diff -u;
+  // not hunks with no file header, nor a patch that quotes a diff.
+  assert.equal(detectFormat('fix the greeting\n\ndiff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n'), 'unified');
+  assert.equal(detectFormat('--- a.py\t2024-01-01 00:00:00\r\n+++ a.py\t2024-01-02 00:00:00\r\n@@ -1 +1 @@\r\n-x\r\n+y\r\n'), 'unified');
+  assert.equal(detectFormat('@@ -1 +1 @@\n-x\n+y\n'), 'diff');
+  assert.equal(detectFormat('*** Begin Patch\n*** Add File: a.diff\n+--- a/f\n++++ b/f\n*** End Patch\n'), 'patch');
   assert.throws(() => detectFormat(1), TypeError);
 });
 

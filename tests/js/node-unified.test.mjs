@@ -13,7 +13,7 @@ const { unifiedDiff, lineDiff } = require('applypatch');
 /** The hunks of a one-file diff, without its three header lines. */
 const unifiedHunks = (before, after) => unifiedDiff({ f: before }, { f: after }).split('\n').slice(3).join('\n');
 const SIGN = { eq: ' ', del: '-', add: '+' };
-const diffLines = (a, b) => lineDiff(a, b).map((o) => [SIGN[o.op]]);
+const signs = (a, b) => lineDiff(a, b).map((o) => [SIGN[o.op]]);
 
 const splitLines = (text) => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 
@@ -104,7 +104,7 @@ test('unified hunks round-trip and are minimal on random texts', () => {
     assert.equal(applyHunks(before, hunks), after, JSON.stringify({ before, after, hunks }));
     const a = splitLines(before);
     const b = splitLines(after);
-    const changed = diffLines(a, b).filter(([op]) => op !== ' ').length;
+    const changed = signs(a, b).filter(([op]) => op !== ' ').length;
     assert.equal(changed, a.length + b.length - 2 * lcs(a, b), 'minimal');
   }
 });

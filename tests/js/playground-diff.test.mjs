@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as applypatch from '../../dist/index.mjs';
-import { diffLines, diffRows, splitLines, useEngine } from '../../www/diff.js';
+import { diffRows, lineDiff, splitLines, useEngine } from '../../www/diff.js';
 import { pick, rng } from './helpers.mjs';
 
 useEngine(applypatch);
@@ -17,7 +17,7 @@ function lcs(a, b) {
 }
 
 function check(a, b) {
-  const ops = diffLines(a, b);
+  const ops = lineDiff(a, b);
   const rebuilt = [];
   let ai = 0;
   let bi = 0;
@@ -47,7 +47,7 @@ test('splitLines: a final newline ends the last line', () => {
   assert.deepEqual(splitLines('a\n\nb\n'), ['a', '', 'b']);
 });
 
-test('diffLines: edge cases', () => {
+test('lineDiff: edge cases', () => {
   for (const [a, b] of [
     [[], []],
     [['x'], []],
@@ -70,7 +70,7 @@ test('diffLines: edge cases', () => {
     check(a, b);
 });
 
-test('diffLines: random inputs give shortest scripts that rebuild the output', () => {
+test('lineDiff: random inputs give shortest scripts that rebuild the output', () => {
   const random = rng(5);
   for (let round = 0; round < 2000; round++) {
     const alphabet = ['a', 'b', 'c', 'd', ''].slice(0, 1 + Math.floor(random() * 5));
@@ -81,10 +81,10 @@ test('diffLines: random inputs give shortest scripts that rebuild the output', (
 });
 
 // Its cost is measured in the benchmarks, never timed here.
-test('diffLines: a large, very different pair is correct', () => {
+test('lineDiff: a large, very different pair is correct', () => {
   const a = Array.from({ length: 20000 }, (_, i) => `a${i}`);
   const b = Array.from({ length: 20000 }, (_, i) => `b${i}`);
-  const ops = diffLines(a, b);
+  const ops = lineDiff(a, b);
   assert.equal(ops.filter((o) => o.op === 'del').length, 20000);
   assert.equal(ops.filter((o) => o.op === 'add').length, 20000);
 });

@@ -74,12 +74,13 @@ test('applyUnified: plain objects and Maps, a new map, the argument unchanged', 
   assert.deepEqual(Object.fromEntries(out), want);
 });
 
-test('applyUnified: report gives where each hunk went and the modes', () => {
+test('applyUnified: report gives the changes, where each hunk went and the modes', () => {
   const files = { 'f.sh': 'x\nx\nhead\na\nb\nc\n' };
   const diff = 'diff --git a/f.sh b/f.sh\nold mode 100644\nnew mode 100755\n--- a/f.sh\n+++ b/f.sh\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n';
   const r = applyUnified(files, diff, { report: true });
   assert.deepEqual(r, {
     files: { 'f.sh': 'x\nx\nhead\na\nB\nc\n' },
+    changes: [{ path: 'f.sh', status: 'modified' }],
     modes: [{ path: 'f.sh', mode: '100755' }],
     hunks: [{ path: 'f.sh', hunk: 1, statedLine: 1, line: 4, offset: 3 }],
   });
@@ -273,6 +274,17 @@ test('CLI: all or nothing, and paths stay inside the root', (t) => {
   assert.match(r.stderr, /error\[path_outside_root\]/);
   assert.equal(readFileSync(join(base, 'outside.txt'), 'utf8'), 'secret\n');
   assert.deepEqual(snapshot(root), before);
+  // Detected by the engine's detectFormat: a commit message before the diff is skipped.
+  r = cli(['--json'], { cwd: root, input: 'Subject: fix a\n\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+1\n' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    ok: true,
+    applied: true,
+    changes: [{ path: 'a.txt', status: 'modified' }],
+    summary: 'Success. Updated the following files:\nM a.txt\n',
+  });
+  assert.equal(read(root, 'a.txt'), '1\n');
+  writeFileSync(join(root, 'a.txt'), 'one\n');
   r = cli(['--format', 'unified', '--mode', 'codex'], { cwd: root, input: '' });
   assert.equal(r.code, 2);
   r = cli(['--mode', 'git'], { cwd: root, input: '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n' });

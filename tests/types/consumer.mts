@@ -71,10 +71,18 @@ const unifiedObj: Record<string, string> = applyUnified({ a: 'x\n' }, '', { mode
 const report = applyUnified({ a: 'x\n' }, '', { report: true });
 const offset: number | undefined = report.hunks[0]?.offset;
 const gitMode: string | undefined = report.modes[0]?.mode;
+const movedFrom: string | undefined = report.changes[0]?.movedFrom;
 const parsed: UnifiedFile[] = parseUnified('');
 const status: 'modified' | 'added' | 'deleted' | 'renamed' | 'copied' | undefined = parsed[0]?.status;
 const written: string = unifiedDiff({ a: '' }, new Map([['a', 'b\n']]), { context: 1 });
 const ops: Array<'eq' | 'del' | 'add'> = lineDiff(['a'], ['b']).map((o) => o.op);
 // @ts-expect-error: unified modes are strict and git
 applyUnified({}, '', { mode: 'codex' });
-void [unifiedMap, unifiedObj, offset, gitMode, status, written, ops];
+
+// detectFormat: the formats are a closed set, 'unified' among them.
+import { detectFormat, type Format } from 'applypatch';
+
+const format: 'patch' | 'diff' | 'blocks' | 'unified' = detectFormat('');
+// @ts-expect-error: not a format
+const notFormat: Format = 'git';
+void [unifiedMap, unifiedObj, offset, gitMode, movedFrom, status, written, ops, format, notFormat];
