@@ -49,6 +49,8 @@ for t in "${targets[@]}"; do
   total=$((total + runs))
   if [ $rc -eq 0 ]; then
     echo "fuzz $t: $runs executions in ${seconds} s, no finding"
+  elif grep -q 'libFuzzer: run interrupted' "$log"; then
+    echo "fuzz $t: $runs executions, interrupted, no finding"
   else
     failed=$((failed + 1))
     echo "fuzz $t: FINDING after $runs executions (exit $rc):"
