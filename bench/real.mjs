@@ -6,13 +6,12 @@
 // as V4A diffs). Every case is checked first: Strict gives exactly the new
 // file; applyDiff and Codex mode are timed only on the cases where they give
 // it too (the counts are printed). Each workload is timed as whole passes over
-// its cases, after a warm-up pass; the figure is the median pass divided by
-// the number of calls.
+// its cases, after a warm-up pass, in CPU time (process.cpuUsage); the figure
+// is the median pass divided by the number of calls.
 //
 //   npm run bench          (after npm run build)
 //   node bench/real.mjs --quick
 import { createRequire } from 'node:module';
-import { performance } from 'node:perf_hooks';
 import { loadCorpus } from './real-edits.mjs';
 import { median } from './timing.mjs';
 
@@ -38,17 +37,23 @@ for (const c of cases) {
   c.codex = attempt(() => apply(c.input, c.diff, codex)) === c.expected;
 }
 
-/** Microseconds per call of `fn` over `list`: the median of `passes` whole passes. */
+/** CPU microseconds of this process (user and system): on a shared machine, other work does not count. */
+const cpu = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/** Microseconds per call of `fn` over `list`: the median of `passes` whole passes, in CPU time. */
 function perCall(list, fn, passes) {
   const pass = () => {
-    const t = performance.now();
+    const t = cpu();
     for (const c of list) fn(c);
-    return performance.now() - t;
+    return cpu() - t;
   };
   pass();
   const times = [];
   for (let i = 0; i < passes; i++) times.push(pass());
-  return (median(times) * 1000) / list.length;
+  return median(times) / list.length;
 }
 
 const workloads = [
@@ -63,7 +68,7 @@ const agree = cases.filter((c) => c.sdk).length;
 console.log(
   `real-edits corpus: ${cases.length} V4A diffs; applyDiff gives the new file for ${agree}, Codex mode for ${cases.filter((c) => c.codex).length}`,
 );
-console.log('microseconds per call (median pass / calls); ratio = applyDiff / applypatch\n');
+console.log('CPU microseconds per call (median pass / calls); ratio = applyDiff / applypatch\n');
 console.log('workload                      calls   Strict µs  applyDiff µs   ratio   Codex µs   ratio');
 for (const [name, pick] of workloads) {
   const list = cases.filter(pick);

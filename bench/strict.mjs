@@ -63,14 +63,18 @@ const { putInput, setBinding } = require('../dist/cjs/binding.js');
 setBinding(glue);
 const put = time(() => putInput(input), reps);
 const len = putInput(input);
-const call = time(() => glue.applyChanges(len, diff, 0), reps);
-const changes = glue.applyChanges(len, diff, 0);
+const diffLen = putInput(diff, len);
+const call = time(() => glue.applyChanges(len, diffLen, 0), reps);
+const changes = glue.applyChanges(len, diffLen, 0);
+const [offsets, texts] = changes;
 const rebuild = time(() => {
   let out = '';
   let pos = 0;
-  for (let i = 0; i < changes.length; i += 3) {
-    out += input.slice(pos, changes[i]) + changes[i + 2];
-    pos = changes[i + 1];
+  let text = 0;
+  for (let i = 0; i < offsets.length; i += 3) {
+    out += input.slice(pos, offsets[i]) + texts.slice(text, offsets[i + 2]);
+    pos = offsets[i + 1];
+    text = offsets[i + 2];
   }
   return out + input.slice(pos);
 }, reps);
@@ -78,6 +82,7 @@ const whole = rows.find((r) => r.lines === 100_000 && r.sections === 100).a;
 console.log(`\nat 100,000 lines (${(input.length / 1e6).toFixed(1)} MB), 100 sections:`);
 console.log(`  TextEncoder.encodeInto of the input alone ${fmt(encode)} ms`);
 console.log(`  putInput: encodeInto wasm memory          ${fmt(put)} ms`);
+console.log(`  (the diff is put after it the same way)`);
 console.log(`  wasm call (engine, changes out)           ${fmt(call)} ms`);
-console.log(`  rebuilding the string from ${changes.length / 3} changes ${fmt(rebuild)} ms`);
+console.log(`  rebuilding the string from ${offsets.length / 3} changes ${fmt(rebuild)} ms`);
 console.log(`  whole apply() (argument checks included)  ${fmt(whole)} ms`);

@@ -4,6 +4,12 @@
 //! measures through the npm package (the difference is the JS/wasm boundary).
 //!
 //!   cargo run --release --example real_edits [-- CORPUS.json]
+//!
+//! With `--spin SECONDS [--under LINES]` it only calls Strict mode over and
+//! over on the files under LINES lines (all by default), for a profiler
+//! (`perf record`); with `--passes N` instead, N passes over them (for
+//! `valgrind --tool=callgrind`, whose instruction counts do not depend on
+//! the machine's load).
 use std::time::Instant;
 
 use applypatch::Mode;
@@ -36,7 +42,9 @@ fn per_call(cases: &[&Case], mode: Mode) -> f64 {
 }
 
 fn main() {
-    let path = std::env::args().nth(1).unwrap_or_else(|| ".cache/real-edits/corpus.json".into());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<f64>().ok());
+    let path = args.first().filter(|a| !a.starts_with("--")).cloned().unwrap_or_else(|| ".cache/real-edits/corpus.json".into());
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("no corpus at {path}: run node bench/real-edits.mjs first");
         std::process::exit(2);
@@ -48,6 +56,35 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(passes) = flag("--passes") {
+        let under = flag("--under").unwrap_or(f64::INFINITY);
+        let list: Vec<&Case> = corpus.cases.iter().filter(|c| (c.lines as f64) < under).collect();
+        for _ in 0..passes as usize {
+            for c in &list {
+                std::hint::black_box(Mode::Strict.changes(&c.input, &c.diff).ok());
+            }
+        }
+        println!("{} Strict calls on {} files", passes as usize * list.len(), list.len());
+        return;
+    }
+    if let Some(secs) = flag("--spin") {
+        let under = flag("--under").unwrap_or(f64::INFINITY);
+        let list: Vec<&Case> = corpus.cases.iter().filter(|c| (c.lines as f64) < under).collect();
+        let start = Instant::now();
+        let mut calls = 0usize;
+        while start.elapsed().as_secs_f64() < secs {
+            for c in &list {
+                std::hint::black_box(Mode::Strict.changes(&c.input, &c.diff).ok());
+            }
+            calls += list.len();
+        }
+        println!(
+            "{calls} Strict calls on {} files, {:.2} µs per call",
+            list.len(),
+            start.elapsed().as_secs_f64() * 1e6 / calls.max(1) as f64
+        );
+        return;
+    }
     for c in &corpus.cases {
         if Mode::Strict.apply(&c.input, &c.diff).ok().as_deref() != Some(c.expected.as_str()) {
             eprintln!("a corpus case does not apply to its expected text natively");

@@ -14,8 +14,12 @@
 import { PatchError } from './errors.js';
 import type * as Glue from './wasm-glue.js';
 
-/** Changes as `[start, end, text, …]`, offsets in UTF-16 code units. */
-export type FlatChanges = Array<number | string>;
+/**
+ * Changes as `[offsets, texts]`: `offsets` holds `[start, end, textEnd, …]`
+ * (UTF-16 code units), three per change: input range `start..end` becomes
+ * `texts` from the previous change's `textEnd` (0 for the first) to its own.
+ */
+export type FlatChanges = [Uint32Array, string];
 
 /** A path a patch touches (the engine's `Touch`). */
 export interface PatchTouch {
@@ -150,9 +154,12 @@ function encodeAt(text: string, offset: number): number {
   return written;
 }
 
-/** Puts one text in the input buffer; returns its length in bytes. */
-export function putInput(text: string): number {
-  return encodeAt(text, 0);
+/**
+ * Puts one text in the input buffer at byte `offset` (after the texts put
+ * before it, 0 for the first); returns its length in bytes.
+ */
+export function putInput(text: string, offset = 0): number {
+  return encodeAt(text, offset);
 }
 
 /**

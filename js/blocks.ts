@@ -250,7 +250,9 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
   const { search, replace, hints } = checkEdit('edit', edit);
   const args = resolve(options);
   const len = putInput(source);
-  return finish(source, call(() => wasm().blocksApplyEdit(len, search, replace, args, new Float64Array(hints))) as RawResult);
+  const searchLen = putInput(search, len);
+  const replaceLen = putInput(replace, len + searchLen);
+  return finish(source, call(() => wasm().blocksApplyEdit(len, searchLen, replaceLen, args, new Float64Array(hints))) as RawResult);
 }
 
 /**

@@ -14,13 +14,15 @@ export interface ApplyOptions extends RepairOptions {
 }
 
 /** Builds the new text from the input and the changed ranges only. */
-function splice(input: string, changes: FlatChanges): string {
-  if (changes.length === 0) return input;
+function splice(input: string, [offsets, texts]: FlatChanges): string {
+  if (offsets.length === 0) return input;
   let out = '';
   let pos = 0;
-  for (let i = 0; i < changes.length; i += 3) {
-    out += input.slice(pos, changes[i] as number) + (changes[i + 2] as string);
-    pos = changes[i + 1] as number;
+  let text = 0;
+  for (let i = 0; i < offsets.length; i += 3) {
+    out += input.slice(pos, offsets[i]) + texts.slice(text, offsets[i + 2]);
+    pos = offsets[i + 1];
+    text = offsets[i + 2];
   }
   return out + input.slice(pos);
 }
@@ -36,7 +38,8 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
   const opts = checkOptions(options);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
-  const changes = call(() => wasm().applyChanges(len, diff, e.code));
+  const diffLen = putInput(diff, len);
+  const changes = call(() => wasm().applyChanges(len, diffLen, e.code)) as FlatChanges;
   e.report();
   return splice(input, changes);
 }
@@ -53,7 +56,7 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
   const opts = checkOptions(options);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
-  const changes = call(() => wasm().applyBatchChanges(len, list, e.code));
+  const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as FlatChanges;
   e.report();
   return splice(input, changes);
 }

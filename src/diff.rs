@@ -87,10 +87,10 @@ pub struct Diff<'d> {
 /// last line instead of starting an empty one.
 pub fn diff_lines(diff: &str) -> impl Iterator<Item = &str> {
     let body = diff.strip_suffix('\n').unwrap_or(diff);
-    // memchr's iterator finds every break in one SIMD scan; `str::split` looks
-    // for each one anew, which costs more than the rest of parsing on the
-    // short diffs agents send.
-    let mut breaks = memchr::memchr_iter(b'\n', body.as_bytes());
+    // One scan finds every break (`text::Breaks`); `str::split` looks for
+    // each one anew, which costs more than the rest of parsing on the short
+    // diffs agents send.
+    let mut breaks = crate::text::Breaks::new(body.as_bytes(), b'\n', b'\n');
     let mut start = if diff.is_empty() { None } else { Some(0) };
     std::iter::from_fn(move || {
         let from = start?;

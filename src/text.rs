@@ -60,9 +60,9 @@ impl<'a> Lines<'a> {
     /// Splits on `\n`, `\r\n` and a lone `\r`.
     pub fn split(text: &'a str) -> Self {
         let bytes = text.as_bytes();
-        let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+        let mut lines = Vec::with_capacity(bytes.len() / 16 + 1);
         let mut start = 0;
-        for pos in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        for pos in Breaks::new(bytes, b'\n', b'\r') {
             if pos < start {
                 // The `\n` of a `\r\n` already consumed below.
                 continue;
@@ -122,6 +122,94 @@ impl<'a> Lines<'a> {
     /// Offset where line `i` starts, or the end of the text for `i >= len`.
     fn start_of(&self, i: usize) -> usize {
         self.lines.get(i).map_or(self.text.len(), |l| l.start)
+    }
+}
+
+/// The positions of every byte of a text equal to `a` or `b`, ascending.
+///
+/// In wasm (`simd128`) one pass reads sixteen bytes at a time into a bit
+/// mask: text is mostly short lines, and `memchr_iter` starts a new search
+/// at every line, which there costs more than the mask. Natively memchr's
+/// AVX2 search is the faster one.
+pub struct Breaks<'a> {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    scan: simd::Scan<'a>,
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    scan: memchr::Memchr2<'a>,
+}
+
+impl<'a> Breaks<'a> {
+    pub fn new(bytes: &'a [u8], a: u8, b: u8) -> Self {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return Breaks { scan: simd::Scan::new(bytes, a, b) };
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        return Breaks { scan: memchr::memchr2_iter(a, b, bytes) };
+    }
+}
+
+impl Iterator for Breaks<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        self.scan.next()
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use core::arch::wasm32::{u64x2, u8x16_bitmask, u8x16_eq, u8x16_splat, v128_or};
+
+    pub struct Scan<'a> {
+        bytes: &'a [u8],
+        a: u8,
+        b: u8,
+        /// Start of the chunk `mask` describes.
+        at: usize,
+        /// Start of the next chunk to read.
+        next: usize,
+        /// Bit `i`: byte `at + i` is `a` or `b` (and not returned yet).
+        mask: u32,
+    }
+
+    impl<'a> Scan<'a> {
+        pub fn new(bytes: &'a [u8], a: u8, b: u8) -> Self {
+            Scan { bytes, a, b, at: 0, next: 0, mask: 0 }
+        }
+
+        /// Bit `i` is set when `chunk[i]` is `a` or `b`.
+        fn mask(&self, chunk: &[u8; 16]) -> u32 {
+            let (lo, hi) = chunk.split_at(8);
+            let word = |b: &[u8]| u64::from_le_bytes(<[u8; 8]>::try_from(b).unwrap_or([0; 8]));
+            let v = u64x2(word(lo), word(hi));
+            u32::from(u8x16_bitmask(v128_or(u8x16_eq(v, u8x16_splat(self.a)), u8x16_eq(v, u8x16_splat(self.b)))))
+        }
+    }
+
+    impl Iterator for Scan<'_> {
+        type Item = usize;
+
+        fn next(&mut self) -> Option<usize> {
+            while self.mask == 0 {
+                let at = self.next;
+                let chunk = match self.bytes.get(at..at + 16) {
+                    Some(c) => <[u8; 16]>::try_from(c).unwrap_or([0; 16]),
+                    None => {
+                        let rest = self.bytes.get(at..).filter(|r| !r.is_empty())?;
+                        // The tail, padded with bytes that are neither `a` nor `b`.
+                        let pad = (0..3).find(|&p| p != self.a && p != self.b).unwrap_or(0);
+                        let mut c = [pad; 16];
+                        c.iter_mut().zip(rest).for_each(|(d, s)| *d = *s);
+                        c
+                    }
+                };
+                self.mask = self.mask(&chunk);
+                self.at = at;
+                self.next = at + 16;
+            }
+            let i = self.mask.trailing_zeros() as usize;
+            self.mask &= self.mask - 1;
+            Some(self.at + i)
+        }
     }
 }
 
@@ -282,7 +370,7 @@ pub fn difference(old: &str, new: &str) -> Option<Splice> {
 pub fn utf16_offsets(text: &str, offsets: &mut [usize]) {
     let bytes = text.as_bytes();
     let last = offsets.iter().copied().max().unwrap_or(0).min(bytes.len());
-    if bytes.get(..last).is_some_and(|b| b.is_ascii()) {
+    if bytes.get(..last).is_some_and(is_ascii) {
         return;
     }
     let mut order: Vec<usize> = (0..offsets.len()).collect();
@@ -291,13 +379,44 @@ pub fn utf16_offsets(text: &str, offsets: &mut [usize]) {
     for i in order {
         let Some(slot) = offsets.get_mut(i) else { continue };
         let target = (*slot).min(bytes.len());
-        for &b in bytes.get(pos..target).unwrap_or(&[]) {
-            // Count chars (non-continuation bytes); 4-byte chars are 2 units.
-            units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
-        }
+        units += utf16_len(bytes.get(pos..target).unwrap_or(&[]));
         pos = pos.max(target);
         *slot = units;
     }
+}
+
+/// Whether every byte is ASCII, 32 bytes at a time (`<[u8]>::is_ascii`
+/// reads one `usize`, four bytes in wasm32, at a time).
+pub fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(32);
+    for chunk in &mut chunks {
+        let any = chunk.chunks_exact(8).fold(0u64, |acc, w| acc | u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8])));
+        if any & HIGH != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().is_ascii()
+}
+
+/// UTF-16 code units of whole UTF-8 characters: one per character (every
+/// byte that is not a continuation byte `10xxxxxx`), two for a 4-byte one
+/// (lead byte `11110xxx`). Eight bytes at a time.
+pub fn utf16_len(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut units = 0;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        // Bit 7 of each byte: a continuation byte (bits 7-6 are 10), a 4-byte lead (bits 7-3 are 11110).
+        let continuation = w & !(w << 1) & HIGH;
+        let four = w & (w << 1) & (w << 2) & (w << 3) & HIGH;
+        units += 8 - continuation.count_ones() as usize + four.count_ones() as usize;
+    }
+    for &b in chunks.remainder() {
+        units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
+    }
+    units
 }
 
 #[cfg(test)]
@@ -351,6 +470,18 @@ mod tests {
         let mut offs = [0, 1, 3, 7, 8, 9];
         utf16_offsets(text, &mut offs);
         assert_eq!(offs, [0, 1, 2, 4, 5, 6]);
+        // Past the eight bytes counted at a time, every kind of character.
+        let long = "ab😀cdé€fgh𝄞ij😀😀klmnoé\nxyz";
+        let mut every: Vec<usize> = long.char_indices().map(|(i, _)| i).chain([long.len()]).collect();
+        let want: Vec<usize> = every.iter().map(|&i| long[..i].encode_utf16().count()).collect();
+        utf16_offsets(long, &mut every);
+        assert_eq!(every, want);
+        assert!(is_ascii(b"") && is_ascii(&[b'a'; 100]));
+        for at in 0..100 {
+            let mut bytes = [b'a'; 100];
+            bytes[at] = 0x80;
+            assert!(!is_ascii(&bytes), "{at}");
+        }
         let mut ascii = [2, 0];
         utf16_offsets("abc", &mut ascii);
         assert_eq!(ascii, [2, 0]);

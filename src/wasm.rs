@@ -85,20 +85,26 @@ pub fn take_repairs() -> Result<JsValue, JsValue> {
     serialize(&REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut())))
 }
 
-/// Changes as a flat array `[start, end, text, start, end, text, …]`, with
-/// offsets in UTF-16 code units of `input`.
+/// Changes as `[offsets, texts]`: every splice's new text joined into one
+/// string, and a `Uint32Array` of `[start, end, textEnd, …]`, three per
+/// splice: `start..end` is the range of `input` it replaces, in UTF-16 code
+/// units, and its text is `texts` from the previous splice's `textEnd` (0
+/// for the first) to its own. Three crossings whatever the number of
+/// splices, where one JS value per number and one string per splice cost
+/// more than a small call's search.
 fn to_js_changes(input: &str, changes: Changes) -> Array {
     let splices = changes.splices();
     let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
     text::utf16_offsets(input, &mut offsets);
-    let out = Array::new_with_length((splices.len() * 3) as u32);
-    for (i, (s, o)) in splices.iter().zip(offsets.chunks(2)).enumerate() {
-        let i = (i * 3) as u32;
-        out.set(i, JsValue::from(o.first().copied().unwrap_or(0) as f64));
-        out.set(i + 1, JsValue::from(o.get(1).copied().unwrap_or(0) as f64));
-        out.set(i + 2, JsValue::from_str(&s.text));
+    let mut texts = String::with_capacity(splices.iter().map(|s| s.text.len()).sum());
+    let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
+    let mut text_end = 0;
+    for (s, o) in splices.iter().zip(offsets.chunks(2)) {
+        texts.push_str(&s.text);
+        text_end += text::utf16_len(s.text.as_bytes());
+        flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
     }
-    out
+    Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts))
 }
 
 /// Wasm memory grows in large steps. The standard allocator asks for just
@@ -208,6 +214,17 @@ pub fn reserve_input(len: usize, keep: usize) -> *mut u8 {
     })
 }
 
+/// The input as text. Checking that ASCII text is UTF-8 takes one pass of
+/// [`text::is_ascii`]; `str::from_utf8` reads four bytes at a time in
+/// wasm32, a tenth of an exact edit-block match in a small file.
+fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    if text::is_ascii(bytes) {
+        // SAFETY: every byte is below 0x80 (checked just above), and ASCII is UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes)
+}
+
 /// Runs `f` on the first `len` bytes of the input buffer, as UTF-8.
 ///
 /// The buffer is taken out of its cell for the call and put back after, so
@@ -219,7 +236,7 @@ fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Resu
     let buf = INPUT.with(|cell| cell.take());
     let result = match buf.get(..len) {
         None => Err(JsValue::from_str("applypatch: input buffer overrun")),
-        Some(bytes) => match std::str::from_utf8(bytes) {
+        Some(bytes) => match utf8(bytes) {
             Ok(input) => f(input),
             Err(e) => Err(JsValue::from_str(&format!("applypatch: input is not UTF-8: {e}"))),
         },
@@ -228,11 +245,16 @@ fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Resu
     result
 }
 
-/// Applies a diff to the input buffer's first `input_len` bytes.
+/// Applies a diff to an input, both put in the input buffer one after the
+/// other (`input_len`, then `diff_len` bytes): the diff crosses like the
+/// input, since wasm-bindgen's `&str` glue copies one character at a time.
 #[wasm_bindgen(js_name = applyChanges)]
-pub fn apply_changes(input_len: usize, diff: &str, mode_code: u32) -> Result<Array, JsValue> {
+pub fn apply_changes(input_len: usize, diff_len: usize, mode_code: u32) -> Result<Array, JsValue> {
     let mut ctx = ctx(mode_code);
-    let result = with_input(input_len, |input| {
+    let result = with_input(input_len + diff_len, |all| {
+        let (Some(input), Some(diff)) = (all.get(..input_len), all.get(input_len..)) else {
+            return Err(JsValue::from_str("applypatch: bad input lengths"));
+        };
         let changes = match mode(mode_code) {
             Mode::Strict => crate::strict_changes(input, &[diff], false, &mut ctx),
             m => m.changes(input, diff),
@@ -503,12 +525,27 @@ fn block_edit(search: String, replace: String, hints: &[f64]) -> Edit {
     Edit { start_line: line(0), end_line: line(1), replace_all: hints.get(2).is_some_and(|&n| n != 0.0), ..Edit::new(search, replace) }
 }
 
-/// Applies one edit to the input buffer's first `input_len` bytes.
+/// Applies one edit to a source: the source, the SEARCH and the REPLACE
+/// text are put in the input buffer one after another (`input_len`,
+/// `search_len`, `replace_len` bytes), as the diff of `applyChanges`.
 #[wasm_bindgen(js_name = blocksApplyEdit)]
-pub fn blocks_apply_edit(input_len: usize, search: String, replace: String, options: &[f64], hints: &[f64]) -> Result<JsValue, JsValue> {
+pub fn blocks_apply_edit(
+    input_len: usize,
+    search_len: usize,
+    replace_len: usize,
+    options: &[f64],
+    hints: &[f64],
+) -> Result<JsValue, JsValue> {
     let options = Options::from_numbers(options);
-    let edit = block_edit(search, replace, hints);
-    with_input(input_len, |source| to_js_outcome(source, &blocks::find(source, &edit, &options).map_err(|e| to_js_error(&e))?))
+    let search_end = input_len + search_len;
+    with_input(search_end + replace_len, |all| {
+        let (Some(source), Some(search), Some(replace)) = (all.get(..input_len), all.get(input_len..search_end), all.get(search_end..))
+        else {
+            return Err(JsValue::from_str("applypatch: bad input lengths"));
+        };
+        let edit = block_edit(search.to_string(), replace.to_string(), hints);
+        to_js_outcome(source, &blocks::find(source, &edit, &options).map_err(|e| to_js_error(&e))?)
+    })
 }
 
 /// Applies edits (`[search, replace, search, replace, …]`, with `hints`

@@ -55,3 +55,27 @@ fn large_input_in_wasm() {
     assert!(out.ends_with("line 199998\nlast\n"));
     assert_eq!(out.len(), input.len() - "line 199999\n".len() + "last\n".len());
 }
+
+/// Lines of every length around wasm's 16-byte line-break scan (text.rs),
+/// each ending in LF, CRLF or a lone CR: Codex mode keeps every other line's
+/// own ending (a new line gets the first line's, LF here), so changing one
+/// line shows that each was split where it ends.
+#[wasm_bindgen_test]
+fn line_breaks_at_every_position_of_the_scan() {
+    for shift in 0..17 {
+        let mut input = "x".repeat(shift);
+        input.push('\n');
+        let endings = ["\n", "\r\n", "\r"];
+        let lines: Vec<String> = (0..40).map(|i| format!("{}{i}", "a".repeat(i % 19))).collect();
+        for (i, l) in lines.iter().enumerate() {
+            input.push_str(l);
+            input.push_str(endings[i % 3]);
+        }
+        for (i, l) in lines.iter().enumerate() {
+            let diff = format!("@@\n-{l}\n+changed\n");
+            let out = Mode::Codex.apply(&input, &diff).unwrap();
+            let want = input.replacen(&format!("{l}{}", endings[i % 3]), "changed\n", 1);
+            assert_eq!(out, want, "shift {shift}, line {i}");
+        }
+    }
+}

@@ -245,7 +245,8 @@ fn occurrences<T: Eq>(hay: &[T], needle: &[T], pi: &[usize], mut f: impl FnMut(u
 /// occurrence counts, overlapping ones too.
 pub(crate) fn exact(src: &Src, search: &str) -> Option<Found> {
     let (hay, needle) = (src.text.as_bytes(), search.as_bytes());
-    memmem::find(hay, needle)?;
+    let mut find = Substring::new(hay, needle);
+    let first = find.next(0)?;
     let mut hits = Vec::new();
     let mut count = 0usize;
     let mut push = |start: usize| {
@@ -257,12 +258,57 @@ pub(crate) fn exact(src: &Src, search: &str) -> Option<Found> {
     };
     let pi = prefix_function(needle);
     if pi.last().copied().unwrap_or(0) == 0 {
-        // Without a border, occurrences cannot overlap: SIMD search finds all.
-        memmem::find_iter(hay, needle).for_each(&mut push);
+        // Without a border, occurrences cannot overlap: each search starts
+        // where the last occurrence ends.
+        push(first);
+        let mut at = first + needle.len();
+        while let Some(p) = find.next(at) {
+            push(p);
+            at = p + needle.len();
+        }
     } else {
         occurrences(hay, needle, &pi, &mut push);
     }
     found(hits, count, Reindent::None)
+}
+
+/// Bytes of the SEARCH text that [`Substring`] builds its SIMD searcher on:
+/// building one costs in proportion to the needle, and for a SEARCH text of
+/// many lines that was most of an exact match in a small file.
+const PREFIX: usize = 32;
+
+/// Substring search for a needle that may be long: memchr's `memmem` on its
+/// first [`PREFIX`] bytes, each candidate then compared whole. When the
+/// candidates that fail are many (a prefix repeated all over the text),
+/// the rest is `memmem` on the whole needle, so the search stays linear.
+struct Substring<'a> {
+    hay: &'a [u8],
+    needle: &'a [u8],
+    prefix: memmem::Finder<'a>,
+    /// Candidates that failed so far, and how many may.
+    misses: usize,
+    allowed: usize,
+}
+
+impl<'a> Substring<'a> {
+    fn new(hay: &'a [u8], needle: &'a [u8]) -> Self {
+        let prefix = memmem::Finder::new(needle.get(..PREFIX).unwrap_or(needle));
+        Substring { hay, needle, prefix, misses: 0, allowed: 16 + hay.len() / needle.len().max(1) }
+    }
+
+    /// The first occurrence at or after byte `from`.
+    fn next(&mut self, from: usize) -> Option<usize> {
+        let mut at = from;
+        while self.misses <= self.allowed {
+            let p = at + self.prefix.find(self.hay.get(at..)?)?;
+            if self.hay.get(p..p + self.needle.len()) == Some(self.needle) {
+                return Some(p);
+            }
+            self.misses += 1;
+            at = p + 1;
+        }
+        memmem::find(self.hay.get(at..)?, self.needle).map(|p| at + p)
+    }
 }
 
 /// Every window of `ctx.search.len()` lines whose lines equal the SEARCH
@@ -502,6 +548,32 @@ pub(crate) fn fuzzy(ctx: &Ctx) -> Result<Fuzzy> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every occurrence at or after each position, as a plain scan finds it.
+    fn naive_next(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+        (from..hay.len()).find(|&p| hay[p..].starts_with(needle))
+    }
+
+    #[test]
+    fn substring_search_on_a_prefix_finds_what_a_plain_scan_finds() {
+        let long = "x".repeat(40) + "END";
+        let cases: Vec<(String, String)> = vec![
+            // The needle's first 32 bytes all over the text, the whole needle twice.
+            (format!("{}{long}{}{long}", "x".repeat(500), "x".repeat(41)), long.clone()),
+            // A prefix repeated far more often than the misses allowed.
+            ("x".repeat(5000) + "END", long.clone()),
+            ("abcabc".repeat(30), "abcabcabcabcabcabcabcabcabcabcabcab".to_string()),
+            ("short needle here and here".to_string(), "here".to_string()),
+            ("no match at all".to_string(), "y".repeat(50)),
+        ];
+        for (hay, needle) in &cases {
+            let (h, n) = (hay.as_bytes(), needle.as_bytes());
+            let mut s = Substring::new(h, n);
+            for from in 0..=h.len() {
+                assert_eq!(s.next(from), naive_next(h, n, from), "from {from} in {} bytes", h.len());
+            }
+        }
+    }
 
     #[test]
     fn kmp_finds_overlapping_occurrences() {

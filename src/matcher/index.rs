@@ -36,29 +36,34 @@ pub struct Index<'t> {
 impl<'t> Index<'t> {
     pub fn new(lines: &'t Lines<'t>) -> Self {
         let n = lines.len();
-        let fps: Vec<u32> = (0..n).map(|i| fingerprint(lines.get(i).as_bytes())).collect();
-        let buckets = n.next_power_of_two().clamp(16, 1 << 30);
+        let text = lines.text().as_bytes();
+        let fps: Vec<u32> = lines.lines().iter().map(|l| fingerprint_at(text, l.start, l.end)).collect();
+        // About four lines per bucket: smaller tables than one per line, so
+        // building them on a large file misses the cache less; a bucket's
+        // other lines are told apart by their fingerprints.
+        let buckets = (n / 4).next_power_of_two().clamp(16, 1 << 28);
         let mask = (buckets - 1) as u32;
+        // Counting sort: `offsets[b]` counts bucket b, then (summed) is where
+        // it ends; filling from the last line back moves it to where the
+        // bucket starts, each bucket ascending. `offsets[buckets]` is `n`.
         let mut offsets = vec![0u32; buckets + 1];
         for fp in &fps {
-            if let Some(c) = offsets.get_mut((fp & mask) as usize + 1) {
+            if let Some(c) = offsets.get_mut((fp & mask) as usize) {
                 *c += 1;
             }
         }
-        for b in 0..buckets {
-            let prev = offsets.get(b).copied().unwrap_or(0);
-            if let Some(c) = offsets.get_mut(b + 1) {
-                *c += prev;
-            }
+        let mut sum = 0u32;
+        for c in offsets.iter_mut() {
+            sum += *c;
+            *c = sum;
         }
-        let mut fill = offsets.clone();
         let mut entries = vec![0u32; n];
-        for (i, fp) in fps.iter().enumerate() {
-            if let Some(slot) = fill.get_mut((fp & mask) as usize) {
+        for (i, fp) in fps.iter().enumerate().rev() {
+            if let Some(slot) = offsets.get_mut((fp & mask) as usize) {
+                *slot -= 1;
                 if let Some(e) = entries.get_mut(*slot as usize) {
                     *e = i as u32;
                 }
-                *slot += 1;
             }
         }
         Index { lines, fps, offsets, entries, mask, spent: Cell::new(0) }
@@ -189,17 +194,48 @@ fn load(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
+const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// A fingerprint of a line from its length and all of its bytes, eight at a
 /// time (so lines that share a prefix, a middle and an end still spread).
 pub fn fingerprint(b: &[u8]) -> u32 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut h = (b.len() as u64).wrapping_mul(K);
     let mut at = 0;
     while at < b.len() {
         h = h.rotate_left(29).wrapping_mul(K) ^ load(b, at);
         at += 8;
     }
-    h = (h ^ (h >> 31)).wrapping_mul(K);
+    finish(h)
+}
+
+/// [`fingerprint`] of `text[start..end]`, reading whole words of `text`
+/// past the line's end where there are some (the bytes past it masked out,
+/// as [`load`] pads them): building the index hashes every line this way.
+fn fingerprint_at(text: &[u8], start: usize, end: usize) -> u32 {
+    let len = end.saturating_sub(start);
+    let mut h = (len as u64).wrapping_mul(K);
+    let mut at = start;
+    while at < end {
+        let word = match text.get(at..at + 8) {
+            Some(chunk) => {
+                let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+                let keep = end - at;
+                if keep >= 8 {
+                    w
+                } else {
+                    w & ((1u64 << (keep * 8)) - 1)
+                }
+            }
+            None => load(text.get(..end).unwrap_or(&[]), at),
+        };
+        h = h.rotate_left(29).wrapping_mul(K) ^ word;
+        at += 8;
+    }
+    finish(h)
+}
+
+fn finish(h: u64) -> u32 {
+    let h = (h ^ (h >> 31)).wrapping_mul(K);
     (h >> 32) as u32
 }
 
@@ -257,6 +293,15 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn fingerprints_read_from_the_text_are_the_lines_own() {
+        let text = "a\nbcdefghijklmnop\n\nqrstuvwx\nyz0123456789abcdefg\nend";
+        for l in Lines::split(text).lines() {
+            let line = &text.as_bytes()[l.start..l.end];
+            assert_eq!(fingerprint_at(text.as_bytes(), l.start, l.end), fingerprint(line), "{:?}", std::str::from_utf8(line));
+        }
     }
 
     #[test]

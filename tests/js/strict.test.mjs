@@ -130,6 +130,15 @@ test('non-ASCII text splices at the right UTF-16 offsets', () => {
   assert.equal(apply(big, '-last\n+LAST'), big.replace('last\n', 'LAST\n'));
   // CRLF and no final newline are kept.
   assert.equal(apply('α\r\nβ', '-β\n+γ'), 'α\r\nγ');
+  // Several changes, whose new texts (non-ASCII, 4-byte characters, empty)
+  // cross back joined in one string: each lands in its own place.
+  const several = ['😀a', 'b', 'c', 'é', 'd', 'e', 'f', 'g', '中', 'h'].join('\n') + '\n';
+  const diff = '@@\n-😀a\n+𝔘1\n b\n@@\n c\n-é\n d\n@@\n f\n+ü\n+😀😀\n g\n@@\n-中\n+\n h';
+  assert.equal(apply(several, diff), ['𝔘1', 'b', 'c', 'd', 'e', 'f', 'ü', '😀😀', 'g', '', 'h'].join('\n') + '\n');
+  assert.equal(
+    applyBatch(several, ['-😀a\n+x😀', '@@ g\n-中\n+y']),
+    ['x😀', 'b', 'c', 'é', 'd', 'e', 'f', 'g', 'y', 'h'].join('\n') + '\n',
+  );
 });
 
 test('random inputs and diffs give a string or a PatchError, never a trap', () => {
