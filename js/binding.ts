@@ -168,21 +168,34 @@ export function putInput(text: string, offset = 0): number {
  */
 export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
 
-/** Puts texts one after another in the input buffer; returns their byte lengths. */
+/**
+ * Puts texts one after another in the input buffer; returns their byte
+ * lengths. The buffer is reserved once for all of them when they are ASCII
+ * (one byte per UTF-16 unit): one call into wasm, not one per text.
+ */
 export function putInputs(texts: readonly string[]): number[] {
-  const total = texts.reduce((n, t) => n + t.length, 0);
-  if (total > MAX_INPUT_UNITS) {
+  let rest = texts.reduce((n, t) => n + t.length, 0);
+  if (rest > MAX_INPUT_UNITS) {
     throw new PatchError({
       code: 'input_too_large',
-      message: `The ${texts.length} files this call reads are ${total} UTF-16 code units long together; applypatch reads at most ${MAX_INPUT_UNITS} in one call. Split the patch into smaller patches.`,
+      message: `The ${texts.length} files this call reads are ${rest} UTF-16 code units long together; applypatch reads at most ${MAX_INPUT_UNITS} in one call. Split the patch into smaller patches.`,
     });
   }
   const lengths: number[] = [];
   let offset = 0;
+  let view: Uint8Array | undefined;
   for (const t of texts) {
-    const n = encodeAt(t, offset);
+    if (view === undefined || offset + t.length > view.length) {
+      const ptr = wasm().reserveInput(offset + rest, offset);
+      view = new Uint8Array(memory!.buffer, ptr, offset + rest);
+    }
+    const { read, written } = encoder.encodeInto(t, view.subarray(offset, offset + t.length));
+    // Not ASCII: encodeAt grows the buffer (and may move it).
+    const n = read < t.length ? encodeAt(t, offset) : written;
+    if (read < t.length) view = undefined;
     lengths.push(n);
     offset += n;
+    rest -= t.length;
   }
   return lengths;
 }

@@ -12,6 +12,9 @@
 //   node scripts/stress.mjs --sizes 1,10   (sizes in MB; default 1,2.5,5,10)
 //   node scripts/stress.mjs --only codex   (families whose name contains it)
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const self = fileURLToPath(import.meta.url);
@@ -19,6 +22,8 @@ const MB = 1 << 20;
 
 /** Lines of `width` characters that fill about `bytes`. */
 const count = (bytes, width) => Math.max(1, Math.floor(bytes / (width + 1)));
+/** Temp directories to remove once the call is measured. */
+const cleanup = [];
 const distinct = (n, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i}`);
 
 // Each family: build(bytes) returns a thunk that makes the call; what it
@@ -114,6 +119,103 @@ const families = {
     patch += '*** End Patch';
     return (p) => p.applyFiles(files, patch);
   },
+  // applyFiles, one Add File per file, into an empty map.
+  'files-many-adds': (bytes) => {
+    let patch = '*** Begin Patch\n';
+    for (let i = 0, n = count(bytes, 40); i < n; i++) patch += `*** Add File: f${i}.txt\n+new\n`;
+    patch += '*** End Patch';
+    return (p) => p.applyFiles({}, patch);
+  },
+  // applyFiles, one Delete File per file.
+  'files-many-deletes': (bytes) => {
+    const files = {};
+    let patch = '*** Begin Patch\n';
+    for (let i = 0, n = count(bytes, 30); i < n; i++) {
+      files[`f${i}.txt`] = 'one\n';
+      patch += `*** Delete File: f${i}.txt\n`;
+    }
+    patch += '*** End Patch';
+    return (p) => p.applyFiles(files, patch);
+  },
+  // applyFiles, one move (with an edit) per file.
+  'files-many-moves': (bytes) => {
+    const files = {};
+    let patch = '*** Begin Patch\n';
+    for (let i = 0, n = count(bytes, 80); i < n; i++) {
+      files[`f${i}.txt`] = 'one\n';
+      patch += `*** Update File: f${i}.txt\n*** Move to: g${i}.txt\n@@\n-one\n+two\n`;
+    }
+    patch += '*** End Patch';
+    return (p) => p.applyFiles(files, patch);
+  },
+  // applyPatch (files, changes and summary) on the many-updates patch, as a Map.
+  'files-apply-patch': (bytes) => {
+    const files = new Map();
+    let patch = '*** Begin Patch\n';
+    for (let i = 0, n = count(bytes, 60); i < n; i++) {
+      files.set(`f${i}.txt`, 'one\n');
+      patch += `*** Update File: f${i}.txt\n@@\n-one\n+two\n`;
+    }
+    patch += '*** End Patch';
+    return (p) => p.applyPatch(files, patch).files;
+  },
+  // applyBatch: many one-line diffs of one input.
+  'batch-many-diffs': (bytes) => {
+    const lines = distinct(count(bytes / 2, 10));
+    const diffs = [];
+    for (let i = 0, n = count(bytes / 2, 30); i < n && i < lines.length; i++) diffs.push(`@@\n-${lines[i]}\n+${lines[i]}!`);
+    const input = `${lines.join('\n')}\n`;
+    return (p) => p.applyBatch(input, diffs);
+  },
+  // applyEdits: many exact edits of one source.
+  'edits-many': (bytes) => {
+    const lines = distinct(count(bytes / 2, 10));
+    const edits = [];
+    for (let i = 0, n = count(bytes / 2, 30); i < n && i < lines.length; i++)
+      edits.push({ search: `${lines[i]}\n`, replace: `${lines[i]}!\n` });
+    const source = `${lines.join('\n')}\n`;
+    return (p) => p.applyEdits(source, edits).text;
+  },
+  // applyBlocks: one edit block per file of many small files.
+  'blocks-many-files': (bytes) => {
+    const files = {};
+    let message = '';
+    for (let i = 0, n = count(bytes, 60); i < n; i++) {
+      files[`f${i}.txt`] = 'one\n';
+      message += `f${i}.txt\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n`;
+    }
+    return (p) => p.applyBlocks(files, message).results;
+  },
+  // lineDiff of two lists of lines, every tenth line changed.
+  'line-diff': (bytes) => {
+    const a = distinct(count(bytes / 2, 10));
+    const b = a.map((l, i) => (i % 10 === 0 ? `${l}!` : l));
+    return (p) => p.lineDiff(a, b);
+  },
+  // applyPatchToDirectory on a real temp directory: one update per file, a
+  // thousand files per folder, each update with 10 lines of context (so
+  // one file per 600 bytes of patch: the call is file-system bound, about
+  // ten system calls per file, and a 10 MB patch of 171,897 files would
+  // take minutes of a shared disk). The files are written before the call.
+  'dir-many-updates': (bytes) => {
+    const root = mkdtempSync(join(tmpdir(), 'applypatch-stress-'));
+    const body = Array.from({ length: 10 }, (_, i) => `context line ${i}`);
+    let patch = '*** Begin Patch\n';
+    for (let i = 0, n = count(bytes, 600); i < n; i++) {
+      const path = `d${Math.floor(i / 1000)}/f${i}.txt`;
+      if (i % 1000 === 0) mkdirSync(join(root, `d${i / 1000}`));
+      writeFileSync(join(root, path), `${body.join('\n')}\none\n`);
+      patch += `*** Update File: ${path}\n@@\n${body.map((l) => ` ${l}`).join('\n')}\n-one\n+two\n`;
+    }
+    patch += '*** End Patch';
+    return (p) => {
+      try {
+        return p.node.applyPatchToDirectory(root, patch).changes;
+      } finally {
+        cleanup.push(root);
+      }
+    };
+  },
   // parseBlocks with problems: unclosed start markers.
   'parse-unclosed-markers': (bytes) => {
     const text = '<<<<<<< SEARCH\n'.repeat(count(bytes, 14));
@@ -125,6 +227,7 @@ function outcome(value) {
   if (typeof value === 'string') return `text (${value.length} chars)`;
   if (typeof value === 'number') return `number ${value.toFixed(6)}`;
   if (Array.isArray(value)) return `array of ${value.length}`;
+  if (value instanceof Map) return `${value.size} files`;
   if (value && typeof value === 'object' && 'ok' in value) return `ok: ${value.ok}, strategy: ${value.strategy}`;
   if (value && typeof value === 'object' && 'problems' in value) {
     const size = value.problems.reduce((n, p) => n + p.message.length, 0);
@@ -135,7 +238,7 @@ function outcome(value) {
 }
 
 async function one(family, mb) {
-  const p = await import('applypatch');
+  const p = { ...(await import('applypatch')), node: await import('applypatch/node') };
   const call = families[family](Math.round(mb * MB));
   const start = performance.now();
   const cpu = process.cpuUsage();
@@ -148,6 +251,7 @@ async function one(family, mb) {
   const ms = performance.now() - start;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
   process.stdout.write(JSON.stringify({ ms, cpuMs, result, maxRssKb: process.resourceUsage().maxRSS }));
 }
 

@@ -27,15 +27,16 @@ pub struct FileChange {
 }
 
 /// Paths touched so far, in the order first touched, over the caller's files.
-struct Overlay<'f, F> {
+/// `at` borrows its keys from the patch (`'p`): no copy of each path.
+struct Overlay<'p, 'f, F> {
     base: F,
     rereads: crate::limits::Rereads,
     changes: Vec<FileChange>,
-    at: HashMap<String, usize>,
+    at: HashMap<&'p str, usize>,
     _files: std::marker::PhantomData<&'f ()>,
 }
 
-impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
+impl<'p, 'f, F: Fn(&str) -> Option<&'f str>> Overlay<'p, 'f, F> {
     fn get(&self, path: &str) -> Option<&str> {
         match self.at.get(path).and_then(|&i| self.changes.get(i)) {
             Some(change) => change.contents.as_deref(),
@@ -43,11 +44,11 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
         }
     }
 
-    fn set(&mut self, path: &str, contents: Option<String>) {
+    fn set(&mut self, path: &'p str, contents: Option<String>) {
         match self.at.get(path).and_then(|&i| self.changes.get_mut(i)) {
             Some(change) => change.contents = contents,
             None => {
-                self.at.insert(path.to_string(), self.changes.len());
+                self.at.insert(path, self.changes.len());
                 self.changes.push(FileChange { path: path.to_string(), contents });
             }
         }
@@ -122,8 +123,14 @@ impl Patch {
             .enumerate()
             .map(|(k, (op, place))| read_body(self, op, place, mode).map_err(|e| locate(e, op, k, mode)))
             .collect::<Result<_>>()?;
-        let mut files =
-            Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+        let n = self.operations().len();
+        let mut files = Overlay {
+            base: get,
+            rereads: Default::default(),
+            changes: Vec::with_capacity(n),
+            at: HashMap::with_capacity(n),
+            _files: std::marker::PhantomData,
+        };
         let mut found = Vec::with_capacity(bodies.len());
         for (k, (op, body)) in self.operations().iter().zip(&bodies).enumerate() {
             let step = match op {
@@ -166,20 +173,20 @@ impl Patch {
     /// destination after its source): what a caller must look up or resolve
     /// before [`Patch::apply`], without reading the patch again.
     pub fn touches(&self) -> Vec<Touch> {
-        let mut touches: Vec<Touch> = Vec::new();
-        let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let touch = |touches: &mut Vec<Touch>, path: &str| -> usize {
-            match touches.iter().position(|t| t.path == path) {
-                Some(i) => i,
-                None => {
-                    touches.push(Touch { path: path.to_string(), read: false, needs_text: false, moved_from: None });
-                    touches.len() - 1
-                }
-            }
-        };
+        let n = self.operations().len();
+        let mut touches: Vec<Touch> = Vec::with_capacity(n);
+        // Where each path is in `touches`: one lookup per operation, linear in the patch.
+        let mut at: HashMap<&str, usize> = HashMap::with_capacity(n);
+        let mut written: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(n);
+        fn touch<'p>(touches: &mut Vec<Touch>, at: &mut HashMap<&'p str, usize>, path: &'p str) -> usize {
+            *at.entry(path).or_insert_with(|| {
+                touches.push(Touch { path: path.to_string(), read: false, needs_text: false, moved_from: None });
+                touches.len() - 1
+            })
+        }
         for op in self.operations() {
             let path = op.path();
-            let i = touch(&mut touches, path);
+            let i = touch(&mut touches, &mut at, path);
             if let Some(t) = touches.get_mut(i) {
                 t.read |= op.kind() != OperationKind::Add;
                 t.needs_text |= op.kind() == OperationKind::Update && !written.contains(path);
@@ -192,7 +199,7 @@ impl Patch {
                     written.remove(path);
                 }
                 Operation::Update { move_to: Some(dest), .. } if dest != path => {
-                    let d = touch(&mut touches, dest);
+                    let d = touch(&mut touches, &mut at, dest);
                     if let Some(t) = touches.get_mut(d) {
                         t.moved_from = Some(path.to_string());
                     }
@@ -549,7 +556,12 @@ impl<'a> Step<'a> {
 
 /// Applies one operation; says what it found (a Delete of a missing path is
 /// reported, not an error, in Strict mode: the caller decides).
-fn apply_step<'f, F: Fn(&str) -> Option<&'f str>>(files: &mut Overlay<'f, F>, op: &Step, mode: Mode, ctx: &mut Ctx) -> Result<Found> {
+fn apply_step<'p, 'f, F: Fn(&str) -> Option<&'f str>>(
+    files: &mut Overlay<'p, 'f, F>,
+    op: &Step<'p>,
+    mode: Mode,
+    ctx: &mut Ctx,
+) -> Result<Found> {
     let path = op.path;
     let at_line = |mut e: Error| {
         e.diff_line = op.line;

@@ -9,7 +9,8 @@
 //!   parse). Memory is then proportional to the input: the line tables cost a
 //!   few dozen bytes per line.
 //! - [`MAX_REREAD_BYTES`]: the file text the updates of one patch or batch
-//!   read in all (a file updated many times is read each time).
+//!   read in all (a file updated many times is read each time), and the text
+//!   the edits of one `apply_edits` call or the blocks of one message search.
 //! - [`MAX_WORK`]: the line-LCS computations of `similarity` and of the edit
 //!   blocks' `fuzzy` and `anchor` rungs, counted in 64-bit word operations of
 //!   the bit-parallel LCS. Below it every result is exact; a computation that
@@ -34,29 +35,43 @@ pub const MAX_WORK: u64 = 1 << 28;
 /// it, so many updates of one large file would read it again and again.
 pub const MAX_REREAD_BYTES: usize = 128 << 20;
 
-/// Counts the bytes the updates of one call read ([`MAX_REREAD_BYTES`]).
+/// Counts the bytes the updates of one call read ([`MAX_REREAD_BYTES`]), or
+/// the edits of one `apply_edits` call or the blocks of one message (each
+/// searches the whole text as the ones before it left it).
 #[derive(Debug, Default)]
 pub struct Rereads {
     read: usize,
-    updates: usize,
+    steps: usize,
+    edits: bool,
 }
 
 impl Rereads {
+    /// A counter for edits (or edit blocks) rather than patch updates: the
+    /// same limit, with a message about edits.
+    pub fn edits() -> Self {
+        Rereads { edits: true, ..Default::default() }
+    }
+
     /// Counts an update that reads `bytes` of text, or refuses it (before it
     /// is applied) when the updates so far and it read too much.
     pub fn read(&mut self, bytes: usize) -> Result<()> {
         self.read = self.read.saturating_add(bytes);
-        self.updates += 1;
-        if self.read > MAX_REREAD_BYTES {
-            return Err(Error::new(
-                ErrorKind::InputTooLarge,
-                format!(
-                    "The {} updates up to this one read {} bytes of file text, more than the {MAX_REREAD_BYTES} bytes (128 MiB) applypatch reads in one call: each update of a file reads the whole file again. Merge the updates of each file into one update, or split the patch.",
-                    self.updates, self.read
-                ),
-            ));
+        self.steps += 1;
+        if self.read <= MAX_REREAD_BYTES {
+            return Ok(());
         }
-        Ok(())
+        let message = if self.edits {
+            format!(
+                "The {} edits up to this one read {} bytes of text, more than the {MAX_REREAD_BYTES} bytes (128 MiB) applypatch reads in one call: each edit searches the whole text as the edits before it left it. Send fewer edits at once (or merge neighbouring ones), in several calls.",
+                self.steps, self.read
+            )
+        } else {
+            format!(
+                "The {} updates up to this one read {} bytes of file text, more than the {MAX_REREAD_BYTES} bytes (128 MiB) applypatch reads in one call: each update of a file reads the whole file again. Merge the updates of each file into one update, or split the patch.",
+                self.steps, self.read
+            )
+        };
+        Err(Error::new(ErrorKind::InputTooLarge, message))
     }
 }
 

@@ -6,7 +6,7 @@
 #![no_main]
 use std::collections::BTreeMap;
 
-use applypatch::{files, patch, Mode};
+use applypatch::{apply_files, parse_patch, summary, Mode};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -15,18 +15,18 @@ fuzz_target!(|data: &[u8]| {
     let text = parts.next().unwrap_or("");
     let names = ["a.txt", "b.txt", "c/d.txt", "e"];
     let map: BTreeMap<String, String> = names.iter().zip(parts).map(|(n, c)| (n.to_string(), c.to_string())).collect();
-    let parsed = patch::parse(text);
+    let parsed = parse_patch(text);
     if parsed.is_err() {
-        assert!(files::summary(text).is_err(), "summary of a patch that does not parse");
+        assert!(summary(text).is_err(), "summary of a patch that does not parse");
     }
     for mode in [Mode::Strict, Mode::Codex] {
-        match files::apply_files(&map, text, mode) {
+        match apply_files(&map, text, mode) {
             Ok(out) => {
                 let p = parsed.as_ref().expect("applied a patch that does not parse");
                 for (path, contents) in &out {
                     if map.get(path) != Some(contents) {
                         assert!(
-                            p.operations.iter().any(|o| &o.path == path || o.move_to.as_ref() == Some(path)),
+                            p.operations().iter().any(|o| o.path() == path || o.destination() == path),
                             "{path} changed but the patch does not name it"
                         );
                     }

@@ -85,6 +85,7 @@ pub fn apply_parsed_blocks<'f>(
     let mut order: Vec<String> = Vec::new();
     let mut current: HashMap<String, (Option<&'f str>, String)> = HashMap::new();
     let mut results = Vec::with_capacity(parsed.edits.len());
+    let mut rereads = crate::limits::Rereads::edits();
     let mut failed = !parsed.problems.is_empty() || parsed.edits.is_empty();
     for (i, block) in parsed.edits.iter().enumerate() {
         if failed {
@@ -116,6 +117,8 @@ pub fn apply_parsed_blocks<'f>(
             current.insert(path.to_string(), (original, original.unwrap_or_default().to_string()));
         }
         let Some((_, text)) = current.get_mut(path) else { break };
+        // Each block searches (and copies) its whole file: bounded over the message.
+        rereads.read(text.len())?;
         let edit =
             Edit { start_line: block.start_line, end_line: block.end_line, ..Edit::new(block.search.as_str(), block.replace.as_str()) };
         let EditResult { ok, text: new, strategy, similarity, matches, failure, note, .. } = apply_edit(text, &edit, options)?;

@@ -575,8 +575,11 @@ pub fn find_each<E: From<Error>>(
 ) -> std::result::Result<(), E> {
     let mut current: Option<String> = None;
     let mut delta: isize = 0;
+    // Each edit searches (and copies) the whole text: bounded over the call.
+    let mut rereads = crate::limits::Rereads::edits();
     for edit in edits {
         let text = current.as_deref().unwrap_or(source);
+        rereads.read(text.len())?;
         let outcome = match edit.start_line {
             Some(line) if delta != 0 => find(text, &Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() }, options)?,
             _ => find(text, edit, options)?,

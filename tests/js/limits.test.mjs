@@ -3,7 +3,7 @@
 // working afterwards. No timings are asserted: npm run stress measures them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apply, applyEdit, applyFiles, errorCodes, PatchError, parseBlocks, similarity } from 'applypatch';
+import { apply, applyBlocks, applyEdit, applyEdits, applyFiles, errorCodes, PatchError, parseBlocks, similarity } from 'applypatch';
 
 const lines = (n, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i}`);
 
@@ -150,6 +150,36 @@ test('applyFiles: 10,000 updates of one 100,000-line file are refused past 128 M
   for (let i = 0; i < 100; i++) few += `*** Update File: big.txt\n@@\n-${big[i * 7]}\n+${big[i * 7]}!\n`;
   const out = applyFiles({ 'big.txt': `${big.join('\n')}\n` }, `${few}*** End Patch`);
   assert.equal(out['big.txt'].split('\n')[693], 'line 693!');
+});
+
+test('applyEdits: 20,000 edits of a 100,000-line text are refused past 128 MiB of re-reading', () => {
+  const source = `${lines(100_000).join('\n')}\n`;
+  const edits = Array.from({ length: 20_000 }, (_, i) => ({ search: `line ${i * 5}\n`, replace: `line ${i * 5}!\n` }));
+  assert.throws(
+    () => applyEdits(source, edits),
+    (e) => {
+      assert.equal(e.code, 'input_too_large');
+      assert.match(
+        e.message,
+        /^The \d+ edits up to this one read \d+ bytes of text, more than the 134217728 bytes \(128 MiB\) applypatch reads in one call: each edit searches the whole text as the edits before it left it\./,
+      );
+      return true;
+    },
+  );
+  // 100 of them are fine.
+  const out = applyEdits(source, edits.slice(0, 100));
+  assert.equal(out.applied, 100);
+  assert.equal(out.text.split('\n')[495], 'line 495!');
+});
+
+test('applyBlocks: 20,000 blocks for one 100,000-line file are refused the same way', () => {
+  const source = `${lines(100_000, '[').join(']\n')}]\n`;
+  let message = '';
+  for (let i = 0; i < 20_000; i++) message += `big.txt\n<<<<<<< SEARCH\n[ ${i * 5}]\n=======\n[ ${i * 5}]!\n>>>>>>> REPLACE\n`;
+  assert.throws(
+    () => applyBlocks({ 'big.txt': source }, message),
+    (e) => e.code === 'input_too_large' && / edits up to this one read \d+ bytes of text/.test(e.message),
+  );
 });
 
 test('parseBlocks detailed: 400,000 unclosed markers give 100 problems and a count', () => {

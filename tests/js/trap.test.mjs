@@ -101,17 +101,21 @@ function freshInstance() {
  * would otherwise drop the grown instance first, as it should).
  */
 const big = `${'x\n'.repeat(1 << 18)}end\n`;
+// Larger than the free space the engine's allocator keeps (it grows memory
+// by half again at each step: under 1 MB here), so that copying it in needs
+// memory at once.
+const large = `${'x\n'.repeat(1 << 20)}end\n`;
 const calls = {
   apply: ['applyChanges', () => apply(big, '@@\n-y\n+z')],
   applyBatch: ['applyBatchChanges', () => applyBatch(big, ['@@\n-y\n+z'])],
-  applyFiles: ['reserveInput', () => applyFiles({ 'a.txt': big }, patch)],
+  applyFiles: ['reserveInput', () => applyFiles({ 'a.txt': large }, patch)],
   applyOperation: [
     'applyOperationChanges',
     () => applyOperation({ 'a.txt': big }, { type: 'update_file', path: 'a.txt', diff: '@@\n-y\n+z' }),
   ],
   parse: ['parsePatch', () => parse(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
   summary: ['summary', () => summary(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
-  createFile: ['createFile', () => createFile('+x\n'.repeat(1 << 16))],
+  createFile: ['createFile', () => createFile('+x\n'.repeat(1 << 19))],
   applyEdit: ['blocksApplyEdit', () => applyEdit(big, { search: 'y\nz', replace: '' })],
   applyEdits: ['blocksApplyEdits', () => applyEdits(big, [{ search: 'y\nz', replace: '' }])],
   parseBlocks: ['blocksParse', () => parseBlocks(`<<<<<<< SEARCH\n${big}=======\n>>>>>>> REPLACE\n`)],
@@ -156,7 +160,7 @@ test('a trap while the input is copied in (reserveInput) is caught the same way'
   freshInstance();
   exhaustMemory();
   assert.throws(
-    () => apply(big, '@@\n-end\n+END'),
+    () => apply(large, '@@\n-end\n+END'),
     (e) => e instanceof PatchError && e.code === 'internal_error' && /inside reserveInput/.test(e.message),
   );
   await everyFunctionWorks();
