@@ -162,3 +162,27 @@ fn an_indented_end_patch_still_ends_the_last_update() {
         assert_eq!(out.unwrap(), BTreeMap::from([("a.txt".to_string(), "1\ntwo\n".to_string())]), "{mode:?}");
     }
 }
+
+/// A Delete File of a missing path beside other operations (Strict): an error
+/// when the rest of the patch changes something and nothing is applied yet; a
+/// part of "already applied" when every other operation is already there.
+#[test]
+fn a_missing_delete_beside_other_operations() {
+    let mut c = Cases::default();
+    strict(
+        &mut c,
+        "beside a fresh update",
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n*** Delete File: gone.txt\n*** End Patch",
+    );
+    strict(
+        &mut c,
+        "beside an Add File equal to the file",
+        "*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** Delete File: gone.txt\n*** End Patch",
+    );
+    strict(
+        &mut c,
+        "beside an update already applied",
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-uno\n+one\n*** Delete File: gone.txt\n*** End Patch",
+    );
+    insta::assert_snapshot!("missing_delete_beside", c.text());
+}
