@@ -29,7 +29,11 @@ export function tooLarge(message: string): PatchError {
   return new PatchError({ code: 'input_too_large', message });
 }
 
-export function checkString(name: string, value: unknown): string {
+export function checkString(what: string | (() => string), value: unknown): string {
+  if (typeof value === 'string' && value.length <= MAX_TEXT_BYTES && wellFormed(value)) return value;
+  // Only a refused argument needs its name: a file map's loop passes a
+  // function, not a string built for each of 100,000 files.
+  const name = typeof what === 'string' ? what : what();
   if (typeof value !== 'string') {
     throw new TypeError(`applypatch: ${name} must be a string, got ${describe(value)}`);
   }
@@ -38,16 +42,15 @@ export function checkString(name: string, value: unknown): string {
       `${name} is ${value.length} UTF-16 code units long, so over ${MAX_TEXT_BYTES} bytes; applypatch takes texts of at most ${MAX_TEXT_BYTES} bytes (32 MiB). Split the work into smaller files or edits.`,
     );
   }
-  const wellFormed = typeof value.isWellFormed === 'function' ? value.isWellFormed() : !loneSurrogate.test(value);
-  if (!wellFormed) {
-    const at = value.search(loneSurrogate);
-    throw new PatchError({
-      code: 'invalid_string',
-      message: `${name} is not well-formed UTF-16: it has a lone surrogate (\\u${value.charCodeAt(at).toString(16).toUpperCase()}) at index ${at}. Such a string cannot be encoded as UTF-8 without changing it, so it is refused.`,
-    });
-  }
-  return value;
+  const at = value.search(loneSurrogate);
+  throw new PatchError({
+    code: 'invalid_string',
+    message: `${name} is not well-formed UTF-16: it has a lone surrogate (\\u${value.charCodeAt(at).toString(16).toUpperCase()}) at index ${at}. Such a string cannot be encoded as UTF-8 without changing it, so it is refused.`,
+  });
 }
+
+const wellFormed = (value: string): boolean =>
+  typeof value.isWellFormed === 'function' ? value.isWellFormed() : !loneSurrogate.test(value);
 
 export function checkStrings(name: string, value: unknown): string[] {
   if (!Array.isArray(value)) {

@@ -174,7 +174,7 @@ export interface UnifiedDiffOptions {
 function entriesOf(name: string, files: Files): [string[], string[]] {
   fileMap(files); // type checks
   const entries = files instanceof Map ? [...files] : Object.entries(files);
-  return [entries.map(([p]) => p), entries.map(([p, t]) => checkString(`${name}[${JSON.stringify(p)}]`, t))];
+  return [entries.map(([p]) => p), entries.map(([p, t]) => checkString(() => `${name}[${JSON.stringify(p)}]`, t))];
 }
 
 /**
