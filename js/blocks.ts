@@ -6,7 +6,7 @@ import { checkOptions, checkString } from './args.js';
 import { guardObject, instanceGeneration, type PreparedBlocks, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
-import { type FileMap, type Files, fileMap, putFiles } from './patch.js';
+import { type FileMap, type Files, fileMap, putPaths } from './patch.js';
 
 /** The ladder's rungs, in the order they are tried. */
 export type Strategy = (typeof strategies)[number];
@@ -333,7 +333,7 @@ export function applyBlocks<T extends Files>(files: T, message: string, options?
   const args = resolve(options);
   const path = checkOptions(options).path;
   if (path !== undefined && typeof path !== 'string') throw new TypeError(`applypatch: options.path must be a string, got ${kind(path)}`);
-  return withBlocks(message, (prepared) => applyPreparedBlocks(map, map.paths, prepared, args, path));
+  return withBlocks(message, (prepared) => applyPreparedBlocks(map, prepared, args, path));
 }
 
 /** Options as the binding takes them (for {@link applyPreparedBlocks}). @internal */
@@ -353,20 +353,40 @@ export function withBlocks<R>(message: string, use: (prepared: PreparedBlocks) =
   }
 }
 
-/** Applies prepared blocks to the files `paths` of a map (all of them, for applyBlocks). @internal */
+/** Applies prepared blocks to the files of a map they go to. @internal */
 export function applyPreparedBlocks<T extends Files>(
   map: FileMap<T>,
-  paths: readonly string[],
   prepared: PreparedBlocks,
   args: Float64Array,
   path: string | undefined,
 ): BlocksResult<T> {
-  const put = putFiles(map, paths);
-  const raw = call(() => prepared.apply(put.paths, put.lengths, args, path)) as {
-    ok: boolean;
-    changes: Array<{ path: string; contents: string | null }>;
-    results: BlockResult[];
-    problems: BlockProblem[];
-  };
-  return { ok: raw.ok, files: map.with(raw.changes.flatMap((c) => [c.path, c.contents])), results: raw.results, problems: raw.problems };
+  // Only the files the blocks go to cross into wasm, not the whole map;
+  // their paths are the engine's already (`prepared.paths`).
+  const named = prepared.paths(path).split('\n');
+  named.pop();
+  const [ok, changes, numbers, paths, full, problems] = call(() => prepared.apply(putPaths(map, named), args, path)) as [
+    boolean,
+    Array<string | null>,
+    Float64Array,
+    string,
+    Array<number | BlockResult>,
+    BlockProblem[],
+  ];
+  // The blocks cross flat (src/wasm.rs `PreparedBlocks::apply`); those with a failure or a note, whole.
+  const blockPaths = paths.split('\n');
+  const results: BlockResult[] = new Array(blockPaths.length - 1);
+  for (let i = 0; i < results.length; i++) {
+    const k = i * 6;
+    results[i] = {
+      path: blockPaths[i] as string,
+      line: numbers[k] as number,
+      endMarkerLine: numbers[k + 1] as number,
+      ok: numbers[k + 2] === 1,
+      strategy: STRATEGIES[numbers[k + 3] as number] ?? null,
+      similarity: numbers[k + 4] as number,
+      matches: numbers[k + 5] as number,
+    };
+  }
+  for (let i = 0; i < full.length; i += 2) results[full[i] as number] = full[i + 1] as BlockResult;
+  return { ok, files: map.with(changes), results, problems };
 }

@@ -129,7 +129,7 @@ export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths
     if (contents !== undefined && !seen.has(path)) {
       seen.add(path);
       present.push(path);
-      texts.push(checkString(`files[${JSON.stringify(path)}]`, contents));
+      texts.push(checkString(() => `files[${JSON.stringify(path)}]`, contents));
     }
   }
   return { paths: present, lengths: putInputs(texts) };
@@ -171,8 +171,30 @@ export function applyPrepared<T extends Files>(map: FileMap<T>, prepared: Prepar
   return map.with(preparedChanges(map, prepared, mode));
 }
 
-/** Contents not given to the engine (`PreparedPatch.apply`). */
+/** Contents not given to the engine (`PreparedPatch.apply`, `PreparedBlocks.apply`). */
 const ABSENT = 0xffffffff;
+
+/**
+ * Puts the contents of `paths` (those with `wanted[i]`, when given) that the
+ * map has into the wasm input buffer, one after another. Returns each path's
+ * length in bytes there, or {@link ABSENT}: the engine numbers the files by
+ * position in `paths`, so no path crosses again. @internal
+ */
+export function putPaths(map: FileMap<Files>, paths: readonly string[], wanted?: ArrayLike<number>): Uint32Array {
+  const lengths = new Uint32Array(paths.length).fill(ABSENT);
+  const given: number[] = [];
+  const texts: string[] = [];
+  for (let i = 0; i < paths.length; i++) {
+    const contents = wanted === undefined || wanted[i] ? map.get(paths[i] as string) : undefined;
+    if (contents !== undefined) {
+      given.push(i);
+      texts.push(checkString(() => `files[${JSON.stringify(paths[i])}]`, contents));
+    }
+  }
+  const put = putInputs(texts);
+  for (let k = 0; k < given.length; k++) lengths[given[k] as number] = put[k] as number;
+  return lengths;
+}
 
 /**
  * The engine's changes `[path, contents | null, …]` of a prepared patch over
@@ -185,19 +207,7 @@ function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, mode: num
   paths.pop();
   // Only the files the patch reads cross into wasm; in Strict mode an added
   // file too (one with the same contents is already applied).
-  const reads = prepared.reads(modeOfCode(mode) === STRICT);
-  const lengths = new Uint32Array(paths.length).fill(ABSENT);
-  const given: number[] = [];
-  const texts: string[] = [];
-  for (let i = 0; i < paths.length; i++) {
-    const contents = reads[i] ? map.get(paths[i] as string) : undefined;
-    if (contents !== undefined) {
-      given.push(i);
-      texts.push(checkString(`files[${JSON.stringify(paths[i])}]`, contents));
-    }
-  }
-  const put = putInputs(texts);
-  for (let k = 0; k < given.length; k++) lengths[given[k] as number] = put[k] as number;
+  const lengths = putPaths(map, paths, prepared.reads(modeOfCode(mode) === STRICT));
   const flat = call(() => prepared.apply(lengths, mode)) as Array<number | string | null>;
   for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   return flat as Array<string | null>;

@@ -16,6 +16,10 @@ use crate::patch::{self, Operation, OperationKind, Patch, Place};
 use crate::repair::{envelope, Allow, Ctx, Repair, RepairKind};
 use crate::Mode;
 
+/// [`Patch::touches`], and for each operation the position there of its path
+/// and of its move's destination (a move to another path).
+pub(crate) type Slots = (Vec<Touch>, Vec<(usize, Option<usize>)>);
+
 /// The final state of one path the patch touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -26,32 +30,47 @@ pub struct FileChange {
     pub contents: Option<String>,
 }
 
-/// Paths touched so far, in the order first touched, over the caller's files.
-/// `at` borrows its keys from the patch (`'p`): no copy of each path.
-struct Overlay<'p, 'f, F> {
-    base: F,
+/// The files an application works on, numbered as [`Patch::touches`]
+/// numbers them (a path's slot): the caller's contents of each, looked up
+/// once when first needed, and what the operations wrote so far. Slots
+/// rather than a map by path: no hashing per lookup, so 300,000 operations
+/// cost a lookup each.
+struct Overlay<'f, B> {
+    /// The caller's contents of a slot.
+    base: B,
     rereads: crate::limits::Rereads,
-    changes: Vec<FileChange>,
-    at: HashMap<&'p str, usize>,
+    /// Per slot: not written yet (`None`), or its contents now (`Some(None)`: deleted).
+    state: Vec<Option<Option<String>>>,
+    /// Slots in the order first written: the order of the result.
+    order: Vec<usize>,
     _files: std::marker::PhantomData<&'f ()>,
 }
 
-impl<'p, 'f, F: Fn(&str) -> Option<&'f str>> Overlay<'p, 'f, F> {
-    fn get(&self, path: &str) -> Option<&str> {
-        match self.at.get(path).and_then(|&i| self.changes.get(i)) {
-            Some(change) => change.contents.as_deref(),
-            None => (self.base)(path),
+impl<'f, B: Fn(usize) -> Option<&'f str>> Overlay<'f, B> {
+    fn new(slots: usize, base: B) -> Self {
+        Overlay { base, rereads: Default::default(), state: vec![None; slots], order: Vec::new(), _files: std::marker::PhantomData }
+    }
+
+    fn get(&self, slot: usize) -> Option<&str> {
+        match self.state.get(slot) {
+            Some(Some(written)) => written.as_deref(),
+            _ => (self.base)(slot),
         }
     }
 
-    fn set(&mut self, path: &'p str, contents: Option<String>) {
-        match self.at.get(path).and_then(|&i| self.changes.get_mut(i)) {
-            Some(change) => change.contents = contents,
-            None => {
-                self.at.insert(path, self.changes.len());
-                self.changes.push(FileChange { path: path.to_string(), contents });
+    fn set(&mut self, slot: usize, contents: Option<String>) {
+        if let Some(state) = self.state.get_mut(slot) {
+            if state.is_none() {
+                self.order.push(slot);
             }
+            *state = Some(contents);
         }
+    }
+
+    /// The final state of each slot written, in the order first written.
+    fn finish(mut self) -> Vec<(usize, Option<String>)> {
+        let state = &mut self.state;
+        self.order.iter().map(|&slot| (slot, state.get_mut(slot).and_then(Option::take).flatten())).collect()
     }
 }
 
@@ -113,6 +132,33 @@ impl Patch {
     /// paths already gone) is an `already_applied` error, or with the repair
     /// a reported no-op; a patch partly applied is an error naming the parts.
     pub fn apply_with<'f>(&self, mode: Mode, ctx: &mut Ctx, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+        let (touches, slots) = self.slots();
+        let base = |slot: usize| touches.get(slot).and_then(|t| get(&t.path));
+        let changes = self.apply_slots(mode, ctx, slots, base)?;
+        Ok(changes
+            .into_iter()
+            .map(|(slot, contents)| FileChange { path: touches.get(slot).map(|t| t.path.clone()).unwrap_or_default(), contents })
+            .collect())
+    }
+
+    /// [`Patch::apply_with`] with the files given by position rather than
+    /// looked up by path: `files[i]` is the contents of `touches()[i].path`
+    /// (`None`: no such file; a path the patch does not read may be given as
+    /// `None`). Returns the final state of every path the patch wrote, as its
+    /// position in [`Patch::touches`], in the order first written. For a
+    /// caller that numbers the files once, such as the npm binding.
+    pub fn apply_touched(&self, mode: Mode, ctx: &mut Ctx, files: &[Option<&str>]) -> Result<Vec<(usize, Option<String>)>> {
+        let (_, slots) = self.slots();
+        self.apply_slots(mode, ctx, slots, |slot| files.get(slot).copied().flatten())
+    }
+
+    fn apply_slots<'f>(
+        &self,
+        mode: Mode,
+        ctx: &mut Ctx,
+        slots: &[(usize, Option<usize>)],
+        base: impl Fn(usize) -> Option<&'f str>,
+    ) -> Result<Vec<(usize, Option<String>)>> {
         if self.operations().is_empty() {
             return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
         }
@@ -123,20 +169,15 @@ impl Patch {
             .enumerate()
             .map(|(k, (op, place))| read_body(self, op, place, mode).map_err(|e| locate(e, op, k, mode)))
             .collect::<Result<_>>()?;
-        let n = self.operations().len();
-        let mut files = Overlay {
-            base: get,
-            rereads: Default::default(),
-            changes: Vec::with_capacity(n),
-            at: HashMap::with_capacity(n),
-            _files: std::marker::PhantomData,
-        };
+        let mut files = Overlay::new(slots.iter().map(|&(s, d)| s.max(d.unwrap_or(0)) + 1).max().unwrap_or(0), base);
         let mut found = Vec::with_capacity(bodies.len());
-        for (k, (op, body)) in self.operations().iter().zip(&bodies).enumerate() {
+        for (k, ((op, body), &(slot, dest))) in self.operations().iter().zip(&bodies).zip(slots).enumerate() {
             let step = match op {
-                Operation::Add { path, contents, line } => Step::add(path, contents, Some(*line)),
-                Operation::Delete { path, line } => Step::delete(path, Some(*line)),
-                Operation::Update { path, move_to, line, .. } => Step::update(path, move_to.as_deref(), body.as_ref(), Some(*line)),
+                Operation::Add { path, contents, line } => Step::add(path, slot, contents, Some(*line)),
+                Operation::Delete { path, line } => Step::delete(path, slot, Some(*line)),
+                Operation::Update { path, move_to, line, .. } => {
+                    Step::update(path, slot, move_to.as_deref().zip(dest), body.as_ref(), Some(*line))
+                }
             };
             let before = ctx.repairs.len();
             let f = apply_step(&mut files, &step, mode, ctx).map_err(|e| locate(e, op, k, mode))?;
@@ -150,7 +191,7 @@ impl Patch {
         if mode == Mode::Strict {
             whole_patch(self, &found, ctx)?;
         }
-        Ok(files.changes)
+        Ok(files.finish())
     }
 
     /// What the Codex CLI prints when the patch applies: `A` lines for added
@@ -173,43 +214,67 @@ impl Patch {
     /// destination after its source): what a caller must look up or resolve
     /// before [`Patch::apply`], without reading the patch again.
     pub fn touches(&self) -> Vec<Touch> {
+        self.touched().to_vec()
+    }
+
+    /// [`Patch::touches`], borrowed: computed once per patch.
+    pub fn touched(&self) -> &[Touch] {
+        &self.slots().0
+    }
+
+    fn slots(&self) -> &Slots {
+        self.slots.get_or_init(|| self.compute_slots())
+    }
+
+    /// [`Patch::touches`], and for each operation the position there of its
+    /// path and of its move's destination (a move to another path).
+    fn compute_slots(&self) -> Slots {
         let n = self.operations().len();
         let mut touches: Vec<Touch> = Vec::with_capacity(n);
-        // Where each path is in `touches`: one lookup per operation, linear in the patch.
+        let mut slots = Vec::with_capacity(n);
+        // Where each path is in `touches`: one lookup per path named, linear in the patch.
         let mut at: HashMap<&str, usize> = HashMap::with_capacity(n);
-        let mut written: std::collections::HashSet<&str> = std::collections::HashSet::with_capacity(n);
-        fn touch<'p>(touches: &mut Vec<Touch>, at: &mut HashMap<&'p str, usize>, path: &'p str) -> usize {
+        // Per slot: an earlier operation wrote it (so its text is not read).
+        let mut written: Vec<bool> = Vec::with_capacity(n);
+        fn touch<'p>(touches: &mut Vec<Touch>, written: &mut Vec<bool>, at: &mut HashMap<&'p str, usize>, path: &'p str) -> usize {
             *at.entry(path).or_insert_with(|| {
                 touches.push(Touch { path: path.to_string(), read: false, needs_text: false, moved_from: None });
+                written.push(false);
                 touches.len() - 1
             })
         }
         for op in self.operations() {
             let path = op.path();
-            let i = touch(&mut touches, &mut at, path);
+            let i = touch(&mut touches, &mut written, &mut at, path);
+            let was_written = written.get(i).copied().unwrap_or(false);
             if let Some(t) = touches.get_mut(i) {
                 t.read |= op.kind() != OperationKind::Add;
-                t.needs_text |= op.kind() == OperationKind::Update && !written.contains(path);
+                t.needs_text |= op.kind() == OperationKind::Update && !was_written;
             }
+            let mut dest_slot = None;
             match op {
-                Operation::Add { .. } => {
-                    written.insert(path);
-                }
-                Operation::Delete { .. } => {
-                    written.remove(path);
-                }
+                Operation::Add { .. } => set(&mut written, i, true),
+                Operation::Delete { .. } => set(&mut written, i, false),
                 Operation::Update { move_to: Some(dest), .. } if dest != path => {
-                    let d = touch(&mut touches, &mut at, dest);
+                    let d = touch(&mut touches, &mut written, &mut at, dest);
                     if let Some(t) = touches.get_mut(d) {
                         t.moved_from = Some(path.to_string());
                     }
-                    written.insert(dest);
-                    written.remove(path);
+                    set(&mut written, d, true);
+                    set(&mut written, i, false);
+                    dest_slot = Some(d);
                 }
                 _ => {}
             }
+            slots.push((i, dest_slot));
         }
-        touches
+        (touches, slots)
+    }
+}
+
+fn set(flags: &mut [bool], i: usize, value: bool) {
+    if let Some(f) = flags.get_mut(i) {
+        *f = value;
     }
 }
 
@@ -413,7 +478,7 @@ pub fn apply_file_operation_with<'f>(
     let step = match *op {
         FileOperation::Create { diff, .. } => {
             contents = create_file(diff).map_err(located)?;
-            Step::add(path, &contents, None)
+            Step::add(path, 0, &contents, None)
         }
         FileOperation::Update { diff, move_to, .. } => {
             if move_to == Some("") {
@@ -423,12 +488,13 @@ pub fn apply_file_operation_with<'f>(
                 )));
             }
             parsed = diff::parse(diff, mode, 1).map_err(located)?;
-            Step::update(path, move_to, Some(&parsed), None)
+            Step::update(path, 0, move_to.filter(|&dest| dest != path).map(|dest| (dest, 1)), Some(&parsed), None)
         }
-        FileOperation::Delete { .. } => Step::delete(path, None),
+        FileOperation::Delete { .. } => Step::delete(path, 0, None),
     };
-    let mut files =
-        Overlay { base: get, rereads: Default::default(), changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+    // Slot 0 is the path, slot 1 a move's destination.
+    let dest = step.move_to.map(|(dest, _)| dest);
+    let mut files = Overlay::new(2, |slot| if slot == 0 { get(path) } else { dest.and_then(&get) });
     let found = apply_step(&mut files, &step, mode, ctx).map_err(located)?;
     for r in &mut ctx.repairs {
         r.path = Some(path.to_string());
@@ -476,7 +542,11 @@ pub fn apply_file_operation_with<'f>(
             return Err(located(e));
         }
     }
-    Ok(files.changes)
+    Ok(files
+        .finish()
+        .into_iter()
+        .map(|(slot, contents)| FileChange { path: if slot == 0 { path } else { dest.unwrap_or_default() }.to_string(), contents })
+        .collect())
 }
 
 /// Applies a patch to a map of files and returns the new map.
@@ -531,7 +601,10 @@ fn read_body<'p>(patch: &Patch, op: &'p Operation, place: &Place, mode: Mode) ->
 struct Step<'a> {
     kind: OperationKind,
     path: &'a str,
-    move_to: Option<&'a str>,
+    /// The path's slot in the [`Overlay`].
+    slot: usize,
+    /// A move to another path: the destination and its slot.
+    move_to: Option<(&'a str, usize)>,
     /// Add: the new file's contents.
     contents: Option<&'a str>,
     /// Update: the parsed body (none for a patch's empty body).
@@ -541,28 +614,23 @@ struct Step<'a> {
 }
 
 impl<'a> Step<'a> {
-    fn add(path: &'a str, contents: &'a str, line: Option<usize>) -> Self {
-        Step { kind: OperationKind::Add, path, move_to: None, contents: Some(contents), body: None, line }
+    fn add(path: &'a str, slot: usize, contents: &'a str, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Add, path, slot, move_to: None, contents: Some(contents), body: None, line }
     }
 
-    fn delete(path: &'a str, line: Option<usize>) -> Self {
-        Step { kind: OperationKind::Delete, path, move_to: None, contents: None, body: None, line }
+    fn delete(path: &'a str, slot: usize, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Delete, path, slot, move_to: None, contents: None, body: None, line }
     }
 
-    fn update(path: &'a str, move_to: Option<&'a str>, body: Option<&'a Diff<'a>>, line: Option<usize>) -> Self {
-        Step { kind: OperationKind::Update, path, move_to, contents: None, body, line }
+    fn update(path: &'a str, slot: usize, move_to: Option<(&'a str, usize)>, body: Option<&'a Diff<'a>>, line: Option<usize>) -> Self {
+        Step { kind: OperationKind::Update, path, slot, move_to, contents: None, body, line }
     }
 }
 
 /// Applies one operation; says what it found (a Delete of a missing path is
 /// reported, not an error, in Strict mode: the caller decides).
-fn apply_step<'p, 'f, F: Fn(&str) -> Option<&'f str>>(
-    files: &mut Overlay<'p, 'f, F>,
-    op: &Step<'p>,
-    mode: Mode,
-    ctx: &mut Ctx,
-) -> Result<Found> {
-    let path = op.path;
+fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, op: &Step, mode: Mode, ctx: &mut Ctx) -> Result<Found> {
+    let (path, slot) = (op.path, op.slot);
     let at_line = |mut e: Error| {
         e.diff_line = op.line;
         e
@@ -570,23 +638,23 @@ fn apply_step<'p, 'f, F: Fn(&str) -> Option<&'f str>>(
     match op.kind {
         OperationKind::Add => {
             let contents = op.contents.unwrap_or_default();
-            let same = files.get(path) == Some(contents);
-            files.set(path, Some(contents.to_string()));
+            let same = files.get(slot) == Some(contents);
+            files.set(slot, Some(contents.to_string()));
             if same && mode == Mode::Strict {
                 return Ok(Found::Same);
             }
         }
         OperationKind::Delete => {
-            if files.get(path).is_none() {
+            if files.get(slot).is_none() {
                 if mode == Mode::Strict {
                     return Ok(Found::Gone);
                 }
                 return Err(at_line(Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}"))));
             }
-            files.set(path, None);
+            files.set(slot, None);
         }
         OperationKind::Update => {
-            let Some(current) = files.get(path) else {
+            let Some(current) = files.get(slot) else {
                 return Err(at_line(Error::new(
                     ErrorKind::FileNotFound,
                     format!("Failed to read file to update {path}: No such file or directory (os error 2)"),
@@ -599,7 +667,7 @@ fn apply_step<'p, 'f, F: Fn(&str) -> Option<&'f str>>(
                 Some(diff) => {
                     // Each update re-reads its file: bounded over the whole patch (limits::Rereads).
                     files.rereads.read(current.len()).map_err(at_line)?;
-                    let current = files.get(path).unwrap_or_default();
+                    let current = files.get(slot).unwrap_or_default();
                     crate::batch::apply_parsed_with(mode, current, diff, Some(path), &mut sub)?
                 }
                 None => current.to_string(),
@@ -607,11 +675,11 @@ fn apply_step<'p, 'f, F: Fn(&str) -> Option<&'f str>>(
             let applied = sub.repairs.iter().any(|r| r.kind == RepairKind::AlreadyApplied);
             ctx.repairs.extend(sub.repairs);
             match op.move_to {
-                Some(dest) if dest != path => {
+                Some((_, dest)) => {
                     files.set(dest, Some(new));
-                    files.set(path, None);
+                    files.set(slot, None);
                 }
-                _ => files.set(path, Some(new)),
+                _ => files.set(slot, Some(new)),
             }
             if applied {
                 return Ok(Found::Applied);
@@ -751,6 +819,31 @@ mod tests {
         let base = files(&[("a", "1\n"), ("d", "gone\n")]);
         let changes = patch.apply(Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap();
         assert_eq!(changes, apply_patch(text, Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap());
+        // Written in order: n, then the move's destination b before its source a, then d.
+        let written: Vec<_> = changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
+        assert_eq!(written, [("n", Some("y\n")), ("b", Some("2\n")), ("a", None), ("d", None)]);
+        // The same files by position in touches: the same changes, as positions.
+        assert_eq!(patch.touched(), patch.touches().as_slice());
+        let by_position = patch.apply_touched(Mode::Strict, &mut Ctx::default(), &[None, Some("1\n"), None, Some("gone\n")]).unwrap();
+        assert_eq!(by_position, [(0, Some("y\n".into())), (2, Some("2\n".into())), (1, None), (3, None)]);
+        // A file missing at its position is missing: the delete of d fails in Codex mode.
+        let err = patch.apply_touched(Mode::Codex, &mut Ctx::default(), &[None, Some("1\n")]).unwrap_err();
+        assert_eq!((err.kind, err.message.as_str(), err.operation), (ErrorKind::FileNotFound, "Failed to delete file d", Some(3)));
+    }
+
+    #[test]
+    fn a_responses_api_move_writes_its_destination_then_its_source() {
+        let base = files(&[("a", "1\n"), ("b", "old\n")]);
+        let op = FileOperation::Update { path: "a", diff: "@@\n-1\n+2\n", move_to: Some("b") };
+        let changes = apply_file_operation(&op, Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap();
+        assert_eq!(
+            changes,
+            [FileChange { path: "b".into(), contents: Some("2\n".into()) }, FileChange { path: "a".into(), contents: None }]
+        );
+        // A move to the path itself is an update in place.
+        let op = FileOperation::Update { path: "a", diff: "@@\n-1\n+2\n", move_to: Some("a") };
+        let changes = apply_file_operation(&op, Mode::Strict, |p| base.get(p).map(String::as_str)).unwrap();
+        assert_eq!(changes, [FileChange { path: "a".into(), contents: Some("2\n".into()) }]);
     }
 
     #[test]

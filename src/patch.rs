@@ -140,7 +140,31 @@ pub struct Patch {
     /// -1 when a repair supplied a missing `*** Begin Patch`).
     #[cfg_attr(feature = "serde", serde(skip))]
     offset: isize,
+    /// What [`Patch::touches`] computes, kept: a caller asks for the touches,
+    /// then applies (src/files.rs).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) slots: Computed<crate::files::Slots>,
 }
+
+/// A value computed from the rest of a struct, once, on first use. Not part
+/// of the struct's value: equal patches compare equal whether or not it was
+/// computed yet.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Computed<T>(std::sync::OnceLock<T>);
+
+impl<T> Computed<T> {
+    pub(crate) fn get_or_init(&self, f: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(f)
+    }
+}
+
+impl<T> PartialEq for Computed<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T> Eq for Computed<T> {}
 
 impl Patch {
     /// The `*** Environment ID:` value, trimmed.

@@ -303,8 +303,6 @@ pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub struct PreparedPatch {
     patch: crate::Patch,
-    /// `patch.touches()`, computed once: `paths`, `reads` and `apply` number the paths by it.
-    touches: std::cell::OnceCell<Vec<crate::Touch>>,
 }
 
 /// Parses a patch once (`PatchError` fields when the envelope is malformed;
@@ -316,7 +314,7 @@ pub fn prepare_patch(patch: &str, mode_code: u32) -> Result<PreparedPatch, JsVal
     let parsed = if mode(mode_code) == Mode::Strict { crate::repair::envelope::parse(patch, &mut ctx) } else { crate::parse_patch(patch) };
     let patch = parsed.map_err(|e| to_js_error(&e))?;
     keep_repairs(ctx);
-    Ok(PreparedPatch { patch, touches: std::cell::OnceCell::new() })
+    Ok(PreparedPatch { patch })
 }
 
 #[wasm_bindgen]
@@ -360,32 +358,18 @@ impl PreparedPatch {
     /// given. Returns `[index, contents | null, …]`: each path the patch
     /// touched, as its position in `paths`, and its final contents.
     pub fn apply(&self, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
-        let touches = self.touched();
         let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         // The envelope's repairs (from preparePatch) come first.
         let mut ctx = Ctx::new(allow(mode_code));
         ctx.repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
         let result = with_input(total, |all| {
-            // One index of the paths serves the lookups and the result.
-            let index: HashMap<&str, usize> = touches.iter().enumerate().map(|(i, t)| (t.path.as_str(), i)).collect();
-            let mut contents: Vec<Option<&str>> = Vec::with_capacity(touches.len());
-            let mut pos = 0;
-            for &len in &lengths {
-                if len == u32::MAX {
-                    contents.push(None);
-                    continue;
-                }
-                let end = pos + len as usize;
-                contents.push(Some(all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?));
-                pos = end;
-            }
-            let get = |p: &str| index.get(p).and_then(|&i| contents.get(i).copied().flatten());
-            let changes = self.patch.apply_with(mode(mode_code), &mut ctx, get).map_err(|e| to_js_error(&e))?;
+            // The files by position in `touches`, as the engine takes them: no lookup by path.
+            let contents = by_position(all, &lengths)?;
+            let changes = self.patch.apply_touched(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
             let out = Array::new();
-            for c in changes {
-                let i = index.get(c.path.as_str()).ok_or_else(|| JsValue::from_str("applypatch: a change outside the touched paths"))?;
-                out.push(&JsValue::from(*i as u32));
-                out.push(&c.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+            for (i, contents) in changes {
+                out.push(&JsValue::from(i as u32));
+                out.push(&contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
             }
             Ok(out)
         });
@@ -395,9 +379,28 @@ impl PreparedPatch {
 }
 
 impl PreparedPatch {
+    /// The paths the patch touches, computed once: `paths`, `reads` and `apply` number the paths by them.
     fn touched(&self) -> &[crate::Touch] {
-        self.touches.get_or_init(|| self.patch.touches())
+        self.patch.touched()
     }
+}
+
+/// Files numbered by position, whose contents the wrapper put one after
+/// another in the input buffer (js/patch.ts `putPaths`): `lengths` in bytes,
+/// `u32::MAX` for a file not given.
+fn by_position<'a>(all: &'a str, lengths: &[u32]) -> Result<Vec<Option<&'a str>>, JsValue> {
+    let mut files = Vec::with_capacity(lengths.len());
+    let mut pos = 0;
+    for &len in lengths {
+        if len == u32::MAX {
+            files.push(None);
+            continue;
+        }
+        let end = pos + len as usize;
+        files.push(Some(all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?));
+        pos = end;
+    }
+    Ok(files)
 }
 
 /// The files `paths`, whose contents the wrapper put one after another in
@@ -604,14 +607,62 @@ impl PreparedBlocks {
         serialize(&self.parsed)
     }
 
-    /// Applies the blocks to the files `paths`, put in the input buffer
-    /// as `split_inputs` reads them: the engine's `BlocksResult`.
-    pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, options: &[f64], default_path: Option<String>) -> Result<JsValue, JsValue> {
+    /// The files the blocks go to (`default_path` for a block that names
+    /// none), each followed by `\n`: the files the wrapper puts in for `apply`.
+    pub fn paths(&self, default_path: Option<String>) -> String {
+        let mut out = String::new();
+        for path in self.parsed.paths(default_path.as_deref()) {
+            out.push_str(path);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Applies the blocks to the files of `paths` (same `default_path`),
+    /// whose contents the wrapper put in the input buffer one after
+    /// another: `lengths` has one entry per path, its length in bytes, or
+    /// `u32::MAX` for a file the map does not have. The engine's
+    /// `BlocksResult`, flat (one object per block through serde cost
+    /// MEASURED): `[ok, changes, numbers, paths, full, problems]`, where
+    /// `changes` is `[path, contents | null, …]`, `numbers` holds six per
+    /// block (`line`, `endMarkerLine`, `ok` as 0 or 1, the strategy as in
+    /// `blocksApplyEdit`, `similarity`, `matches`), `paths` each block's path
+    /// followed by `\n`, and `full` the blocks with a failure or a note, as
+    /// `[index, BlockResult, …]`.
+    pub fn apply(&self, lengths: Vec<u32>, options: &[f64], default_path: Option<String>) -> Result<Array, JsValue> {
         let options = Options::from_numbers(options);
-        let total: usize = lengths.iter().map(|&l| l as usize).sum();
+        let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         with_input(total, |all| {
-            let files = split_inputs(all, &paths, &lengths)?;
-            serialize(&blocks::apply_parsed_blocks(&self.parsed, &options, default_path.as_deref(), |p| files.get(p).copied())?)
+            let files = by_position(all, &lengths)?;
+            let r = blocks::apply_parsed_blocks_to(&self.parsed, &options, default_path.as_deref(), &files)?;
+            let mut numbers = Vec::with_capacity(r.results.len() * 6);
+            let mut block_paths = String::new();
+            let full = Array::new();
+            for (i, b) in r.results.iter().enumerate() {
+                let strategy = b.strategy.and_then(|s| Strategy::ALL.iter().position(|&t| t == s)).map_or(0, |i| i + 1);
+                numbers.extend([
+                    b.line as f64,
+                    b.end_marker_line as f64,
+                    f64::from(u8::from(b.ok)),
+                    strategy as f64,
+                    b.similarity,
+                    b.matches as f64,
+                ]);
+                block_paths.push_str(&b.path);
+                block_paths.push('\n');
+                if b.failure.is_some() || b.note.is_some() {
+                    full.push(&JsValue::from(i as u32));
+                    full.push(&serialize(b)?);
+                }
+            }
+            let out = Array::new();
+            out.push(&JsValue::from(r.ok));
+            out.push(&changes_to_js(r.changes));
+            out.push(&js_sys::Float64Array::from(numbers.as_slice()));
+            out.push(&JsValue::from_str(&block_paths));
+            out.push(&full);
+            out.push(&serialize(&r.problems)?);
+            Ok(out)
         })
     }
 }

@@ -437,7 +437,8 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
 
 /** `--format blocks` without `--file`: blocks that name their files, over the directory, all or nothing. */
 function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock[], prepared: PreparedBlocks): number {
-  const paths = [...new Set(edits.map((e) => e.path!))];
+  const paths = prepared.paths(undefined).split('\n');
+  paths.pop();
   const fail = (code: ErrorCode | 'no_match', message: string, path: string, extra: Record<string, unknown> = {}): number => {
     if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path, ...extra } }) + '\n');
     io.stderr(`applypatch: error[${code}] in ${path}.${code === 'write_failed' ? '' : ' Nothing was written.'}\n${message}\n`);
@@ -455,7 +456,7 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock
       new Map(),
       (files) => {
         const map = fileMap(files);
-        result = applyPreparedBlocks(map, map.paths, prepared, blockOptions({ preset: args.preset }), undefined);
+        result = applyPreparedBlocks(map, prepared, blockOptions({ preset: args.preset }), undefined);
         return result.files;
       },
       fs,

@@ -82,16 +82,62 @@ pub fn apply_parsed_blocks<'f>(
     default_path: Option<&str>,
     get: impl Fn(&str) -> Option<&'f str>,
 ) -> Result<BlocksResult> {
-    let mut order: Vec<String> = Vec::new();
-    let mut current: HashMap<String, (Option<&'f str>, String)> = HashMap::new();
+    let (paths, slots) = slots(parsed, default_path);
+    apply_slots(parsed, options, &paths, &slots, |slot| paths.get(slot).and_then(|&p| get(p)))
+}
+
+/// [`apply_parsed_blocks`] with the files given by position rather than
+/// looked up by path: `files[i]` is the contents of
+/// `parsed.paths(default_path)[i]` (`None`: no such file). For a caller that
+/// numbers the files once, such as the npm binding.
+pub fn apply_parsed_blocks_to(
+    parsed: &Parsed,
+    options: &Options,
+    default_path: Option<&str>,
+    files: &[Option<&str>],
+) -> Result<BlocksResult> {
+    let (paths, slots) = slots(parsed, default_path);
+    apply_slots(parsed, options, &paths, &slots, |slot| files.get(slot).copied().flatten())
+}
+
+/// [`Parsed::paths`], and each edit's position there (`None`: it names no
+/// file and there is no default).
+pub(super) fn slots<'a>(parsed: &'a Parsed, default_path: Option<&'a str>) -> (Vec<&'a str>, Vec<Option<usize>>) {
+    let mut paths = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    let slots = parsed
+        .edits
+        .iter()
+        .map(|e| {
+            let path = e.path.as_deref().or(default_path)?;
+            Some(*at.entry(path).or_insert_with(|| {
+                paths.push(path);
+                paths.len() - 1
+            }))
+        })
+        .collect();
+    (paths, slots)
+}
+
+fn apply_slots<'f>(
+    parsed: &Parsed,
+    options: &Options,
+    paths: &[&str],
+    slots: &[Option<usize>],
+    base: impl Fn(usize) -> Option<&'f str>,
+) -> Result<BlocksResult> {
+    // Per slot, once read: the caller's contents and the text now. Slots, not
+    // a map by path: no hashing per block (170,000 blocks in one message).
+    let mut current: Vec<Option<(Option<&'f str>, String)>> = vec![None; paths.len()];
+    let mut order: Vec<usize> = Vec::new();
     let mut results = Vec::with_capacity(parsed.edits.len());
     let mut rereads = crate::limits::Rereads::edits();
     let mut failed = !parsed.problems.is_empty() || parsed.edits.is_empty();
-    for (i, block) in parsed.edits.iter().enumerate() {
+    for (i, (block, &slot)) in parsed.edits.iter().zip(slots).enumerate() {
         if failed {
             break;
         }
-        let Some(path) = block.path.as_deref().or(default_path) else {
+        let Some((slot, &path)) = slot.and_then(|s| Some((s, paths.get(s)?))) else {
             let message = format!(
                 "Block {} (line {}) names no file: write the file's path alone on the line before its SEARCH marker.",
                 i + 1,
@@ -101,8 +147,9 @@ pub fn apply_parsed_blocks<'f>(
             failed = true;
             break;
         };
-        if !current.contains_key(path) {
-            let original = get(path);
+        let Some(state) = current.get_mut(slot) else { break };
+        if state.is_none() {
+            let original = base(slot);
             if original.is_none() && !block.search.is_empty() {
                 let message = format!(
                     "Block {} (line {}) names {path}, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text.",
@@ -113,10 +160,10 @@ pub fn apply_parsed_blocks<'f>(
                 failed = true;
                 break;
             }
-            order.push(path.to_string());
-            current.insert(path.to_string(), (original, original.unwrap_or_default().to_string()));
+            order.push(slot);
+            *state = Some((original, original.unwrap_or_default().to_string()));
         }
-        let Some((_, text)) = current.get_mut(path) else { break };
+        let Some((_, text)) = state else { break };
         // Each block searches (and copies) its whole file: bounded over the message.
         rereads.read(text.len())?;
         let edit =
@@ -134,8 +181,9 @@ pub fn apply_parsed_blocks<'f>(
     } else {
         order
             .into_iter()
-            .filter_map(|path| {
-                let (original, text) = current.remove(&path)?;
+            .filter_map(|slot| {
+                let (original, text) = current.get_mut(slot)?.take()?;
+                let path = paths.get(slot)?.to_string();
                 (original != Some(text.as_str())).then_some(FileChange { path, contents: Some(text) })
             })
             .collect()
@@ -173,6 +221,28 @@ mod tests {
         assert_eq!(changes, [("a.py", Some("x = 100\ny = 2\n")), ("b.py", Some("z = 30\n"))]);
         let lines: Vec<_> = r.results.iter().map(|b| (b.path.as_str(), b.line, b.end_marker_line)).collect();
         assert_eq!(lines, [("a.py", 2, 6), ("b.py", 8, 12), ("a.py", 14, 18)]);
+    }
+
+    #[test]
+    fn the_files_blocks_go_to_and_files_by_position() {
+        let message = [block("b.py", "z = 3", "z = 4"), block("a.py", "x = 1", "x = 2"), block("b.py", "z = 4", "z = 5")].concat();
+        let unnamed = "<<<<<<< SEARCH\ny = 2\n=======\ny = 20\n>>>>>>> REPLACE\n";
+        // A block that names no file (here the first) goes to the default file.
+        let parsed = parse_blocks_detailed(&(unnamed.to_string() + &message));
+        assert_eq!(parsed.paths(None), ["b.py", "a.py"]);
+        assert_eq!(parsed.paths(Some("a.py")), ["a.py", "b.py"]);
+        assert_eq!(parsed.paths(Some("c.py")), ["c.py", "b.py", "a.py"]);
+        let parsed = parse_blocks_detailed(&message);
+        let by_path = apply_parsed_blocks(&parsed, &Options::SAFE, None, get).unwrap();
+        let by_position = apply_parsed_blocks_to(&parsed, &Options::SAFE, None, &[get("b.py"), get("a.py")]).unwrap();
+        assert_eq!(by_position, by_path);
+        let changes: Vec<_> = by_path.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
+        assert_eq!(changes, [("b.py", Some("z = 5\n")), ("a.py", Some("x = 2\ny = 2\n"))]);
+        // A file not given at its position is unknown to the blocks.
+        let missing = apply_parsed_blocks_to(&parsed, &Options::SAFE, None, &[get("b.py")]).unwrap();
+        assert_eq!(missing.results.iter().map(|b| (b.path.as_str(), b.ok)).collect::<Vec<_>>(), [("b.py", true), ("a.py", false)]);
+        assert_eq!(missing.results[1].failure.as_ref().map(|f| f.reason), Some(Reason::UnknownFile));
+        assert!(!missing.ok && missing.changes.is_empty());
     }
 
     #[test]

@@ -52,7 +52,7 @@ mod similarity;
 
 use std::borrow::Cow;
 
-pub use files::{apply_blocks, apply_parsed_blocks, BlockResult, BlocksResult};
+pub use files::{apply_blocks, apply_parsed_blocks, apply_parsed_blocks_to, BlockResult, BlocksResult};
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 

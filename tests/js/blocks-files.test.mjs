@@ -72,6 +72,50 @@ test('applyBlocks: each block to its file, in order, all or nothing, a map of th
   assert.deepEqual(applyBlocks({ 'a.py': 'x = 1\n' }, unnamed, { path: 'a.py' }).files, { 'a.py': 'x = 5\n' });
 });
 
+test('applyBlocks results whole: every field of a block that applied and of one that failed', () => {
+  const files = { 'a.py': 'def f():\n    x = 1\n    y = 2\n    return x\n' };
+  const r = applyBlocks(files, block('a.py', 'def f():\n  x = 1', 'def f():\n  x = 9') + block('a.py', 'y = 3', 'y = 4'));
+  assert.deepEqual(r.results, [
+    { path: 'a.py', line: 2, endMarkerLine: 8, ok: true, strategy: 'indent', similarity: 0.5, matches: 1 },
+    {
+      path: 'a.py',
+      line: 10,
+      endMarkerLine: 14,
+      ok: false,
+      strategy: null,
+      similarity: 0,
+      matches: 0,
+      reason: 'not-found',
+      message:
+        'Edit not applied: its SEARCH text (1 line) is not in the file. Nothing was changed. No line of the SEARCH text is in the file, even ignoring whitespace: check that the edit is meant for this file, and read the file again before editing it.',
+    },
+  ]);
+  assert.deepEqual(r.files, files, 'all or nothing');
+  // The keys in the order the engine writes them (JSON output is stable).
+  assert.deepEqual(Object.keys(r.results[0]), ['path', 'line', 'endMarkerLine', 'ok', 'strategy', 'similarity', 'matches']);
+});
+
+test('applyBlocks reads only the files the blocks go to, not the whole map', () => {
+  // An agent passes its whole project; only a.py is named. Files the blocks do
+  // not name are neither encoded nor checked: a 40 MB log and a file with a
+  // lone surrogate beside it change nothing.
+  const files = new Map([
+    ['a.py', 'x = 1\n'],
+    ['big.log', 'x'.repeat(40 * 1024 * 1024)],
+    ['odd.txt', 'a\uD800b'],
+  ]);
+  const r = applyBlocks(files, block('a.py', 'x = 1', 'x = 2'));
+  assert.equal(r.ok, true);
+  assert.equal(r.files.get('a.py'), 'x = 2\n');
+  assert.equal(r.files.get('big.log'), files.get('big.log'));
+  assert.equal(r.files.get('odd.txt'), 'a\uD800b');
+  // A named file is still checked.
+  assert.throws(() => applyBlocks(files, block('odd.txt', 'a', 'b')), {
+    code: 'invalid_string',
+    message: /^files\["odd\.txt"\] is not well-formed UTF-16/,
+  });
+});
+
 test('the CLI applies blocks that name their files without --file, all or nothing', (t) => {
   const { root } = makeTree(t, { 'a.py': 'x = 1\n', 'src/b.py': 'z = 3\n' });
   const cli = (args, input) => spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: 'utf8' });
