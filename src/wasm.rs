@@ -5,8 +5,9 @@
 //! modes), or flat arrays where a benchmark says a JS object costs more than
 //! the work: the changes of a diff (`to_js_changes`, bench/strict.mjs), the
 //! files a patch or diff changed (`changes_to_js`), edit-block outcomes
-//! (`to_js_outcome`, bench/blocks.mjs: ~10 µs a call through serde) and the
-//! `lineDiff` steps (measured below). The TypeScript wrapper in `js/` turns
+//! (`to_js_outcome`, bench/blocks.mjs: ~10 µs a call through serde), the
+//! blocks of `applyBlocks` (`PreparedBlocks::apply`, npm run stress: ~1.3 µs
+//! a block through serde) and the `lineDiff` steps (measured below). The TypeScript wrapper in `js/` turns
 //! them into idiomatic results and `PatchError`s. Byte offsets become UTF-16
 //! code units here and nowhere else. The numbers that cross (modes,
 //! strategies, edit options, repair sets, line-diff steps) are positions in
@@ -622,8 +623,9 @@ impl PreparedBlocks {
     /// whose contents the wrapper put in the input buffer one after
     /// another: `lengths` has one entry per path, its length in bytes, or
     /// `u32::MAX` for a file the map does not have. The engine's
-    /// `BlocksResult`, flat (one object per block through serde cost
-    /// MEASURED): `[ok, changes, numbers, paths, full, problems]`, where
+    /// `BlocksResult`, flat (one object per block through serde cost about
+    /// 1.3 µs a block: 0.23 s of a 10 MB message of 171,897 blocks): `[ok,
+    /// changes, numbers, paths, full, problems]`, where
     /// `changes` is `[path, contents | null, …]`, `numbers` holds six per
     /// block (`line`, `endMarkerLine`, `ok` as 0 or 1, the strategy as in
     /// `blocksApplyEdit`, `similarity`, `matches`), `paths` each block's path
