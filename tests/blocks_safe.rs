@@ -352,6 +352,42 @@ fn start_line_chooses_among_equal_matches() {
     assert_eq!(r.changes, [FileChange { path: "a.py".into(), contents: Some("x = 1\ny = 2\nx = 9\nz = 3\n".into()) }]);
 }
 
+/// The start line chooses within five lines, and not when the matches it
+/// was shown stop short of it (more matches than are listed).
+#[test]
+fn start_line_reaches_five_lines_and_only_among_the_matches_listed() {
+    let mut source = String::from("x = 1\n");
+    source.push_str(&"other\n".repeat(18));
+    source.push_str("x = 1\n");
+    let edit = Edit { start_line: Some(6), ..Edit::new("x = 1", "x = 9") };
+    let r = apply_edit(&source, &edit, &Options::SAFE).unwrap();
+    assert!(r.ok, "startLine 6 is five lines from the match at line 1");
+    assert_eq!(r.text, source.replacen("x = 1", "x = 9", 1));
+    let r = apply_edit(&source, &Edit { start_line: Some(7), ..edit.clone() }, &Options::SAFE).unwrap();
+    assert!(!r.ok, "startLine 7 is six lines from the nearest match");
+    // 25 copies on odd lines 1..49: the first 20 (lines 1..39) are listed.
+    let source = "x = 1\nsep\n".repeat(25);
+    let at = |line: usize| apply_edit(&source, &Edit { start_line: Some(line), ..edit.clone() }, &Options::SAFE).unwrap();
+    let r = at(11);
+    assert!(r.ok);
+    assert_eq!(r.text, format!("{}x = 9\nsep\n{}", "x = 1\nsep\n".repeat(5), "x = 1\nsep\n".repeat(19)));
+    let listed: Vec<String> = (0..20).map(|k| format!("line {}", 2 * k + 1)).collect();
+    assert_eq!(
+        r.note.as_deref(),
+        Some(
+            format!(
+                "The SEARCH text matches 25 places in the file (exactly): {}; applied at line 11, the one nearest its startLine 11.",
+                listed.join(", ")
+            )
+            .as_str()
+        )
+    );
+    // Near the last listed match, an unlisted one may be nearer: no choice.
+    assert!(!at(39).ok);
+    assert!(!at(35).ok);
+    assert!(at(33).ok);
+}
+
 /// continue.dev's `replace_all`.
 #[test]
 fn replace_all_replaces_every_exact_copy_and_counts_them() {
@@ -362,6 +398,13 @@ fn replace_all_replaces_every_exact_copy_and_counts_them() {
         assert_eq!(r.matches, 3);
         assert_eq!(r.note.as_deref(), Some("Replaced 3 places (every exact copy of the SEARCH text): line 1, line 2, line 4."));
     }
+    // Twenty places are listed, and how many more there are.
+    let r = apply_edit(&"foo\n".repeat(23), &edit, &Options::SAFE).unwrap();
+    let listed: Vec<String> = (1..=20).map(|k| format!("line {k}")).collect();
+    assert_eq!(
+        r.note.as_deref(),
+        Some(format!("Replaced 23 places (every exact copy of the SEARCH text): {} and 3 more.", listed.join(", ")).as_str())
+    );
     let r = apply_edit("a\r\nfoo\r\nfoo\r\n", &Edit { replace_all: true, ..Edit::new("foo\n", "") }, &Options::SAFE).unwrap();
     assert_eq!(r.text, "a\r\n");
     let r = apply_edit("fo o\n", &edit, &Options::SAFE).unwrap();

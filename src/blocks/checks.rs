@@ -238,6 +238,8 @@ mod tests {
         assert_eq!(unique_edge("a\n}\nb\n}\n", false).as_deref(), Some("b\n}"));
         assert_eq!(unique_edge("x\ny\n", true).as_deref(), Some("x"));
         assert_eq!(unique_edge("z\nz\nz\nz\nz\nz\n", true), None);
+        // The last two lines, not the last half.
+        assert_eq!(unique_edge("p\nq\nr\n}\ns\n}\n", false).as_deref(), Some("s\n}"));
         assert!(!occurs_once("z\nz\nz", "z\nz"));
     }
 }

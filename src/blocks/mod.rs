@@ -816,6 +816,9 @@ mod tests {
         let r = run(&src, search, "x", &o);
         assert!(!r.ok);
         assert_eq!((r.similarity, r.range, r.text.as_str()), (0.8, None, src.as_str()));
+        // find's outcome says the same, without the new text.
+        assert!(find("a\nb\n", &Edit::new("a", "x"), &o).unwrap().ok());
+        assert!(!find(&src, &Edit::new(search, "x"), &o).unwrap().ok());
     }
 
     #[test]
@@ -841,5 +844,8 @@ mod tests {
     fn py_whitespace() {
         assert_eq!(py_strip("\u{1c}\u{a0} x \u{85}"), "x");
         assert_eq!(py_strip("\u{feff}x"), "\u{feff}x");
+        // Unicode whitespace at one end only is stripped too.
+        assert_eq!(py_strip("x\u{3000}"), "x");
+        assert_eq!(py_strip("\u{2003}x"), "x");
     }
 }
