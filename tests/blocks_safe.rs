@@ -382,6 +382,14 @@ fn start_line_reaches_five_lines_and_only_among_the_matches_listed() {
             .as_str()
         )
     );
+    // Without a start line: ambiguous, the twenty listed and how many more.
+    let r = apply_edit(&source, &Edit::new("x = 1", "x = 9"), &Options::SAFE).unwrap();
+    let failure = r.failure.unwrap();
+    assert_eq!(
+        failure.message,
+        format!("Edit not applied: its SEARCH text matches 25 places in the file (exactly): {} and 5 more. Nothing was changed. Make the SEARCH text match one place only: add a line above or below the change that differs between these places.", listed.join(", "))
+    );
+    assert_eq!(failure.candidates.len(), 20);
     // Near the last listed match, an unlisted one may be nearer: no choice.
     assert!(!at(39).ok);
     assert!(!at(35).ok);

@@ -275,6 +275,8 @@ mod tests {
     fn numbers_in_messages() {
         assert_eq!([0.0, 0.5, 0.855, 1.0, -0.25, 2.0 / 3.0].map(decimal2), ["0.00", "0.50", "0.86", "1.00", "-0.25", "0.67"]);
         assert_eq!((decimal2(f64::NAN), percent(0.85), percent(f64::INFINITY)), ("NaN".to_string(), "85%".to_string(), "NaN%".to_string()));
+        // Numbers too large to print exactly as an integer are not numbers here.
+        assert_eq!((percent(9.99e12), percent(1e13)), ("999000000000000%".to_string(), "NaN%".to_string()));
     }
 
     #[test]
