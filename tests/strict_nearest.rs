@@ -93,3 +93,34 @@ fn at_a_place_found_by_a_similar_line_the_too_common_lines_there_count() {
     assert_eq!(nearest(&e), (202, 0.5));
     assert!(e.message.contains("The closest place is input line 202, where 1 of 2 lines are equal"), "{}", e.message);
 }
+
+#[test]
+fn with_no_line_there_the_most_similar_line_is_the_closest_place() {
+    // No line of the section is in the input, even trimmed: the input line
+    // most like its longest line. A line that holds the probe twice over is
+    // not more like it than a line with one character changed.
+    let e = fail("abcabcabc\nabcabX\nzz\n", "-abcabc\n-zzz\n+q");
+    assert_eq!(nearest(&e), (2, 0.0));
+    // On a tie, the first.
+    let e = fail("k\nabcdeX\nabcdeY\n", "-abcdeZ\n-zzz\n+q");
+    assert_eq!(nearest(&e).0, 2);
+}
+
+#[test]
+fn a_line_found_only_trimmed_counts_up_to_two_hundred_times() {
+    // "}" is in the input only indented, 200 times: it still says where the
+    // section could be (the first of them). With 201 it is too common.
+    let input = format!("a\n{}", "  }\n".repeat(200));
+    assert_eq!(nearest(&fail(&input, "-}\n-x\n+y")).0, 2);
+    let input = format!("a\n{}", "  }\n".repeat(201));
+    assert!(fail(&input, "-}\n-x\n+y").nearest.is_none());
+}
+
+#[test]
+fn with_every_line_too_common_the_longest_start_of_the_section_is_the_closest_place() {
+    // 300 other lines, then "}" 201 times: too common to vote. The place where
+    // the most of the section's first lines are is line 301; three of its
+    // four lines are equal there.
+    let input = format!("{}{}", (0..300).map(|i| format!("line {i}\n")).collect::<String>(), "}\n".repeat(201));
+    assert_eq!(nearest(&fail(&input, "-}\n-}\n-}\n-q\n+y")), (301, 0.75));
+}

@@ -232,6 +232,8 @@ mod tests {
         assert_eq!(seek_in("  a\n", &["a  "], 0, false), Some(0));
         assert_eq!(seek_in("x \u{2013} \u{201C}y\u{201D}\u{00A0}\n", &["x - \"y\""], 0, false), Some(0));
         assert_eq!(seek_in("a\u{2026}\n", &["a..."], 0, false), None, "the ellipsis is not normalised");
+        // A line made only of characters that normalise: every one of them is.
+        assert_eq!(seek_in("x\n\u{201C}\u{2014}\u{201D}\n", &["\"-\""], 0, false), Some(1));
         assert_eq!(seek_in("a\nb\na\n", &["a"], 1, false), Some(2));
         assert_eq!(seek_in("a\nb\n", &[], 1, false), Some(1));
     }

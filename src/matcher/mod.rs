@@ -37,7 +37,9 @@ pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<DiffEdit<'d>> {
             continue;
         }
         let (_, e) = run.get_or_insert_with(|| {
-            (old, DiffEdit { edit: LineEdit { start: at + old, end: at + old, new: Vec::new() }, diff_line: l.line })
+            // Empty until the run closes and sets its end.
+            let start = at + old;
+            (old, DiffEdit { edit: LineEdit { start, end: start, new: Vec::new() }, diff_line: l.line })
         });
         match l.kind {
             LineKind::Remove => old += 1,
