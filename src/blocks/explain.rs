@@ -280,6 +280,21 @@ mod tests {
     }
 
     #[test]
+    fn alignment_by_lcs_up_to_a_thousand_lines_then_by_position() {
+        let lines: Vec<String> = (0..1000).map(|i| format!("l{i}")).collect();
+        let shifted = |k: usize| -> Vec<&str> { std::iter::once("x").chain(lines.iter().take(k).map(String::as_str)).collect() };
+        let file: Vec<&str> = lines.iter().map(String::as_str).collect();
+        // 1,000 lines each side: the LCS pairs the shifted lines.
+        let (search, region) = (shifted(999), &file[..1000]);
+        assert_eq!(align(&search, region).len(), 999);
+        assert_eq!(align(region, &search).len(), 999);
+        // Past 1,000 on either side, by position: no line is at its place.
+        let search = shifted(1000);
+        assert_eq!(align(&search, &file).len(), 0);
+        assert_eq!(align(&file, &search).len(), 0);
+    }
+
+    #[test]
     fn differences_align_lines() {
         let search = ["a", "  b", "c", "x", "d"];
         let file = ["a", "b", "c", "d", "e"];
