@@ -279,6 +279,48 @@ mod tests {
         assert_eq!((percent(9.99e12), percent(1e13)), ("999000000000000%".to_string(), "NaN%".to_string()));
     }
 
+    /// Every pair of short texts over a small alphabet (empty lines too):
+    /// the alignment is a common subsequence (increasing on both sides, equal
+    /// lines) as long as the longest one.
+    #[test]
+    fn alignment_is_a_longest_common_subsequence() {
+        let alphabet = ["a", "b", ""];
+        let mut texts: Vec<Vec<&str>> = vec![vec![]];
+        for len in 1..=4 {
+            let mut more = Vec::new();
+            for t in texts.iter().filter(|t| t.len() == len - 1) {
+                for &c in &alphabet {
+                    more.push([t.as_slice(), &[c]].concat());
+                }
+            }
+            texts.extend(more);
+        }
+        fn lcs(a: &[&str], b: &[&str]) -> usize {
+            match (a.split_first(), b.split_first()) {
+                (Some((x, ra)), Some((y, rb))) => {
+                    if x == y {
+                        1 + lcs(ra, rb)
+                    } else {
+                        lcs(ra, b).max(lcs(a, rb))
+                    }
+                }
+                _ => 0,
+            }
+        }
+        for a in &texts {
+            for b in &texts {
+                let pairs = align(a, b);
+                assert_eq!(pairs.len(), lcs(a, b), "{a:?} {b:?} {pairs:?}");
+                for w in pairs.windows(2) {
+                    assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{a:?} {b:?} {pairs:?}");
+                }
+                for &(i, j) in &pairs {
+                    assert_eq!(a.get(i), b.get(j), "{a:?} {b:?} {pairs:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn alignment_by_lcs_up_to_a_thousand_lines_then_by_position() {
         let lines: Vec<String> = (0..1000).map(|i| format!("l{i}")).collect();
