@@ -305,6 +305,19 @@ mod tests {
     }
 
     #[test]
+    fn lines_with_the_same_fingerprint_are_still_told_apart() {
+        // Two lines whose 32-bit fingerprints collide (found by search): a
+        // candidate is confirmed byte for byte, so one never matches the other.
+        assert_eq!(fingerprint(b"x813266"), fingerprint(b"x1003890"));
+        let lines = Lines::split("x813266\nx1003890\n");
+        let idx = Index::new(&lines);
+        assert_eq!(idx.occurrences("x1003890", 0).collect::<Vec<_>>(), [1]);
+        assert_eq!(idx.find_block(&["x813266"], 0).collect::<Vec<_>>(), [0]);
+        let err = crate::apply("x813266\n", "-x1003890\n+y").unwrap_err();
+        assert_eq!(err.kind, crate::ErrorKind::ContextNotFound);
+    }
+
+    #[test]
     fn long_lines_that_share_samples_are_told_apart() {
         let a = format!("{}X{}", "p".repeat(40), "q".repeat(40));
         let b = format!("{}Y{}", "p".repeat(40), "q".repeat(40));
