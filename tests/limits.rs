@@ -54,3 +54,14 @@ fn many_sections_of_common_lines_are_found_or_refused_quickly() {
     assert_eq!(e.kind, ErrorKind::InputTooLarge);
     assert!(e.message.starts_with("Finding the sections of this diff needed more than "), "{}", e.message);
 }
+
+/// A section of 2,000 equal lines over a file of runs of 1,999 of them
+/// (600,000 lines): almost every line starts a near miss, and the answer is
+/// that the section is not there, not a refusal for the work.
+#[test]
+fn a_near_miss_at_every_line_is_answered_in_linear_time() {
+    let input = format!("{}y\n", "x\n".repeat(1999)).repeat(300);
+    let diff = format!("{}+w", " x\n".repeat(2000));
+    let e = applypatch::apply(&input, &diff).unwrap_err();
+    assert_eq!(e.kind, applypatch::ErrorKind::ContextNotFound, "{}", e.message);
+}
