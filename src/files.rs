@@ -110,8 +110,9 @@ pub struct Touch {
     /// An update or delete names it: [`Patch::apply`] looks it up (unless an
     /// earlier operation wrote it).
     pub read: bool,
-    /// Its text before the patch is needed: an update of a file the patch did
-    /// not write first (a file that is not text cannot be updated).
+    /// Its text before the patch is needed: the first operation on the path
+    /// updates it (a file that is not text cannot be updated). An update
+    /// after another operation on the path sees what that one left.
     pub needs_text: bool,
     /// When an update moves a file here: the file it moves.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
@@ -234,47 +235,34 @@ impl Patch {
         let mut slots = Vec::with_capacity(n);
         // Where each path is in `touches`: one lookup per path named, linear in the patch.
         let mut at: HashMap<&str, usize> = HashMap::with_capacity(n);
-        // Per slot: an earlier operation wrote it (so its text is not read).
-        let mut written: Vec<bool> = Vec::with_capacity(n);
-        fn touch<'p>(touches: &mut Vec<Touch>, written: &mut Vec<bool>, at: &mut HashMap<&'p str, usize>, path: &'p str) -> usize {
+        fn touch<'p>(touches: &mut Vec<Touch>, at: &mut HashMap<&'p str, usize>, path: &'p str) -> usize {
             *at.entry(path).or_insert_with(|| {
                 touches.push(Touch { path: path.to_string(), read: false, needs_text: false, moved_from: None });
-                written.push(false);
                 touches.len() - 1
             })
         }
         for op in self.operations() {
-            let path = op.path();
-            let i = touch(&mut touches, &mut written, &mut at, path);
-            let was_written = written.get(i).copied().unwrap_or(false);
+            let new = touches.len();
+            let i = touch(&mut touches, &mut at, op.path());
             if let Some(t) = touches.get_mut(i) {
                 t.read |= op.kind() != OperationKind::Add;
-                t.needs_text |= op.kind() == OperationKind::Update && !was_written;
+                // Only the first operation on a path sees the caller's file:
+                // every operation writes the path, and the next sees that.
+                t.needs_text |= op.kind() == OperationKind::Update && i == new;
             }
-            let mut dest_slot = None;
-            match op {
-                Operation::Add { .. } => set(&mut written, i, true),
-                Operation::Delete { .. } => set(&mut written, i, false),
-                Operation::Update { move_to: Some(dest), .. } if dest != path => {
-                    let d = touch(&mut touches, &mut written, &mut at, dest);
+            let dest = match op {
+                Operation::Update { move_to: Some(dest), path, .. } if dest != path => {
+                    let d = touch(&mut touches, &mut at, dest);
                     if let Some(t) = touches.get_mut(d) {
                         t.moved_from = Some(path.to_string());
                     }
-                    set(&mut written, d, true);
-                    set(&mut written, i, false);
-                    dest_slot = Some(d);
+                    Some(d)
                 }
-                _ => {}
-            }
-            slots.push((i, dest_slot));
+                _ => None,
+            };
+            slots.push((i, dest));
         }
         (touches, slots)
-    }
-}
-
-fn set(flags: &mut [bool], i: usize, value: bool) {
-    if let Some(f) = flags.get_mut(i) {
-        *f = value;
     }
 }
 
@@ -822,6 +810,12 @@ mod tests {
         // Written in order: n, then the move's destination b before its source a, then d.
         let written: Vec<_> = changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
         assert_eq!(written, [("n", Some("y\n")), ("b", Some("2\n")), ("a", None), ("d", None)]);
+        // An update after a delete (or a move away) sees no file: it does not
+        // need the caller's text, and fails.
+        let later = patch::parse("*** Begin Patch\n*** Delete File: x\n*** Update File: x\n@@\n-1\n+2\n*** End Patch").unwrap();
+        assert_eq!(later.touches(), [touch("x", true, false, None)]);
+        let err = later.apply(Mode::Codex, |p| (p == "x").then_some("1\n")).unwrap_err();
+        assert_eq!(err.message, "Failed to read file to update x: No such file or directory (os error 2)");
         // The same files by position in touches: the same changes, as positions.
         assert_eq!(patch.touched(), patch.touches().as_slice());
         let by_position = patch.apply_touched(Mode::Strict, &mut Ctx::default(), &[None, Some("1\n"), None, Some("gone\n")]).unwrap();
