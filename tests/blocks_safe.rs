@@ -249,6 +249,31 @@ fn an_edit_already_applied_is_recognised() {
     let f = r.failure.unwrap();
     assert_eq!(f.already_applied, Some(lines(2, 2)));
     assert!(f.message.contains("already in the file at line 2"), "{}", f.message);
+    // A deletion (an empty or blank REPLACE) is never "already applied": the
+    // empty text is everywhere.
+    for replace in ["", "  "] {
+        let f = run("a\n\nc\n", "old line", replace, &Options::SAFE).failure.unwrap();
+        assert_eq!(f.already_applied, None);
+        assert_eq!(
+            f.message,
+            "Edit not applied: its SEARCH text (1 line) is not in the file. Nothing was changed. No line of the SEARCH text is in the file, even ignoring whitespace: check that the edit is meant for this file, and read the file again before editing it."
+        );
+    }
+}
+
+/// The closest place is looked for around the best window only: a SEARCH
+/// line that also stands further up does not pull the place there.
+#[test]
+fn the_closest_place_stays_around_the_best_window() {
+    let search = "l1\nl2\nl3\nl4\nX\nl6\nl7\nZ";
+    let file = format!("l1\n{}l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nend\n", "filler\n".repeat(10));
+    let f = run(&file, search, "y", &Options::SAFE).failure.unwrap();
+    let near = f.nearest.unwrap();
+    assert_eq!((near.lines, near.similarity), (lines(12, 19), 0.75));
+    assert_eq!(near.text, "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8");
+    // At the top of the file too, the whole place.
+    let f = run("l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nend\n", search, "y", &Options::SAFE).failure.unwrap();
+    assert_eq!(f.nearest.map(|n| n.lines), Some(lines(1, 8)));
 }
 
 #[test]
