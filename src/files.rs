@@ -816,6 +816,9 @@ mod tests {
         assert_eq!(later.touches(), [touch("x", true, false, None)]);
         let err = later.apply(Mode::Codex, |p| (p == "x").then_some("1\n")).unwrap_err();
         assert_eq!(err.message, "Failed to read file to update x: No such file or directory (os error 2)");
+        // The touches computed once are not part of the patch's value.
+        assert_eq!(patch, patch::parse(text).unwrap());
+        assert_ne!(patch, later);
         // The same files by position in touches: the same changes, as positions.
         assert_eq!(patch.touched(), patch.touches().as_slice());
         let by_position = patch.apply_touched(Mode::Strict, &mut Ctx::default(), &[None, Some("1\n"), None, Some("gone\n")]).unwrap();

@@ -415,6 +415,12 @@ fn start_line_reaches_five_lines_and_only_among_the_matches_listed() {
         format!("Edit not applied: its SEARCH text matches 25 places in the file (exactly): {} and 5 more. Nothing was changed. Make the SEARCH text match one place only: add a line above or below the change that differs between these places.", listed.join(", "))
     );
     assert_eq!(failure.candidates.len(), 20);
+    // With every place listed, no count of more.
+    let r = apply_edit("x = 1\nsep\nx = 1\n", &Edit::new("x = 1", "x = 9"), &Options::SAFE).unwrap();
+    assert_eq!(
+        r.failure.unwrap().message,
+        "Edit not applied: its SEARCH text matches 2 places in the file (exactly): line 1, line 3. Nothing was changed. Make the SEARCH text match one place only: add a line above or below the change that differs between these places."
+    );
     // Near the last listed match, an unlisted one may be nearer: no choice.
     assert!(!at(39).ok);
     assert!(!at(35).ok);
