@@ -114,6 +114,12 @@ pub fn longest_prefix<'k>(block: &[&'k str], lines: usize, from: usize, line: im
     best
 }
 
+/// How many line comparisons [`first`] makes directly, a few passes over
+/// the input, before it hands the rest of the search to [`Matches`].
+fn direct_budget(lines: usize, from: usize, k: usize) -> usize {
+    4 * (lines.saturating_sub(from) + k) + 64
+}
+
 /// The first start `s` in `from..=lines - pattern.len()` where every line
 /// `s + j` has the key of `pattern[j]`. Checks each start directly while that
 /// stays within a few passes over the input, then finishes with [`Matches`].
@@ -127,7 +133,7 @@ pub fn first<'k>(
     let k = pattern.len();
     let last = lines.checked_sub(k)?;
     let keys: Vec<Cow<'k, str>> = pattern.iter().map(|p| key(p)).collect();
-    let mut checks = 4 * (lines.saturating_sub(from) + k) + 64;
+    let mut checks = direct_budget(lines, from, k);
     for s in from..=last {
         let mut all = true;
         for (j, want) in keys.iter().enumerate() {
@@ -154,6 +160,38 @@ mod tests {
     fn find(text: &[&str], block: &[&str], from: usize) -> Vec<usize> {
         let block = block.iter().map(|b| Cow::Borrowed(*b)).collect();
         Matches::new(block, text.len(), from, |i| Cow::Borrowed(text.get(i).copied().unwrap_or(""))).collect()
+    }
+
+    /// Every text of up to eight lines and block of up to four over two
+    /// lines, from every start: Knuth–Morris–Pratt finds what checking each
+    /// start finds, and the longest prefix is the earliest of the longest.
+    #[test]
+    fn the_same_as_checking_every_start() {
+        let seqs = |max: usize| -> Vec<Vec<&'static str>> {
+            let mut all = vec![vec![]];
+            for len in 1..=max {
+                for bits in 0..(1u32 << len) {
+                    all.push((0..len).map(|i| if bits >> i & 1 == 1 { "a" } else { "b" }).collect());
+                }
+            }
+            all
+        };
+        let (texts, blocks) = (seqs(8), seqs(4));
+        for text in &texts {
+            let line = |i: usize| text.get(i).copied().unwrap_or("");
+            for block in blocks.iter().filter(|b| !b.is_empty()) {
+                for from in 0..=text.len() {
+                    let starts: Vec<usize> = (from..=text.len().saturating_sub(block.len()))
+                        .filter(|&s| s + block.len() <= text.len() && text.get(s..s + block.len()) == Some(block.as_slice()))
+                        .collect();
+                    assert_eq!(find(text, block, from), starts, "{text:?} {block:?} {from}");
+                    let prefix = (1..=block.len())
+                        .rev()
+                        .find_map(|n| (from..text.len()).find(|&s| text.get(s..s + n) == block.get(..n)).map(|s| (s, n)));
+                    assert_eq!(longest_prefix(block, text.len(), from, line), prefix, "{text:?} {block:?} {from}");
+                }
+            }
+        }
     }
 
     #[test]
