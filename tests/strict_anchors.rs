@@ -80,6 +80,27 @@ fn a_section_ambiguous_within_the_reach_names_the_places_there() {
 }
 
 #[test]
+fn the_reach_is_named_by_the_anchor_line_wherever_it_is() {
+    let input = "import x\ndef a():\n    return None\n    return None\ndef b():\n    return None\n";
+    let e = fail(input, "@@ def a():\n-    return None\n+    return []");
+    assert_eq!(e.input_lines, [3, 4]);
+    assert!(
+        e.message.contains("in 2 places within the reach of the anchor at input line 2 (input lines 3-4): at input lines 3 and 4."),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn a_heading_may_be_indented_by_up_to_three_spaces() {
+    // CommonMark: `   ## Install` is a heading, and its reach ends at the next
+    // heading of its level; `    ## Install` (four spaces) is code.
+    let input = "# Guide\n   ## Install\n- fast\n## Usage\n- fast\n";
+    let out = apply(input, "@@    ## Install\n-- fast\n+- faster").unwrap();
+    assert_eq!(out, "# Guide\n   ## Install\n- faster\n## Usage\n- fast\n");
+}
+
+#[test]
 fn a_stacked_anchor_outside_the_reach_must_be_unique_in_the_rest() {
     // `  helper():` is not inside `def main():` but occurs once after it.
     let input = "def main():\n    run()\n\ndef other():\n    pass\n  helper():\n    x\n";
