@@ -322,6 +322,13 @@ mod tests {
     }
 
     #[test]
+    fn alignment_pairs_the_earliest_lines_among_equals() {
+        assert_eq!(align(&["a"], &["a", "a"]), [(0, 0)]);
+        assert_eq!(align(&["a", "a"], &["a"]), [(0, 0)]);
+        assert_eq!(align(&["a", "b"], &["a", "a", "b"]), [(0, 0), (1, 2)]);
+    }
+
+    #[test]
     fn alignment_by_lcs_up_to_a_thousand_lines_then_by_position() {
         let lines: Vec<String> = (0..1000).map(|i| format!("l{i}")).collect();
         let shifted = |k: usize| -> Vec<&str> { std::iter::once("x").chain(lines.iter().take(k).map(String::as_str)).collect() };
