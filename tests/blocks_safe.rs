@@ -261,6 +261,22 @@ fn an_edit_already_applied_is_recognised() {
     }
 }
 
+/// Eight differences are listed, then how many more.
+#[test]
+fn the_differences_listed_stop_at_eight() {
+    let file: String = (0..12).map(|i| format!("v{i} = {i}\n")).collect();
+    let search = |changed: usize| {
+        (0..12).map(|i| if i < changed { format!("v{i} = {i}!") } else { format!("v{i} = {i}") }).collect::<Vec<_>>().join("\n")
+    };
+    let message = |changed: usize| run(&file, &search(changed), "x", &Options::SAFE).failure.unwrap().message;
+    let nine = message(9);
+    assert_eq!(nine.matches("\n- ").count(), 9, "{nine}");
+    assert!(nine.contains("\n- … and 1 more\n"), "{nine}");
+    let eight = message(8);
+    assert_eq!(eight.matches("\n- ").count(), 8, "{eight}");
+    assert!(!eight.contains("more"), "{eight}");
+}
+
 /// The closest place is looked for around the best window only: a SEARCH
 /// line that also stands further up does not pull the place there.
 #[test]

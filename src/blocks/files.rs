@@ -275,5 +275,9 @@ mod tests {
         assert_eq!(created.changes[0].contents.as_deref(), Some("hello\n"));
         let malformed = apply_blocks("a.py\n<<<<<<< SEARCH\nx = 1\n", &Options::SAFE, None, get).unwrap();
         assert!(!malformed.ok && malformed.results.is_empty() && malformed.problems.len() == 1);
+        // A good block beside an unclosed one: nothing is applied either.
+        let message = block("b.py", "z = 3", "z = 4") + "a.py\n<<<<<<< SEARCH\nx = 1\n";
+        let r = apply_blocks(&message, &Options::SAFE, None, get).unwrap();
+        assert!(!r.ok && r.results.is_empty() && r.changes.is_empty() && r.problems.len() == 1);
     }
 }
