@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::ladder::{Found, Src};
-use super::similarity::{ratio, Pattern, NONE};
+use super::similarity::{ratio, Pattern};
 use super::{py_strip, Difference, DifferenceKind, Failure, LineRange, NearestBlock, Options, Outcome, Reason, Strategy};
 use crate::error::Result;
 use crate::limits::Budget;
@@ -190,15 +190,9 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
     let n = search.len();
     let pattern = Pattern::new(search.iter().map(|l| py_strip(l)));
     let classes: Vec<u32> = src.lines().map(|l| pattern.class(py_strip(l))).collect();
-    // The best window of the SEARCH text's line count, ignoring whitespace...
-    let (first, lcs) = if classes.len() < n {
-        let known = classes.iter().filter(|&&c| c != NONE).count() as u64;
-        budget.spend(known.saturating_mul(pattern.step_cost()))?;
-        (0, pattern.lcs(classes.iter().copied(), &mut Vec::new()))
-    } else {
-        let scan = pattern.scan(&classes, n + 1, budget)?;
-        (scan.best_index, scan.best_lcs)
-    };
+    // The best window of the SEARCH text's line count, ignoring whitespace
+    // (a file shorter than the SEARCH text is one window)...
+    let first = if classes.len() < n { 0 } else { pattern.scan(&classes, n + 1, budget)?.best_index };
     // ...widened by a few lines and trimmed to what aligns with the SEARCH
     // text, so that missing or extra lines do not shift the place reported.
     let pad = (n / 4).max(2);
@@ -207,7 +201,8 @@ pub(crate) fn not_found(src: &Src, search: &[&str], replace: &str, options: &Opt
     let region: Vec<&str> = (lo..hi).map(|i| src.line(i)).collect();
     let pairs = align(search, &region);
     let nearest = match (pairs.first(), pairs.last()) {
-        (Some(&(i0, j0)), Some(&(il, jl))) if lcs > 0 => {
+        // No pair when no SEARCH line is in the file (the best window's LCS is 0).
+        (Some(&(i0, j0)), Some(&(il, jl))) => {
             let a = j0.saturating_sub(i0);
             let b = (jl + (n - 1 - il)).min(region.len().saturating_sub(1)).max(jl);
             let file = region.get(a..=b).unwrap_or(&[]);
