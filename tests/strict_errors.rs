@@ -165,3 +165,24 @@ fn a_trailing_blank_line_that_breaks_the_match_is_named() {
     let e = fail("one\ntwo\n", "@@\n-uno\n+ONE\n\n");
     assert!(!e.message.contains("empty context line"), "{}", e.message);
 }
+
+#[test]
+fn a_line_quoted_in_a_message_shows_its_control_characters() {
+    let e = fail("a\n", "?b\u{7}\t");
+    assert_eq!(
+        e.message,
+        "Diff line 1 ('?b\\u{7}\\t') is not valid: every line of a section starts with ' ' (context), '-' (removed) or '+' (added), and this one starts with '?'. If it is a line of the input, put a space before it, even when it is empty or starts with a tab."
+    );
+}
+
+#[test]
+fn an_end_of_file_marker_right_under_a_header_is_an_empty_section() {
+    for diff in ["@@\n*** End of File", "@@ a\n*** End of File"] {
+        let e = fail("a\n", diff);
+        assert_eq!(e.kind, ErrorKind::EmptyHunk);
+        assert_eq!(
+            e.message,
+            "The section starting at diff line 1 has no lines under its '@@' header. Give it its context (' '), removed ('-') and added ('+') lines, or remove the header."
+        );
+    }
+}
