@@ -38,7 +38,7 @@ pub(crate) fn codex<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Re
     let parsed = parse_all(diffs, Mode::Codex, shape)?;
     if let [only] = parsed.as_slice() {
         let lines = Lines::split(input);
-        let idx = Index::new(&lines);
+        let idx = Index::for_searches(&lines, only.searches());
         let edits: Vec<_> = crate::matcher::codex::plan(&idx, only, None)?.into_iter().map(|e| e.edit).collect();
         return Ok(Changes::new(text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always)));
     }
@@ -67,7 +67,7 @@ fn strict_with<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut 
     let parsed = parse_all(diffs, Mode::Strict, shape)?;
     let lines = Lines::split(input);
     let nl = crate::matcher::strict::newline(&lines)?;
-    let idx = Index::new(&lines);
+    let idx = Index::for_searches(&lines, parsed.iter().map(Diff::searches).sum());
     let mut tagged: Vec<(usize, DiffEdit)> = Vec::new();
     for (i, d) in parsed.iter().enumerate() {
         let before = ctx.repairs.len();
@@ -95,7 +95,7 @@ pub(crate) fn apply_parsed(mode: Mode, input: &str, diff: &Diff, path: Option<&s
 pub(crate) fn apply_parsed_with(mode: Mode, input: &str, diff: &Diff, path: Option<&str>, ctx: &mut Ctx) -> Result<String> {
     crate::limits::check_text(path.unwrap_or("the input"), input)?;
     let lines = Lines::split(input);
-    let idx = Index::new(&lines);
+    let idx = Index::for_searches(&lines, diff.searches());
     let splices = match mode {
         Mode::Strict => {
             let nl = crate::matcher::strict::newline(&lines)?;

@@ -85,6 +85,14 @@ pub struct Diff<'d> {
     pub sections: Vec<Section<'d>>,
 }
 
+impl Diff<'_> {
+    /// The searches finding this diff in an input takes: one per section and
+    /// one per anchor (`Index::for_searches`).
+    pub fn searches(&self) -> usize {
+        self.sections.iter().map(|s| 1 + s.anchors.len()).sum()
+    }
+}
+
 /// Splits a diff into lines: `\n` or `\r\n` breaks, and a final break ends the
 /// last line instead of starting an empty one.
 pub fn diff_lines(diff: &str) -> impl Iterator<Item = &str> {

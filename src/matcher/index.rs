@@ -6,14 +6,20 @@
 //! by fingerprint bucket in one flat array (counting sort), so the lines of a
 //! bucket are a sorted slice and "occurrences at or after line `from`" is a
 //! binary search. Candidates are always confirmed byte for byte.
+//!
+//! The table is built only when it pays: the first searches of a call
+//! ([`direct_scans`]) scan the lines instead, comparing lengths first. A diff
+//! of a few sections on an ordinary file does only a handful of searches,
+//! and a scan costs a fraction of building the table, which hashes every
+//! byte of the input. Both give the same places in the same order.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use super::linear;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::MAX_WORK;
-use crate::text::Lines;
+use crate::text::{Line, Lines};
 
 /// Line comparisons that the searches of one call may make per input line,
 /// beyond [`MAX_WORK`]: a few hundred passes over the input.
@@ -22,19 +28,43 @@ pub const PASSES: u64 = 256;
 /// Work units of one line read by [`linear::Matches`] (it hashes the line).
 pub const LINEAR_STEP: u64 = 8;
 
+/// Scans of every line that one index may do instead of building its
+/// fingerprint table, on top of [`SCAN_LINES`]: building the table costs
+/// about as much as this many scans of a large file...
+pub const DIRECT_SCANS: usize = 6;
+
+/// ... and on a small file, where allocating the table costs more than its
+/// hashing, about as much as scans of this many lines in all (a file of 500
+/// lines: 32 more scans).
+pub const SCAN_LINES: usize = 16_384;
+
+/// The searches an index of `lines` lines does by scanning before it builds
+/// its table.
+pub fn direct_scans(lines: usize) -> usize {
+    DIRECT_SCANS + SCAN_LINES / lines.max(1)
+}
+
 pub struct Index<'t> {
     lines: &'t Lines<'t>,
+    /// Built at the first search after [`direct_scans`] direct ones.
+    table: OnceCell<Table>,
+    /// Searches that may still scan the lines.
+    scans: Cell<usize>,
+    /// Line comparisons done by searches so far ([`Index::check_work`]).
+    spent: Cell<u64>,
+}
+
+/// Every line's fingerprint, and the lines grouped by fingerprint bucket.
+struct Table {
     fps: Vec<u32>,
     /// Bucket `b` holds `entries[offsets[b]..offsets[b + 1]]`, ascending.
     offsets: Vec<u32>,
     entries: Vec<u32>,
     mask: u32,
-    /// Line comparisons done by searches so far ([`Index::check_work`]).
-    spent: Cell<u64>,
 }
 
-impl<'t> Index<'t> {
-    pub fn new(lines: &'t Lines<'t>) -> Self {
+impl Table {
+    fn new(lines: &Lines) -> Self {
         let n = lines.len();
         let text = lines.text().as_bytes();
         let fps: Vec<u32> = lines.lines().iter().map(|l| fingerprint_at(text, l.start, l.end)).collect();
@@ -66,11 +96,84 @@ impl<'t> Index<'t> {
                 }
             }
         }
-        Index { lines, fps, offsets, entries, mask, spent: Cell::new(0) }
+        Table { fps, offsets, entries, mask }
+    }
+
+    /// The lines of `fp`'s bucket at or after line `from`.
+    fn bucket_from(&self, fp: u32, from: usize) -> &[u32] {
+        let b = (fp & self.mask) as usize;
+        let lo = self.offsets.get(b).copied().unwrap_or(0) as usize;
+        let hi = self.offsets.get(b + 1).copied().unwrap_or(0) as usize;
+        let bucket = self.entries.get(lo..hi).unwrap_or(&[]);
+        let skip = bucket.partition_point(|&e| (e as usize) < from);
+        bucket.get(skip..).unwrap_or(&[])
+    }
+}
+
+/// The lines where a search looks for one given line, ascending: those of
+/// its fingerprint bucket, or (scanning) every line of its length. Each is
+/// still confirmed byte for byte.
+enum Candidates<'s> {
+    Bucket(std::slice::Iter<'s, u32>),
+    Scan { lines: &'s [Line], next: usize, len: usize },
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Candidates::Bucket(it) => it.next().map(|&e| e as usize),
+            Candidates::Scan { lines, next, len } => {
+                let at = lines.get(*next..)?.iter().position(|l| l.end - l.start == *len)?;
+                let i = *next + at;
+                *next = i + 1;
+                Some(i)
+            }
+        }
+    }
+}
+
+impl<'t> Index<'t> {
+    /// An index for searches whose number is not known: the first
+    /// [`direct_scans`] scan the lines, and the next builds the table.
+    pub fn new(lines: &'t Lines<'t>) -> Self {
+        Index { lines, table: OnceCell::new(), scans: Cell::new(direct_scans(lines.len())), spent: Cell::new(0) }
+    }
+
+    /// An index for about `searches` searches (one per section and anchor of
+    /// the diffs to find): when they would cost more by scanning than by
+    /// building the table, the first search builds it.
+    pub fn for_searches(lines: &'t Lines<'t>, searches: usize) -> Self {
+        let idx = Index::new(lines);
+        if searches > idx.scans.get() {
+            idx.scans.set(0);
+        }
+        idx
+    }
+
+    /// An index whose first search builds the table (tests of that path).
+    #[cfg(test)]
+    fn with_table(lines: &'t Lines<'t>) -> Self {
+        Index::for_searches(lines, usize::MAX)
     }
 
     pub fn lines(&self) -> &'t Lines<'t> {
         self.lines
+    }
+
+    /// The fingerprint table, or `None` while searches still scan directly
+    /// (counting this search as one).
+    fn table(&self) -> Option<&Table> {
+        if let Some(t) = self.table.get() {
+            return Some(t);
+        }
+        let scans = self.scans.get();
+        if scans > 0 {
+            self.scans.set(scans - 1);
+            return None;
+        }
+        Some(self.table.get_or_init(|| Table::new(self.lines)))
     }
 
     /// Counts `units` of search work (a line comparison is one).
@@ -95,51 +198,74 @@ impl<'t> Index<'t> {
         Ok(())
     }
 
-    /// The lines of `fp`'s bucket at or after line `from`.
-    fn bucket_from(&self, fp: u32, from: usize) -> &[u32] {
-        let b = (fp & self.mask) as usize;
-        let lo = self.offsets.get(b).copied().unwrap_or(0) as usize;
-        let hi = self.offsets.get(b + 1).copied().unwrap_or(0) as usize;
-        let bucket = self.entries.get(lo..hi).unwrap_or(&[]);
-        let skip = bucket.partition_point(|&e| (e as usize) < from);
-        bucket.get(skip..).unwrap_or(&[])
+    /// Where to look for `text` at or after line `from`: with the table, the
+    /// lines of its fingerprint's bucket (and the fingerprint); without, a
+    /// scan of every line from `from` on.
+    fn candidates<'s>(&'s self, table: Option<&'s Table>, text: &str, from: usize) -> (Candidates<'s>, Option<u32>) {
+        match table {
+            Some(t) => {
+                let fp = fingerprint(text.as_bytes());
+                (Candidates::Bucket(t.bucket_from(fp, from).iter()), Some(fp))
+            }
+            None => (Candidates::Scan { lines: self.lines.lines(), next: from, len: text.len() }, None),
+        }
     }
 
-    /// Whether input line `i` is exactly `text` (fingerprint first).
-    fn line_is(&self, i: usize, fp: u32, text: &str) -> bool {
-        self.fps.get(i) == Some(&fp) && self.lines.get(i) == text
+    /// Whether input line `i` is exactly `text` (fingerprint first, when
+    /// there is a table).
+    fn line_is(&self, table: Option<&Table>, i: usize, fp: Option<u32>, text: &str) -> bool {
+        match (table, fp) {
+            (Some(t), Some(fp)) => t.fps.get(i) == Some(&fp) && self.lines.get(i) == text,
+            _ => self.lines.get(i) == text,
+        }
     }
 
     /// Input lines equal to `text`, at or after line `from`, ascending.
     pub fn occurrences<'s>(&'s self, text: &'s str, from: usize) -> impl Iterator<Item = usize> + 's {
-        let fp = fingerprint(text.as_bytes());
-        self.bucket_from(fp, from).iter().map(|&e| e as usize).filter(move |&i| self.line_is(i, fp, text))
+        let table = self.table();
+        let (candidates, fp) = self.candidates(table, text, from);
+        candidates.filter(move |&i| self.line_is(table, i, fp, text))
     }
 
     /// Starts `s >= from` where the input's lines `s..s + block.len()` equal
     /// `block`, ascending. The block must not be empty.
     ///
-    /// Walks the occurrences of the block's rarest line and checks the block
-    /// at each; when those checks would cost more than a few passes over the
-    /// input (a block of lines repeated all over it), the rest of the search
-    /// is done by [`linear::Matches`] in linear time.
+    /// Walks the occurrences of the block's rarest line (with the table; its
+    /// longest line when scanning) and checks the block at each; when those
+    /// checks would cost more than a few passes over the input (a block of
+    /// lines repeated all over it), the rest of the search is done by
+    /// [`linear::Matches`] in linear time.
     pub fn find_block<'s>(&'s self, block: &'s [&'s str], from: usize) -> impl Iterator<Item = usize> + 's {
-        let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
-        // Walk the occurrences of the block's rarest line.
-        let (pivot, candidates) =
-            fps.iter().enumerate().map(|(j, &fp)| (j, self.bucket_from(fp, from + j))).min_by_key(|(_, c)| c.len()).unwrap_or((0, &[]));
+        let table = self.table();
+        let (fps, pivot, candidates): (Vec<Option<u32>>, usize, Candidates<'s>) = match table {
+            Some(t) => {
+                let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
+                let (pivot, bucket) = fps
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &fp)| (j, t.bucket_from(fp, from + j)))
+                    .min_by_key(|(_, c)| c.len())
+                    .unwrap_or((0, &[]));
+                (fps.into_iter().map(Some).collect(), pivot, Candidates::Bucket(bucket.iter()))
+            }
+            None => {
+                // The longest line: the one fewest other lines are as long as, usually.
+                let pivot = block.iter().enumerate().max_by_key(|(j, l)| (l.len(), std::cmp::Reverse(*j))).map_or(0, |(j, _)| j);
+                let len = block.get(pivot).map_or(0, |l| l.len());
+                (vec![None; block.len()], pivot, Candidates::Scan { lines: self.lines.lines(), next: from + pivot, len })
+            }
+        };
         let n = self.lines.len();
         let k = block.len();
         let mut checks = 4 * (n.saturating_sub(from) + k) + 64;
-        let mut next = 0usize;
+        let mut candidates = candidates;
         let mut linear: Option<linear::Matches<'s, _>> = None;
         std::iter::from_fn(move || {
             if let Some(m) = linear.as_mut() {
                 return m.next();
             }
-            while let Some(&p) = candidates.get(next) {
-                next += 1;
-                let Some(s) = (p as usize).checked_sub(pivot) else { continue };
+            for p in candidates.by_ref() {
+                let Some(s) = p.checked_sub(pivot) else { continue };
                 if s < from || s + k > n {
                     continue;
                 }
@@ -157,7 +283,7 @@ impl<'t> Index<'t> {
                     }
                     checks -= 1;
                     self.spend(1);
-                    if !self.line_is(s + j, fp, text) {
+                    if !self.line_is(table, s + j, fp, text) {
                         all = false;
                         break;
                     }
@@ -243,18 +369,102 @@ fn finish(h: u64) -> u32 {
 mod tests {
     use super::*;
 
+    /// Runs `check` with a fresh index that scans and with one that has its table.
+    fn for_both(lines: &Lines, check: impl Fn(&Index)) {
+        check(&Index::new(lines));
+        check(&Index::with_table(lines));
+    }
+
+    /// The starts of `block` in `lines` at or after `from`, by checking every start.
+    fn every_start(lines: &Lines, block: &[&str], from: usize) -> Vec<usize> {
+        (from..lines.len())
+            .filter(|&s| s + block.len() <= lines.len() && block.iter().enumerate().all(|(j, b)| lines.get(s + j) == *b))
+            .collect()
+    }
+
+    #[test]
+    fn the_table_is_built_after_the_direct_scans() {
+        let lines = Lines::split("a\nb\nc\n");
+        assert_eq!(direct_scans(3), DIRECT_SCANS + SCAN_LINES / 3);
+        assert_eq!(direct_scans(0), DIRECT_SCANS + SCAN_LINES);
+        assert_eq!(direct_scans(1_000_000), DIRECT_SCANS);
+        assert!(Index::for_searches(&lines, direct_scans(3)).table.get().is_none());
+        let idx = Index::for_searches(&lines, direct_scans(3) + 1);
+        assert_eq!(idx.occurrences("c", 0).collect::<Vec<_>>(), [2]);
+        assert!(idx.table.get().is_some());
+        let idx = Index::for_searches(&lines, direct_scans(3));
+        for _ in 0..direct_scans(3) {
+            assert_eq!(idx.find_block(&["b"], 0).collect::<Vec<_>>(), [1]);
+            assert!(idx.table.get().is_none());
+        }
+        assert_eq!(idx.occurrences("c", 0).collect::<Vec<_>>(), [2]);
+        assert!(idx.table.get().is_some());
+        assert_eq!(idx.occurrences("c", 0).collect::<Vec<_>>(), [2]);
+    }
+
+    #[test]
+    fn scanning_and_the_table_find_the_same_places() {
+        // Every text of up to 5 lines (and a fifth of those of 6) over a small alphabet (lines of equal
+        // length that differ, a line and its prefix, empty lines), every
+        // block of up to 3 lines, every start.
+        let alphabet = ["a", "b", "ab", ""];
+        let mut texts = vec![String::new()];
+        for len in 1..=6u32 {
+            for code in 0..4usize.pow(len) {
+                let mut c = code;
+                let mut t = String::new();
+                for _ in 0..len {
+                    t.push_str(alphabet[c % 4]);
+                    t.push('\n');
+                    c /= 4;
+                }
+                if len <= 5 || code % 5 == 0 {
+                    texts.push(t);
+                }
+            }
+        }
+        let mut blocks: Vec<Vec<&str>> = Vec::new();
+        for a in alphabet {
+            blocks.push(vec![a]);
+            for b in alphabet {
+                blocks.push(vec![a, b]);
+                for c in alphabet {
+                    blocks.push(vec![a, b, c]);
+                }
+            }
+        }
+        for text in &texts {
+            let lines = Lines::split(text);
+            let table = Index::with_table(&lines);
+            for block in &blocks {
+                for from in 0..=lines.len() {
+                    let want = every_start(&lines, block, from);
+                    assert_eq!(Index::new(&lines).find_block(block, from).collect::<Vec<_>>(), want, "{text:?} {block:?} {from}");
+                    assert_eq!(table.find_block(block, from).collect::<Vec<_>>(), want, "{text:?} {block:?} {from}");
+                }
+            }
+            for line in alphabet {
+                let want = every_start(&lines, &[line], 0);
+                assert_eq!(Index::new(&lines).occurrences(line, 0).collect::<Vec<_>>(), want);
+                assert_eq!(table.occurrences(line, 0).collect::<Vec<_>>(), want);
+                assert_eq!(Index::new(&lines).count(line, 2), want.len().min(2));
+            }
+        }
+    }
+
     #[test]
     fn finds_blocks_and_occurrences() {
         let text = "a\nb\nc\na\nb\nx\n";
         let lines = Lines::split(text);
-        let idx = Index::new(&lines);
-        assert_eq!(idx.occurrences("a", 0).collect::<Vec<_>>(), [0, 3]);
-        assert_eq!(idx.occurrences("a", 1).collect::<Vec<_>>(), [3]);
-        assert_eq!(idx.find_block(&["a", "b"], 0).collect::<Vec<_>>(), [0, 3]);
-        assert_eq!(idx.find_block(&["b", "x"], 0).collect::<Vec<_>>(), [4]);
-        assert_eq!(idx.find_block(&["x", "y"], 0).count(), 0);
-        assert_eq!(idx.find_block(&["a", "b"], 1).collect::<Vec<_>>(), [3]);
-        assert_eq!(idx.count("zzz", 5), 0);
+        for_both(&lines, |idx| {
+            assert_eq!(idx.occurrences("a", 0).collect::<Vec<_>>(), [0, 3]);
+            assert_eq!(idx.occurrences("a", 1).collect::<Vec<_>>(), [3]);
+            assert_eq!(idx.find_block(&["a", "b"], 0).collect::<Vec<_>>(), [0, 3]);
+            assert_eq!(idx.find_block(&["b", "x"], 0).collect::<Vec<_>>(), [4]);
+            assert_eq!(idx.find_block(&["x", "y"], 0).count(), 0);
+            assert_eq!(idx.find_block(&["a", "b"], 1).collect::<Vec<_>>(), [3]);
+            assert_eq!(idx.count("zzz", 5), 0);
+        });
     }
 
     #[test]
@@ -263,16 +473,17 @@ mod tests {
         // in 20 places x 2 and the rarest-line walk would check ~20M lines.
         let text: String = (0..20_000).map(|i| if i % 1_000 == 999 { "y\n" } else { "x\n" }).collect();
         let lines = Lines::split(&text);
-        let idx = Index::new(&lines);
-        let block = vec!["x"; 999];
-        let found: Vec<usize> = idx.find_block(&block, 0).collect();
-        assert_eq!(found, (0..20).map(|b| b * 1_000).collect::<Vec<_>>());
-        let block = vec!["x"; 1_000];
-        assert_eq!(idx.find_block(&block, 0).count(), 0);
-        let mut two = block.clone();
-        two.truncate(500);
-        assert_eq!(idx.find_block(&two, 0).count(), 20 * 500);
-        assert_eq!(idx.find_block(&two, 19_000).take(3).collect::<Vec<_>>(), [19_000, 19_001, 19_002]);
+        for_both(&lines, |idx| {
+            let block = vec!["x"; 999];
+            let found: Vec<usize> = idx.find_block(&block, 0).collect();
+            assert_eq!(found, (0..20).map(|b| b * 1_000).collect::<Vec<_>>());
+            let block = vec!["x"; 1_000];
+            assert_eq!(idx.find_block(&block, 0).count(), 0);
+            let mut two = block.clone();
+            two.truncate(500);
+            assert_eq!(idx.find_block(&two, 0).count(), 20 * 500);
+            assert_eq!(idx.find_block(&two, 19_000).take(3).collect::<Vec<_>>(), [19_000, 19_001, 19_002]);
+        });
     }
 
     #[test]
@@ -310,9 +521,10 @@ mod tests {
         // candidate is confirmed byte for byte, so one never matches the other.
         assert_eq!(fingerprint(b"x813266"), fingerprint(b"x1003890"));
         let lines = Lines::split("x813266\nx1003890\n");
-        let idx = Index::new(&lines);
-        assert_eq!(idx.occurrences("x1003890", 0).collect::<Vec<_>>(), [1]);
-        assert_eq!(idx.find_block(&["x813266"], 0).collect::<Vec<_>>(), [0]);
+        for_both(&lines, |idx| {
+            assert_eq!(idx.occurrences("x1003890", 0).collect::<Vec<_>>(), [1]);
+            assert_eq!(idx.find_block(&["x813266"], 0).collect::<Vec<_>>(), [0]);
+        });
         let err = crate::apply("x813266\n", "-x1003890\n+y").unwrap_err();
         assert_eq!(err.kind, crate::ErrorKind::ContextNotFound);
     }
