@@ -16,7 +16,7 @@ import { loadCorpus } from './real-edits.mjs';
 import { median } from './timing.mjs';
 
 const require = createRequire(import.meta.url);
-const { apply } = require('applypatch');
+const { apply, applyFiles } = require('applypatch');
 const { applyDiff } = await import('@openai/agents-core');
 const quick = process.argv.includes('--quick');
 
@@ -82,3 +82,57 @@ for (const [name, pick] of workloads) {
     `${name.padEnd(28)} ${String(list.length).padStart(6)} ${us(strict)}   ${us(sdk)}  ${(sdk / strict).toFixed(1).padStart(5)}x ${us(cx)}  ${(sdkBoth / cx).toFixed(1).padStart(5)}x`,
   );
 }
+
+// Patches: the same edits grouped as agents send them, several files in one
+// Codex `*** Begin Patch` (the edits of one release or commit, up to five
+// files a patch), applied with `applyFiles` to a map of the files they touch.
+// The per-file `apply` calls of the same diffs, and `applyDiff` on each file,
+// are timed beside it, so the cost of the patch around its files is seen.
+const patches = [];
+const bySource = new Map();
+for (const c of cases) {
+  if (!bySource.has(c.source)) bySource.set(c.source, []);
+  bySource.get(c.source).push(c);
+}
+for (const list of bySource.values()) {
+  let group = [];
+  const flush = () => {
+    if (group.length === 0) return;
+    const body = group.map((c) => `*** Update File: ${c.path}\n${c.diff.endsWith('\n') ? c.diff : `${c.diff}\n`}`).join('');
+    patches.push({ files: group, patch: `*** Begin Patch\n${body}*** End Patch\n`, map: Object.fromEntries(group.map((c) => [c.path, c.input])) });
+    group = [];
+  };
+  for (const c of list) {
+    if (group.some((g) => g.path === c.path)) flush();
+    group.push(c);
+    if (group.length === 5) flush();
+  }
+  flush();
+}
+const gives = (p, options) => {
+  const out = attempt(() => applyFiles(p.map, p.patch, options));
+  return out instanceof Error ? false : p.files.every((c) => out[c.path] === c.expected);
+};
+const strictPatches = patches.filter((p) => gives(p));
+if (strictPatches.length !== patches.length) throw new Error('applyFiles (Strict) does not give the new files of every patch');
+const codexPatches = patches.filter((p) => gives(p, codex));
+const sdkPatches = patches.filter((p) => p.files.every((c) => c.sdk));
+const files = patches.reduce((n, p) => n + p.files.length, 0);
+console.log(
+  `\npatches: the same edits as ${patches.length} Codex patches of 1 to 5 files (${files} files, ${(files / patches.length).toFixed(1)} a patch), applyFiles on a map of the files each touches`,
+);
+console.log('CPU microseconds per patch (median pass / patches)\n');
+console.log('call                                          patches   µs a patch   µs a file');
+const row = (name, list, fn) => {
+  const t = perCall(list, fn, passes);
+  const n = list.reduce((k, p) => k + p.files.length, 0);
+  console.log(`${name.padEnd(44)} ${String(list.length).padStart(8)} ${us(t)}    ${us((t * list.length) / n)}`);
+};
+row('applyFiles, Strict', strictPatches, (p) => applyFiles(p.map, p.patch));
+row('apply on each file, Strict (same diffs)', strictPatches, (p) => {
+  for (const c of p.files) apply(c.input, c.diff);
+});
+row('applyFiles, Codex mode', codexPatches, (p) => applyFiles(p.map, p.patch, codex));
+row('applyDiff on each file', sdkPatches, (p) => {
+  for (const c of p.files) applyDiff(c.input, c.diff);
+});

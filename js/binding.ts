@@ -81,6 +81,7 @@ export function setBinding(binding: Binding, renew?: () => void): void {
 function renew(): boolean {
   if (renewInstance === undefined || glue === undefined) return false;
   generation++;
+  live = 0;
   try {
     renewInstance();
   } catch {
@@ -93,16 +94,41 @@ function renew(): boolean {
 /** Counts the instances: objects of an older one must not be freed into the new one. */
 let generation = 0;
 
-/** The current instance's number (it changes when the guard replaces the instance). */
-export function instanceGeneration(): number {
-  return generation;
+/**
+ * Objects the engine handed out that are still in use ({@link withPrepared}).
+ * While there is one, no call replaces the instance for its memory: the
+ * object lives in it. (A trap replaces it anyway; the object is then lost.)
+ */
+let live = 0;
+
+/**
+ * Runs `use` on an object the engine hands out (`make`: PreparedPatch,
+ * PreparedUnified, PreparedBlocks), its methods called through the same guard
+ * as the module's functions, then frees it. After a trap the instance was
+ * replaced and the object went with the old one: it is not freed into the new
+ * one. Memory over {@link MEMORY_LIMIT} is given back once the object is
+ * freed. @internal
+ */
+export function withPrepared<P extends { free(): void }, R>(kind: string, make: () => P, use: (prepared: P) => R): R {
+  const prepared = make();
+  const born = generation;
+  live++;
+  try {
+    return use(guardObject(kind, prepared));
+  } finally {
+    if (generation === born) {
+      live--;
+      prepared.free();
+      if (live === 0 && memory !== undefined && memory.buffer.byteLength > MEMORY_LIMIT) renew();
+    }
+  }
 }
 
 /**
  * An object the engine handed out (PreparedPatch, PreparedUnified, PreparedBlocks), with its methods called
  * through the same guard as the module's functions.
  */
-export function guardObject<T extends object>(kind: string, target: T): T {
+function guardObject<T extends object>(kind: string, target: T): T {
   return new Proxy(target, {
     get(t, prop) {
       const value = Reflect.get(t, prop, t);
@@ -130,8 +156,18 @@ function guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unk
           'If the input was not unusually large, this is a bug in applypatch: please report it with the input.',
       });
     }
-    // reserveInput is followed by the call that reads the input: never drop the instance in between.
-    if (name !== 'reserveInput' && memory !== undefined && memory.buffer.byteLength > MEMORY_LIMIT) renew();
+    // reserveInput is followed by the call that reads the input, and a
+    // prepare call hands out an object that lives in the instance: never
+    // drop the instance in between.
+    if (
+      name !== 'reserveInput' &&
+      !name.startsWith('prepare') &&
+      live === 0 &&
+      memory !== undefined &&
+      memory.buffer.byteLength > MEMORY_LIMIT
+    ) {
+      renew();
+    }
     return result;
   };
 }

@@ -3,7 +3,7 @@
 // the wrong type throw (TypeError), and strings with a lone surrogate are
 // refused with a PatchError like everywhere else in the package.
 import { checkOptions, checkString } from './args.js';
-import { guardObject, instanceGeneration, type PreparedBlocks, putInput, wasm } from './binding.js';
+import { type PreparedBlocks, putInput, wasm, withPrepared } from './binding.js';
 import { call } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
 import { type FileMap, type Files, fileMap, putPaths } from './patch.js';
@@ -343,14 +343,7 @@ export function blockOptions(options?: EditOptions): Float64Array {
 
 /** Parses the blocks of `message` once, runs `use` on them, then frees them. @internal */
 export function withBlocks<R>(message: string, use: (prepared: PreparedBlocks) => R): R {
-  const prepared = call(() => wasm().prepareBlocks(message));
-  const born = instanceGeneration();
-  try {
-    return use(guardObject('PreparedBlocks', prepared));
-  } finally {
-    // After a trap the instance was replaced: the blocks went with the old one.
-    if (instanceGeneration() === born) prepared.free();
-  }
+  return withPrepared('PreparedBlocks', () => call(() => wasm().prepareBlocks(message)), use);
 }
 
 /** Applies prepared blocks to the files of a map they go to. @internal */

@@ -1,6 +1,6 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, describe, modeCode, STRICT } from './args.js';
-import { guardObject, instanceGeneration, type PatchTouch, type PreparedPatch, putInputs, wasm } from './binding.js';
+import { type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPrepared } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
 import type { operationKinds } from './generated.js';
@@ -156,14 +156,8 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: A
  * touches, its summary, its changes), then frees it. @internal
  */
 export function withPatch<R>(patch: string, code: number, use: (prepared: PreparedPatch) => R): R {
-  const prepared = call(() => wasm().preparePatch(patch, code));
-  const born = instanceGeneration();
-  try {
-    return use(guardObject('PreparedPatch', prepared));
-  } finally {
-    // After a trap the instance was replaced: the patch went with the old one.
-    if (instanceGeneration() === born) prepared.free();
-  }
+  const len = putInput(patch);
+  return withPrepared('PreparedPatch', () => call(() => wasm().preparePatch(len, code)), use);
 }
 
 /** Applies a prepared patch to a file map; `mode` is the binding's mode code (with the allowed repairs). @internal */

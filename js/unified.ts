@@ -2,7 +2,7 @@
 // (lineDiff) the playground and the CLI show. All of it is the engine's
 // (src/unified/); this file checks arguments and shapes results.
 import { checkOptions, checkString, describe } from './args.js';
-import { guardObject, instanceGeneration, type PreparedUnified, wasm } from './binding.js';
+import { type PreparedUnified, wasm, withPrepared } from './binding.js';
 import { call } from './errors.js';
 import { lineOps, type unifiedLineKinds, unifiedModes, type unifiedStatuses } from './generated.js';
 import { type FileMap, type Files, fileChanges, fileMap, type PatchChange, putFiles } from './patch.js';
@@ -156,14 +156,7 @@ export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared:
  * it. @internal
  */
 export function withUnified<R>(diff: string, mode: number, use: (prepared: PreparedUnified) => R): R {
-  const prepared = call(() => wasm().prepareUnified(diff, mode));
-  const born = instanceGeneration();
-  try {
-    return use(guardObject('PreparedUnified', prepared));
-  } finally {
-    // After a trap the instance was replaced: the diff went with the old one.
-    if (instanceGeneration() === born) prepared.free();
-  }
+  return withPrepared('PreparedUnified', () => call(() => wasm().prepareUnified(diff, mode)), use);
 }
 
 export interface UnifiedDiffOptions {

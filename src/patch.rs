@@ -227,7 +227,10 @@ pub fn parse(patch: &str) -> Result<Patch> {
     // Lines trimmed away at the start: each `\n` before the text.
     let lead = patch.len() - patch.trim_start().len();
     let mut offset = patch.get(..lead).unwrap_or("").matches('\n').count();
-    let all: Vec<&str> = trimmed.lines().collect();
+    // `str::lines` but one scan for every break (`diff_lines`; the text is
+    // trimmed, so no last line ends in a lone `\r` that the two would treat
+    // apart).
+    let all: Vec<&str> = crate::diff::diff_lines(trimmed).collect();
     let lines: &[&str] = match check_boundaries(&all) {
         Ok(()) => &all,
         Err(original) => {

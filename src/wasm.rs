@@ -309,13 +309,20 @@ pub struct PreparedPatch {
 /// Parses a patch once (`PatchError` fields when the envelope is malformed;
 /// with the envelope repair allowed in `mode_code`, a wrapped patch is
 /// unwrapped and the repair kept for `takeRepairs`).
+///
+/// The patch is the input buffer's first `patch_len` bytes (it crosses like
+/// an input: wasm-bindgen's `&str` glue copies one character at a time). The
+/// parsed patch owns its text, so the buffer is free again for the files.
 #[wasm_bindgen(js_name = preparePatch)]
-pub fn prepare_patch(patch: &str, mode_code: u32) -> Result<PreparedPatch, JsValue> {
+pub fn prepare_patch(patch_len: usize, mode_code: u32) -> Result<PreparedPatch, JsValue> {
     let mut ctx = ctx(mode_code);
-    let parsed = if mode(mode_code) == Mode::Strict { crate::repair::envelope::parse(patch, &mut ctx) } else { crate::parse_patch(patch) };
-    let patch = parsed.map_err(|e| to_js_error(&e))?;
+    let result = with_input(patch_len, |patch| {
+        let parsed =
+            if mode(mode_code) == Mode::Strict { crate::repair::envelope::parse(patch, &mut ctx) } else { crate::parse_patch(patch) };
+        parsed.map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
+    });
     keep_repairs(ctx);
-    Ok(PreparedPatch { patch })
+    result
 }
 
 #[wasm_bindgen]

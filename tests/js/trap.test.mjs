@@ -19,6 +19,8 @@ import {
   applyEdits,
   applyFiles,
   applyOperation,
+  applyUnified,
+  applyBlocks,
   codexGrammar,
   codexTool,
   createFile,
@@ -172,6 +174,36 @@ test('after a call that leaves wasm memory past the limit, the instance is repla
   assert.ok(memoryBytes() > binding.MEMORY_LIMIT);
   assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
   assert.ok(memoryBytes() < binding.MEMORY_LIMIT, `memory after the call: ${memoryBytes()} bytes`);
+  await everyFunctionWorks();
+});
+
+test('memory past the limit while a patch, a diff or blocks are prepared: the object keeps working, and the memory goes back when it is freed', async () => {
+  const cases = [
+    ['preparePatch', () => applyFiles({ 'a.txt': 'a\n' }, patch), { 'a.txt': 'b\n' }],
+    ['prepareUnified', () => applyUnified({ 'a.txt': 'a\n' }, '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n'), { 'a.txt': 'b\n' }],
+    [
+      'prepareBlocks',
+      () => applyBlocks({ 'a.txt': 'a\n' }, 'a.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n').files,
+      { 'a.txt': 'b\n' },
+    ],
+  ];
+  for (const [entry, call, want] of cases) {
+    freshInstance();
+    const b = binding.wasm();
+    const original = b[entry];
+    // Memory grows past the limit during the call that hands out the object.
+    b[entry] = (...args) => {
+      const memory = b.wasmMemory();
+      memory.grow(Math.ceil((binding.MEMORY_LIMIT - memory.buffer.byteLength) / PAGE) + 16);
+      return original(...args);
+    };
+    try {
+      assert.deepEqual(call(), want, entry);
+    } finally {
+      b[entry] = original;
+    }
+    assert.ok(memoryBytes() < binding.MEMORY_LIMIT, `${entry}: memory after the call: ${memoryBytes()} bytes`);
+  }
   await everyFunctionWorks();
 });
 
