@@ -99,7 +99,11 @@ for (const list of bySource.values()) {
   const flush = () => {
     if (group.length === 0) return;
     const body = group.map((c) => `*** Update File: ${c.path}\n${c.diff.endsWith('\n') ? c.diff : `${c.diff}\n`}`).join('');
-    patches.push({ files: group, patch: `*** Begin Patch\n${body}*** End Patch\n`, map: Object.fromEntries(group.map((c) => [c.path, c.input])) });
+    patches.push({
+      files: group,
+      patch: `*** Begin Patch\n${body}*** End Patch\n`,
+      map: Object.fromEntries(group.map((c) => [c.path, c.input])),
+    });
     group = [];
   };
   for (const c of list) {

@@ -86,10 +86,11 @@ pub struct Diff<'d> {
 }
 
 impl Diff<'_> {
-    /// The searches finding this diff in an input takes: one per section and
-    /// one per anchor (`Index::for_searches`).
+    /// The searches finding this diff in an input takes (`Index::for_searches`):
+    /// one per anchor, and two per section (Strict looks for its old lines, then
+    /// for its new lines before them: already applied?).
     pub fn searches(&self) -> usize {
-        self.sections.iter().map(|s| 1 + s.anchors.len()).sum()
+        self.sections.iter().map(|s| 2 + s.anchors.len()).sum()
     }
 }
 
@@ -398,6 +399,12 @@ mod tests {
 
     fn strict(diff: &str) -> Result<Diff<'_>> {
         parse(diff, Mode::Strict, 1)
+    }
+
+    #[test]
+    fn searches_count_two_per_section_and_one_per_anchor() {
+        assert_eq!(strict("@@\n-a\n+b\n").map(|d| d.searches()), Ok(2));
+        assert_eq!(strict("@@ class A\n@@ def f\n-a\n+b\n@@\n-c\n+d\n").map(|d| d.searches()), Ok(6));
     }
 
     #[test]

@@ -35,8 +35,8 @@ pub const DIRECT_SCANS: usize = 6;
 
 /// ... and on a small file, where allocating the table costs more than its
 /// hashing, about as much as scans of this many lines in all (a file of 500
-/// lines: 32 more scans).
-pub const SCAN_LINES: usize = 16_384;
+/// lines: 16 more scans).
+pub const SCAN_LINES: usize = 8_192;
 
 /// The searches an index of `lines` lines does by scanning before it builds
 /// its table.
@@ -115,7 +115,31 @@ impl Table {
 /// still confirmed byte for byte.
 enum Candidates<'s> {
     Bucket(std::slice::Iter<'s, u32>),
-    Scan { lines: &'s [Line], next: usize, len: usize },
+    Scan(Scan<'s>),
+}
+
+/// Lines of one length whose last eight bytes are the ones given (lines
+/// shorter than eight bytes: all of that length), from line `next` on.
+struct Scan<'s> {
+    lines: &'s [Line],
+    text: &'s [u8],
+    next: usize,
+    len: usize,
+    tail: u64,
+}
+
+impl<'s> Scan<'s> {
+    fn new(lines: &'s Lines<'s>, from: usize, line: &str) -> Self {
+        let text = lines.text().as_bytes();
+        Scan { lines: lines.lines(), text, next: from, len: line.len(), tail: tail(line.as_bytes(), line.len()) }
+    }
+}
+
+/// The eight bytes of `b` that end at `end` (0 when fewer): for lines of
+/// eight bytes or more, comparing them rules out most lines of the same
+/// length before their bytes are compared.
+fn tail(b: &[u8], end: usize) -> u64 {
+    end.checked_sub(8).and_then(|start| b.get(start..end)).map_or(0, |w| u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8])))
 }
 
 impl Iterator for Candidates<'_> {
@@ -124,10 +148,11 @@ impl Iterator for Candidates<'_> {
     fn next(&mut self) -> Option<usize> {
         match self {
             Candidates::Bucket(it) => it.next().map(|&e| e as usize),
-            Candidates::Scan { lines, next, len } => {
-                let at = lines.get(*next..)?.iter().position(|l| l.end - l.start == *len)?;
-                let i = *next + at;
-                *next = i + 1;
+            Candidates::Scan(s) => {
+                let (len, want, text) = (s.len, s.tail, s.text);
+                let at = s.lines.get(s.next..)?.iter().position(|l| l.end - l.start == len && (len < 8 || tail(text, l.end) == want))?;
+                let i = s.next + at;
+                s.next = i + 1;
                 Some(i)
             }
         }
@@ -207,7 +232,7 @@ impl<'t> Index<'t> {
                 let fp = fingerprint(text.as_bytes());
                 (Candidates::Bucket(t.bucket_from(fp, from).iter()), Some(fp))
             }
-            None => (Candidates::Scan { lines: self.lines.lines(), next: from, len: text.len() }, None),
+            None => (Candidates::Scan(Scan::new(self.lines, from, text)), None),
         }
     }
 
@@ -251,8 +276,8 @@ impl<'t> Index<'t> {
             None => {
                 // The longest line: the one fewest other lines are as long as, usually.
                 let pivot = block.iter().enumerate().max_by_key(|(j, l)| (l.len(), std::cmp::Reverse(*j))).map_or(0, |(j, _)| j);
-                let len = block.get(pivot).map_or(0, |l| l.len());
-                (vec![None; block.len()], pivot, Candidates::Scan { lines: self.lines.lines(), next: from + pivot, len })
+                let line = block.get(pivot).copied().unwrap_or("");
+                (vec![None; block.len()], pivot, Candidates::Scan(Scan::new(self.lines, from + pivot, line)))
             }
         };
         let n = self.lines.len();
@@ -380,6 +405,36 @@ mod tests {
         (from..lines.len())
             .filter(|&s| s + block.len() <= lines.len() && block.iter().enumerate().all(|(j, b)| lines.get(s + j) == *b))
             .collect()
+    }
+
+    #[test]
+    fn scanning_tells_lines_of_one_length_apart_by_any_byte() {
+        // Lines of one length that differ in their last eight bytes, before
+        // them, or not at all, and a line of seven bytes: texts of 40 lines
+        // drawn from them (a fixed pseudo-random sequence), every block of
+        // up to three of them.
+        let pool = ["abcdefghijkl", "abcdefghijkX", "Xbcdefghijkl", "abcdXfghijkl", "abcdefg", ""];
+        let mut seed = 12_345u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize
+        };
+        for _ in 0..60 {
+            let text: String = (0..40).map(|_| format!("{}\n", pool[next() % pool.len()])).collect();
+            let lines = Lines::split(&text);
+            let table = Index::with_table(&lines);
+            for _ in 0..30 {
+                let block: Vec<&str> = (0..1 + next() % 3).map(|_| pool[next() % pool.len()]).collect();
+                let from = next() % 45;
+                let want = every_start(&lines, &block, from);
+                assert_eq!(Index::new(&lines).find_block(&block, from).collect::<Vec<_>>(), want, "{text:?} {block:?} {from}");
+                assert_eq!(table.find_block(&block, from).collect::<Vec<_>>(), want);
+                let line = block[0];
+                let want: Vec<usize> = (from..lines.len()).filter(|&i| lines.get(i) == line).collect();
+                assert_eq!(Index::new(&lines).occurrences(line, from).collect::<Vec<_>>(), want);
+                assert_eq!(table.occurrences(line, from).collect::<Vec<_>>(), want);
+            }
+        }
     }
 
     #[test]

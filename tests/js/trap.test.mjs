@@ -15,12 +15,12 @@ import { test } from 'node:test';
 import {
   apply,
   applyBatch,
+  applyBlocks,
   applyEdit,
   applyEdits,
   applyFiles,
   applyOperation,
   applyUnified,
-  applyBlocks,
   codexGrammar,
   codexTool,
   createFile,
