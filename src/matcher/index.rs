@@ -236,20 +236,22 @@ impl<'t> Index<'t> {
         }
     }
 
-    /// Whether input line `i` is exactly `text` (fingerprint first, when
-    /// there is a table).
-    fn line_is(&self, table: Option<&Table>, i: usize, fp: Option<u32>, text: &str) -> bool {
-        match (table, fp) {
-            (Some(t), Some(fp)) => t.fps.get(i) == Some(&fp) && self.lines.get(i) == text,
-            _ => self.lines.get(i) == text,
+    /// Whether input line `i` is exactly `text`: with a table, its fingerprint
+    /// `fp` is compared first.
+    fn line_is(&self, table: Option<&Table>, i: usize, fp: Option<&u32>, text: &str) -> bool {
+        if let Some(t) = table {
+            if t.fps.get(i) != fp {
+                return false;
+            }
         }
+        self.lines.get(i) == text
     }
 
     /// Input lines equal to `text`, at or after line `from`, ascending.
     pub fn occurrences<'s>(&'s self, text: &'s str, from: usize) -> impl Iterator<Item = usize> + 's {
         let table = self.table();
         let (candidates, fp) = self.candidates(table, text, from);
-        candidates.filter(move |&i| self.line_is(table, i, fp, text))
+        candidates.filter(move |&i| self.line_is(table, i, fp.as_ref(), text))
     }
 
     /// Starts `s >= from` where the input's lines `s..s + block.len()` equal
@@ -262,7 +264,8 @@ impl<'t> Index<'t> {
     /// [`linear::Matches`] in linear time.
     pub fn find_block<'s>(&'s self, block: &'s [&'s str], from: usize) -> impl Iterator<Item = usize> + 's {
         let table = self.table();
-        let (fps, pivot, candidates): (Vec<Option<u32>>, usize, Candidates<'s>) = match table {
+        // The block's fingerprints when there is a table (none when scanning).
+        let (fps, pivot, candidates): (Vec<u32>, usize, Candidates<'s>) = match table {
             Some(t) => {
                 let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
                 let (pivot, bucket) = fps
@@ -271,13 +274,13 @@ impl<'t> Index<'t> {
                     .map(|(j, &fp)| (j, t.bucket_from(fp, from + j)))
                     .min_by_key(|(_, c)| c.len())
                     .unwrap_or((0, &[]));
-                (fps.into_iter().map(Some).collect(), pivot, Candidates::Bucket(bucket.iter()))
+                (fps, pivot, Candidates::Bucket(bucket.iter()))
             }
             None => {
                 // The longest line: the one fewest other lines are as long as, usually.
                 let pivot = block.iter().enumerate().max_by_key(|(j, l)| (l.len(), std::cmp::Reverse(*j))).map_or(0, |(j, _)| j);
                 let line = block.get(pivot).copied().unwrap_or("");
-                (vec![None; block.len()], pivot, Candidates::Scan(Scan::new(self.lines, from + pivot, line)))
+                (Vec::new(), pivot, Candidates::Scan(Scan::new(self.lines, from + pivot, line)))
             }
         };
         let n = self.lines.len();
@@ -295,7 +298,7 @@ impl<'t> Index<'t> {
                     continue;
                 }
                 let mut all = true;
-                for (j, (text, &fp)) in block.iter().zip(&fps).enumerate() {
+                for (j, text) in block.iter().enumerate() {
                     if checks == 0 {
                         let keys = block.iter().map(|b| Cow::Borrowed(*b)).collect();
                         let lines = self.lines;
@@ -308,7 +311,7 @@ impl<'t> Index<'t> {
                     }
                     checks -= 1;
                     self.spend(1);
-                    if !self.line_is(table, s + j, fp, text) {
+                    if !self.line_is(table, s + j, fps.get(j), text) {
                         all = false;
                         break;
                     }
