@@ -263,38 +263,30 @@ impl<'t> Index<'t> {
     /// lines repeated all over it), the rest of the search is done by
     /// [`linear::Matches`] in linear time.
     pub fn find_block<'s>(&'s self, block: &'s [&'s str], from: usize) -> impl Iterator<Item = usize> + 's {
-        let table = self.table();
-        // The block's fingerprints when there is a table (none when scanning).
-        let (fps, pivot, candidates): (Vec<u32>, usize, Candidates<'s>) = match table {
-            Some(t) => {
-                let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
-                let (pivot, bucket) = fps
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &fp)| (j, t.bucket_from(fp, from + j)))
-                    .min_by_key(|(_, c)| c.len())
-                    .unwrap_or((0, &[]));
-                (fps, pivot, Candidates::Bucket(bucket.iter()))
-            }
-            None => {
-                // The longest line: the one fewest other lines are as long as, usually.
-                let pivot = block.iter().enumerate().max_by_key(|(j, l)| (l.len(), std::cmp::Reverse(*j))).map_or(0, |(j, _)| j);
-                let line = block.get(pivot).copied().unwrap_or("");
-                (Vec::new(), pivot, Candidates::Scan(Scan::new(self.lines, from + pivot, line)))
-            }
-        };
+        let mut table = self.table();
+        let (mut fps, mut pivot, mut candidates) = self.block_candidates(table, block, from);
         let n = self.lines.len();
         let k = block.len();
-        let mut checks = 4 * (n.saturating_sub(from) + k) + 64;
-        let mut candidates = candidates;
+        let budget = 4 * (n.saturating_sub(from) + k) + 64;
+        let mut checks = budget;
+        // A scan whose candidates cost more checks than this (its pivot line
+        // is common: lines of one length all over the input) builds the
+        // table and goes on from the same start with the rarest line.
+        let switch = budget.saturating_sub(64 + n / 16);
         let mut linear: Option<linear::Matches<'s, _>> = None;
         std::iter::from_fn(move || {
             if let Some(m) = linear.as_mut() {
                 return m.next();
             }
-            for p in candidates.by_ref() {
+            while let Some(p) = candidates.next() {
                 let Some(s) = p.checked_sub(pivot) else { continue };
                 if s < from || s + k > n {
+                    continue;
+                }
+                if table.is_none() && checks < switch {
+                    let t = self.table.get_or_init(|| Table::new(self.lines));
+                    table = Some(t);
+                    (fps, pivot, candidates) = self.block_candidates(table, block, s);
                     continue;
                 }
                 let mut all = true;
@@ -322,6 +314,31 @@ impl<'t> Index<'t> {
             }
             None
         })
+    }
+
+    /// Where [`Index::find_block`] looks for `block` from line `from` on: the
+    /// block's fingerprints (with a table; none when scanning), its pivot
+    /// line, and that line's candidate places. With the table the pivot is
+    /// the block's rarest line; scanning, its longest (the one fewest other
+    /// lines are as long as, usually).
+    fn block_candidates<'s>(&'s self, table: Option<&'s Table>, block: &[&str], from: usize) -> (Vec<u32>, usize, Candidates<'s>) {
+        match table {
+            Some(t) => {
+                let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
+                let (pivot, bucket) = fps
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &fp)| (j, t.bucket_from(fp, from + j)))
+                    .min_by_key(|(_, c)| c.len())
+                    .unwrap_or((0, &[]));
+                (fps, pivot, Candidates::Bucket(bucket.iter()))
+            }
+            None => {
+                let pivot = block.iter().enumerate().max_by_key(|(j, l)| (l.len(), std::cmp::Reverse(*j))).map_or(0, |(j, _)| j);
+                let line = block.get(pivot).copied().unwrap_or("");
+                (Vec::new(), pivot, Candidates::Scan(Scan::new(self.lines, from + pivot, line)))
+            }
+        }
     }
 
     /// Whether the input's lines at `s..` equal `block`.
@@ -438,6 +455,25 @@ mod tests {
                 assert_eq!(table.occurrences(line, from).collect::<Vec<_>>(), want);
             }
         }
+    }
+
+    #[test]
+    fn a_scan_whose_pivot_is_common_goes_on_with_the_table() {
+        // Every line is one byte long, so a scan for a block of them checks
+        // the block at every line; past 64 + n/16 checks it builds the table
+        // and goes on from the same start with the block's rarest line.
+        let text: String = (0..2_000).map(|i| if i % 100 == 99 { "y\n" } else { "x\n" }).collect();
+        let lines = Lines::split(&text);
+        for (block, from) in [(vec!["x", "x", "y"], 0), (vec!["x", "y", "x"], 150), (vec!["x", "z"], 0), (vec!["x"; 50], 3)] {
+            let idx = Index::new(&lines);
+            let found: Vec<usize> = idx.find_block(&block, from).collect();
+            assert_eq!(found, every_start(&lines, &block, from), "{block:?} from {from}");
+            assert!(idx.table.get().is_some(), "{block:?}: the scan went on with the table");
+        }
+        // A block found before the scan costs that much needs no table.
+        let idx = Index::new(&lines);
+        assert_eq!(idx.find_block(&["x", "y"], 90).next(), Some(98));
+        assert!(idx.table.get().is_none());
     }
 
     #[test]
