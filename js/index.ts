@@ -27,6 +27,7 @@ export {
 export { type ApplyOptions, apply, applyBatch } from './diff.js';
 export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, type PatchErrorFields } from './errors.js';
 export { detectFormat, type Format } from './format.js';
+export { type JsonSchema, type ToolDefinition, type ToolName, toolDefinitions } from './mcp/definitions.js';
 export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './memory-editor.js';
 export {
   type ApplyPatchOperation,

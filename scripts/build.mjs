@@ -9,6 +9,7 @@
 //   dist/index.mjs       import in Node (re-exports index.cjs: one PatchError class)
 //   dist/browser.mjs     import in browsers and bundlers: compiles the engine
 //   dist/node.cjs, node.mjs  applypatch/node: the directory editor (node:fs)
+//   dist/mcp.cjs, mcp.mjs    applypatch/mcp: the MCP server (needs @modelcontextprotocol/sdk)
 //   dist/cli.cjs         the applypatch command (package.json "bin")
 //
 //   node scripts/build.mjs [--if-needed]
@@ -186,6 +187,25 @@ export const { ${nodeNames.join(', ')} } = api;
 );
 writeFileSync(join(dist, 'node.d.cts'), "export * from './cjs/node/index.js';\n");
 writeFileSync(join(dist, 'node.d.mts'), "export * from './esm/node/index.js';\n");
+
+// applypatch/mcp: the MCP server; needs the optional peer dependency @modelcontextprotocol/sdk.
+writeFileSync(
+  join(dist, 'mcp.cjs'),
+  `'use strict';
+// require('applypatch/mcp'): applypatch/node first (one module instance), then the server.
+require('./node.cjs');
+module.exports = require('./cjs/mcp/index.js');
+`,
+);
+writeFileSync(
+  join(dist, 'mcp.mjs'),
+  `// import from 'applypatch/mcp' (re-exports mcp.cjs: one module instance with the other entries).
+import api from './mcp.cjs';
+export const { createServer, serveStdio } = api;
+`,
+);
+writeFileSync(join(dist, 'mcp.d.cts'), "export * from './cjs/mcp/index.js';\n");
+writeFileSync(join(dist, 'mcp.d.mts'), "export * from './esm/mcp/index.js';\n");
 
 // The command line (package.json "bin": npx applypatch).
 writeFileSync(

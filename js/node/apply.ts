@@ -114,6 +114,25 @@ export interface DirectoryOptions extends ApplyOptions {
   diff?: boolean;
   /** @internal Replaces node:fs functions (tests inject failures). */
   fs?: Partial<Fs>;
+  /** @internal Hooks of the tool handlers (./tools.ts): merge bases, the plan's texts. */
+  hooks?: PlanHooks;
+}
+
+/** @internal How the tool handlers (./tools.ts) take part in a plan. */
+export interface PlanHooks {
+  /** Computes the new texts from the texts on disk; `apply` is the edit itself. */
+  compute?: (files: Map<string, string>, apply: (files: Map<string, string>) => Map<string, string>) => Map<string, string>;
+  /** Sees the plan before it is written (or not, for a dry run). */
+  planned?: (p: Plan) => void;
+}
+
+/** `apply`, through the hooks' `compute` when there is one. @internal */
+export function computeWith(
+  hooks: PlanHooks | undefined,
+  apply: (files: Map<string, string>) => Map<string, string>,
+): (files: Map<string, string>) => Map<string, string> {
+  const compute = hooks?.compute;
+  return compute === undefined ? apply : (files) => compute(files, apply);
 }
 
 export function changesOf(p: Plan): DirectoryChange[] {
@@ -209,7 +228,14 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
     const dir = openRoot(root, fs);
     let p: Plan;
     try {
-      p = plan(dir, touches, moves, (files) => applyPrepared(fileMap(files), prepared, e.code), fs);
+      p = plan(
+        dir,
+        touches,
+        moves,
+        computeWith(opts.hooks, (files) => applyPrepared(fileMap(files), prepared, e.code)),
+        fs,
+      );
+      opts.hooks?.planned?.(p);
       if (!dryRun) commit(dir, p.changes, fs);
     } finally {
       dir.close();

@@ -25,6 +25,7 @@ import { binaryError, commit, type Fs, openRoot, type Root, readTarget, resolveT
 import { applyUnifiedToDirectory } from './unified-dir.js';
 
 export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
+       applypatch mcp --root DIR [--read-only]
 
 Applies a patch to the files of a directory: all of it, or nothing.
 
@@ -86,6 +87,11 @@ changed are restored. A file that changed on disk since it was read (another
 program or patch wrote it) fails the patch (file_changed): nothing is
 written, read it again. File modes are kept. Files that are not UTF-8 text
 are never updated (they may be deleted or replaced whole).
+
+applypatch mcp serves the tools apply_patch, edit_file, apply_unified_diff
+and read_file on DIR to a Model Context Protocol client over standard input
+and output (it needs the package @modelcontextprotocol/sdk installed). With
+--read-only, edits are only checked (dry runs). Logs go to standard error.
 
 Exit status:
   0  the patch applied (with --dry-run: it would apply)
@@ -256,7 +262,55 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
+export const MCP_HELP = `Usage: applypatch mcp --root DIR [--read-only]
+
+Serves the tools apply_patch, edit_file, apply_unified_diff and read_file on
+the files under DIR (default: the current directory) to a Model Context
+Protocol client, over standard input and output, until the client closes the
+stream. With --read-only, edits are only checked (dry runs) and never written.
+Logs go to standard error. Needs the package @modelcontextprotocol/sdk.
+`;
+
+/** `applypatch mcp`: the MCP server over stdio, until the client closes the stream. */
+async function mcp(argv: string[], io: Io): Promise<number> {
+  const usage = (message: string): number => {
+    io.stderr(`applypatch mcp: ${message}\nRun 'applypatch mcp --help' for usage.\n`);
+    return 2;
+  };
+  let root: string | undefined;
+  let readOnly = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--root' || arg.startsWith('--root=')) {
+      const value = arg === '--root' ? argv[++i] : arg.slice('--root='.length);
+      if (value === undefined || value === '') return usage('--root needs a directory');
+      root = value;
+    } else if (arg === '--read-only') readOnly = true;
+    else if (arg === '-h' || arg === '--help') {
+      io.stdout(MCP_HELP);
+      return 0;
+    } else return usage(`unknown argument ${arg}`);
+  }
+  const dir = nodePath.resolve(io.cwd, root ?? '.');
+  if (!nodeFs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return usage(`--root ${root ?? dir}: no such directory`);
+  let server: typeof import('../mcp/server.js');
+  try {
+    server = await import('../mcp/server.js');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND' && String((e as Error).message).includes('@modelcontextprotocol/sdk')) {
+      io.stderr('applypatch mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk\n');
+      return 2;
+    }
+    throw e;
+  }
+  await server.serveStdio({ root: dir, readOnly, ...(io.version !== undefined ? { version: io.version } : {}) }, (line) =>
+    io.stderr(`${line}\n`),
+  );
+  return 0;
+}
+
 async function run(argv: string[], io: Io): Promise<number> {
+  if (argv[0] === 'mcp') return mcp(argv.slice(1), io);
   let args: Args;
   const json = argv.includes('--json');
   const usage = (message: string): number => {

@@ -3,4 +3,11 @@
 
 export { applyPatchToDirectory, type DirectoryChange, type DirectoryOptions, type DirectoryResult } from './apply.js';
 export { createEditor, type EditorOptions } from './directory-editor.js';
+export {
+  createToolHandlers,
+  type ToolChange,
+  type ToolHandlers,
+  type ToolHandlersOptions,
+  type ToolResult,
+} from './tools.js';
 export { applyUnifiedToDirectory, type UnifiedDirectoryOptions } from './unified-dir.js';

@@ -6,7 +6,7 @@ import type { PreparedUnified } from '../binding.js';
 import { PatchError } from '../errors.js';
 import { fileMap } from '../patch.js';
 import { applyPreparedUnified, type UnifiedFile, type UnifiedMode, unifiedModeCode, withUnified } from '../unified.js';
-import { changesOf, type DirectoryResult, diffOf, plan, type Touch, withFs } from './apply.js';
+import { changesOf, computeWith, type DirectoryResult, diffOf, type PlanHooks, plan, type Touch, withFs } from './apply.js';
 import { commit, type Fs, openRoot, type Root } from './directory.js';
 
 export interface UnifiedDirectoryOptions {
@@ -18,6 +18,8 @@ export interface UnifiedDirectoryOptions {
   diff?: boolean;
   /** @internal Replaces node:fs functions (tests inject failures). */
   fs?: Partial<Fs>;
+  /** @internal Hooks of the tool handlers (./tools.ts). */
+  hooks?: PlanHooks;
 }
 
 /** The permission bits git gives a file of this git mode: 0777 or 0666, less the umask. */
@@ -78,11 +80,11 @@ export function applyUnifiedToDirectory(root: string, diff: string, options?: Un
       dir,
       touches,
       moves,
-      (files) => {
+      computeWith(opts.hooks, (files) => {
         const report = applyPreparedUnified(fileMap(files), prepared, true);
         modes = report.modes;
         return report.files;
-      },
+      }),
       fs,
     );
     for (const { path, mode: gitMode } of modes) {
@@ -101,6 +103,7 @@ export function applyUnifiedToDirectory(root: string, diff: string, options?: Un
     // In the order the diff names the files.
     p.changes.sort((a, b) => p.targets.indexOf(a.target) - p.targets.indexOf(b.target));
     const dryRun = opts.dryRun === true;
+    opts.hooks?.planned?.(p);
     if (!dryRun) commit(dir, p.changes, fs);
     const result: DirectoryResult = { applied: !dryRun, changes: changesOf(p) };
     if (dryRun || opts.diff === true) result.diff = diffOf(p);

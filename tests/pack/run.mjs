@@ -5,7 +5,7 @@
 // tarball ships, that the browser entry reaches no node: module, and run the
 // command line with `npx applypatch` there.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,10 @@ try {
     'dist/node.d.cts',
     'dist/node.d.mts',
     'dist/cli.cjs',
+    'dist/mcp.cjs',
+    'dist/mcp.mjs',
+    'dist/mcp.d.cts',
+    'dist/mcp.d.mts',
     'dist/wasm/glue.mjs',
     'dist/wasm/bytes.mjs',
     'README.md',
@@ -96,13 +100,15 @@ console.log('${load}: ' + n + ' strict vectors pass');
   // moduleResolution a TypeScript project uses: node10 (no exports map: main/types
   // and typesVersions), node16, nodenext (ESM and CJS consumers) and bundler.
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const esmConsumer = `import { apply, type ErrorCode, PatchError } from 'applypatch';
-import { applyPatchToDirectory, createEditor } from 'applypatch/node';
+  const esmConsumer = `import { apply, type ErrorCode, PatchError, toolDefinitions } from 'applypatch';
+import { applyPatchToDirectory, createEditor, createToolHandlers } from 'applypatch/node';
 const out: string = apply('a\\n', '@@\\n-a\\n+b');
+const tool: { name: string; inputSchema: object } = toolDefinitions[0]!;
+const handled: Promise<{ isError?: boolean }> = createToolHandlers({ root: '.' }).read_file({ path: 'x' });
 const code: ErrorCode = 'wasm_unavailable';
 // @ts-expect-error: not a string
 apply(1, '');
-void [out, code, PatchError, applyPatchToDirectory, createEditor];
+void [out, code, PatchError, applyPatchToDirectory, createEditor, tool, handled];
 `;
   const cjsConsumer = `import ap = require('applypatch');
 import node = require('applypatch/node');
@@ -145,11 +151,11 @@ void [out, code, node.createEditor, node.applyPatchToDirectory];
   // applypatch/node from require and import, and the command line through npx, offline.
   writeFileSync(
     join(project, 'node.cjs'),
-    "const { createEditor } = require('applypatch/node'); if (typeof createEditor !== 'function') throw new Error('no createEditor');\n",
+    "const { createEditor, createToolHandlers } = require('applypatch/node'); if (typeof createEditor !== 'function' || typeof createToolHandlers !== 'function') throw new Error('no createEditor or createToolHandlers');\nif (require('applypatch').toolDefinitions.length !== 4) throw new Error('no toolDefinitions');\n",
   );
   writeFileSync(
     join(project, 'node.mjs'),
-    "import { createEditor } from 'applypatch/node'; if (typeof createEditor !== 'function') throw new Error('no createEditor');\n",
+    "import { createEditor, createToolHandlers } from 'applypatch/node'; import { toolDefinitions } from 'applypatch'; if (typeof createEditor !== 'function' || typeof createToolHandlers !== 'function' || toolDefinitions.length !== 4) throw new Error('no createEditor, createToolHandlers or toolDefinitions');\n",
   );
   sh('node', ['node.cjs'], project);
   sh('node', ['node.mjs'], project);
@@ -183,6 +189,40 @@ void [out, code, node.createEditor, node.applyPatchToDirectory];
   r = npx(['--no-such-flag']);
   if (r.status !== 2) throw new Error(`npx applypatch --no-such-flag: exit ${r.status}`);
   console.log('npx applypatch: applies, refuses to apply twice (exit 1), usage error (exit 2)');
+
+  // applypatch mcp: without the optional peer dependency, one line saying what to install (exit 2).
+  r = npx(['mcp', '--root', '.'], { input: '' });
+  if (r.status !== 2 || r.stdout !== '' || r.stderr !== 'applypatch mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk\n')
+    throw new Error(`npx applypatch mcp without the SDK: exit ${r.status}\n${r.stdout}${r.stderr}`);
+  // With it (linked from this checkout: its dependencies resolve there), applypatch/mcp loads from
+  // import and require, and the packed CLI serves a real client.
+  mkdirSync(join(project, 'node_modules', '@modelcontextprotocol'));
+  symlinkSync(
+    join(root, 'node_modules', '@modelcontextprotocol', 'sdk'),
+    join(project, 'node_modules', '@modelcontextprotocol', 'sdk'),
+    'dir',
+  );
+  writeFileSync(
+    join(project, 'mcp.cjs'),
+    "const { createServer } = require('applypatch/mcp'); if (typeof createServer({ root: '.' }).connect !== 'function') throw new Error('no server');\n",
+  );
+  writeFileSync(
+    join(project, 'mcp.mjs'),
+    `import { createServer } from 'applypatch/mcp';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+if (typeof createServer({ root: '.' }).connect !== 'function') throw new Error('no server');
+const client = new Client({ name: 'pack-test', version: '1.0.0' });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: ['node_modules/applypatch/dist/cli.cjs', 'mcp', '--root', 'work'], stderr: 'ignore' }));
+const { tools } = await client.listTools();
+const r = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
+await client.close();
+if (tools.length !== 4 || r.structuredContent.content !== 'done\\n') throw new Error('mcp: ' + JSON.stringify([tools.map((t) => t.name), r]));
+`,
+  );
+  sh('node', ['mcp.cjs'], project);
+  sh('node', ['mcp.mjs'], project);
+  console.log('applypatch mcp: without the SDK, one line and exit 2; with it, applypatch/mcp loads and serves an MCP client');
   console.log(
     `pack: ${packed[0].filename}, ${files.length} files, ${(packed[0].size / 1024).toFixed(0)} KiB packed, ${(packed[0].unpackedSize / 1024).toFixed(0)} KiB installed`,
   );

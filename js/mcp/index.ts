@@ -1,0 +1,2 @@
+// applypatch/mcp: the MCP server, to embed (needs @modelcontextprotocol/sdk).
+export { createServer, type ServerOptions, serveStdio } from './server.js';
