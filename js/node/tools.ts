@@ -40,8 +40,8 @@ export interface ToolChange {
   changedOnDisk?: boolean;
 }
 
-/** What a tool returns: the MCP `CallToolResult` shape (a text for the model, and `structuredContent`). */
-export interface ToolResult {
+/** What a tool returns: an MCP `CallToolResult` (a text for the model, and `structuredContent`). */
+export type ToolResult = {
   content: Array<{ type: 'text'; text: string }>;
   /**
    * Editing tools: `{ applied, changes, diff? }`; `read_file`: `{ path, content }`;
@@ -49,7 +49,7 @@ export interface ToolResult {
    */
   structuredContent: Record<string, unknown>;
   isError?: boolean;
-}
+};
 
 export type ToolHandlers = { [name in ToolName]: (input: unknown) => Promise<ToolResult> };
 

@@ -252,7 +252,7 @@ test('--read-only: reads and dry runs only', async (t) => {
 });
 
 test('two clients at the same time on one root', async (t) => {
-  const files = {};
+  const files = { 'shared.txt': 'value\n' };
   for (let i = 0; i < 20; i++) files[`f${i}.txt`] = `value ${i}\n`;
   const { root } = makeTree(t, files);
   const [a, b] = await Promise.all([connect(t, root), connect(t, root)]);
@@ -261,12 +261,20 @@ test('two clients at the same time on one root', async (t) => {
     const who = i % 2 === 0 ? a : b;
     edits.push(who.call('edit_file', { path: `f${i}.txt`, edits: [{ oldText: `value ${i}`, newText: `edited ${i}` }] }));
   }
-  // Both edit the same file at once: each call is all or nothing, and the file ends as one of them wrote it.
-  edits.push(a.call('apply_patch', { patch: patchOf('*** Update File: f0.txt', '@@', '-value 0', '+by a') }));
-  const results = await Promise.all(edits);
-  for (const r of results.slice(0, 20)) assert.equal(r.isError, undefined, r.content[0].text);
-  for (let i = 1; i < 20; i++) assert.equal(read(root, `f${i}.txt`), `edited ${i}\n`);
-  assert.ok(['edited 0\n', 'by a\n'].includes(read(root, 'f0.txt')));
+  // Both servers edit one file at once: each call is all or nothing; the file ends as the one that succeeded wrote it.
+  const race = [
+    a.call('edit_file', { path: 'shared.txt', edits: [{ oldText: 'value', newText: 'by a' }] }),
+    b.call('apply_patch', { patch: patchOf('*** Update File: shared.txt', '@@', '-value', '+by b') }),
+  ];
+  for (const r of await Promise.all(edits)) assert.equal(r.isError, undefined, r.content[0].text);
+  for (let i = 0; i < 20; i++) assert.equal(read(root, `f${i}.txt`), `edited ${i}\n`);
+  const [ra, rb] = await Promise.all(race);
+  const won = [ra, rb].filter((r) => !r.isError);
+  assert.equal(won.length, 1, 'exactly one of the two edits wins');
+  for (const r of [ra, rb].filter((r) => r.isError)) {
+    assert.ok(['context_not_found', 'file_changed'].includes(r.structuredContent.code), r.content[0].text);
+  }
+  assert.equal(read(root, 'shared.txt'), won[0] === ra ? 'by a\n' : 'by b\n');
 });
 
 test('the server exits cleanly (status 0) when the client closes the stream; logs go to stderr only', async (t) => {
