@@ -152,8 +152,13 @@ test('edit_file: unique matches apply; ambiguous ones are refused with the place
   const { root } = makeTree(t, {
     'crlf.txt': '\uFEFFone\r\n\ttwo\r\nthree\r\n',
     'dup.txt': 'x = 1\ny = 2\nx = 1\n',
+    'crlf-nonl.txt': 'a\r\nb\r\nc',
   });
   const { call } = await connect(t, root);
+  // No final newline, CRLF: kept by edit_file and by apply_patch.
+  await call('edit_file', { path: 'crlf-nonl.txt', edits: [{ oldText: 'c', newText: 'C' }] });
+  await call('apply_patch', { patch: patchOf('*** Update File: crlf-nonl.txt', '@@', ' a', '-b', '+B', ' C') });
+  assert.equal(read(root, 'crlf-nonl.txt'), 'a\r\nB\r\nC');
   const r = await call('edit_file', { path: 'crlf.txt', edits: [{ oldText: '\ttwo\n', newText: '\tTWO\n\tand a half\n' }] });
   assert.equal(r.isError, undefined, r.content[0].text);
   assert.deepEqual(r.structuredContent.changes, [{ path: 'crlf.txt', status: 'modified' }]);
