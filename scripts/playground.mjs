@@ -55,6 +55,6 @@ export async function devBundler(outfile) {
     await pending;
     built = t;
   }
-  await fresh();
+  fresh().catch(() => {}); // started now; a request waits for it (and sees its error)
   return { fresh, dispose: () => ctx.dispose() };
 }

@@ -19,6 +19,7 @@ const el = (tag, props = {}, ...children) => {
 };
 
 const FORMAT_NAMES = { diff: 'V4A diff', patch: '*** Begin Patch patch', blocks: 'edit blocks', unified: 'unified diff' };
+const GROUP_NAMES = { diff: 'V4A diffs', patch: '*** Begin Patch patches', blocks: 'Edit blocks', unified: 'Unified diffs' };
 const features = detect(ap);
 const available = modesAvailable(features);
 document.body.dataset.multiFile = String(features.files);
@@ -79,8 +80,8 @@ $('repair').addEventListener('change', () => {
 // The examples menu, one group per format (as the package detects it), and the failures.
 const groups = new Map();
 for (const ex of examples) {
-  const label = ex.id.startsWith('fail-') ? 'Fails on purpose' : `${FORMAT_NAMES[ap.detectFormat(ex.patch)]}s`;
-  if (!groups.has(label)) groups.set(label, el('optgroup', { label: label[0].toUpperCase() + label.slice(1) }));
+  const label = ex.id.startsWith('fail-') ? 'Fails on purpose' : GROUP_NAMES[ap.detectFormat(ex.patch)];
+  if (!groups.has(label)) groups.set(label, el('optgroup', { label }));
   groups.get(label).append(el('option', { value: ex.id, textContent: ex.title }));
 }
 $('examples').append(...groups.values());
@@ -172,7 +173,10 @@ function showFiles() {
         b.classList.add('has-error');
         b.title = 'The error is in this file';
       }
-      b.addEventListener('click', () => select(i));
+      b.addEventListener('click', () => {
+        select(i);
+        writeHash();
+      });
       return b;
     }),
   );
@@ -223,23 +227,37 @@ function update() {
   writeHash();
 }
 
-// The hash is written after the page is drawn (compressing is asynchronous);
-// a new update supersedes one still compressing.
+// The hash is written once the page has been still for a moment (writing a
+// long URL costs the main thread), and compressing is asynchronous: a new
+// update supersedes a write still waiting.
 let written = location.hash;
 let hashDone = Promise.resolve();
 let hashRun = 0;
+let hashTimer = 0;
+let settleHash = () => {};
 function writeHash() {
   const mine = ++hashRun;
   document.body.dataset.linked = 'false';
+  clearTimeout(hashTimer);
   // Browsers cap URLs near 2 MB: past that the link holds no state.
   const size = state.files.reduce((sum, f) => sum + f.path.length + f.text.length, state.patch.length);
-  hashDone = (size <= 8_000_000 ? encodeHash(state) : Promise.resolve('')).then((hash) => {
-    if (mine !== hashRun) return;
-    linkable = hash !== '' && hash.length <= 1_500_000;
-    written = linkable ? hash : '';
-    history.replaceState(null, '', linkable ? hash : location.pathname + location.search);
-    document.body.dataset.linked = String(linkable);
+  const previous = settleHash;
+  hashDone = new Promise((resolve) => {
+    settleHash = resolve;
+    hashTimer = setTimeout(
+      async () => {
+        const hash = size <= 8_000_000 ? await encodeHash(state) : '';
+        if (mine !== hashRun) return;
+        linkable = hash !== '' && hash.length <= 1_500_000;
+        written = linkable ? hash : '';
+        history.replaceState(null, '', linkable ? hash : location.pathname + location.search);
+        document.body.dataset.linked = String(linkable);
+        resolve();
+      },
+      size > 100_000 ? 1000 : 100,
+    );
   });
+  previous(hashDone); // a click waiting for the superseded write waits for this one
 }
 
 function markPatch(result) {
@@ -297,7 +315,7 @@ function showResult(r) {
     error.append(errorBody(r.error));
   } else {
     const changed = r.files.filter((f) => f.status !== 'unchanged').length;
-    status.textContent = `${mode}: applied, ${changed} of ${r.files.length} file${r.files.length === 1 ? '' : 's'} changed (${r.ms.toFixed(1)} ms)`;
+    status.textContent = `${mode}: applied, ${changed} of ${r.files.length} file${r.files.length === 1 ? '' : 's'} changed (${r.ms < 0.1 ? 'under 0.1' : r.ms.toFixed(1)} ms)`;
   }
 
   $('summary').hidden = !r.summary;
@@ -343,8 +361,9 @@ function showOutputFiles(list) {
   const f = list.find((x) => x.path === shown);
   $('output-editor').dataset.path = f.path;
   $('output-editor').dataset.status = f.status;
-  if (f.after === null) output.show('', `(${f.path} is deleted)`, '', false);
-  else output.show(f.before ?? '', f.after, f.path, state.view === 'diff');
+  $('output-gone').hidden = f.after !== null;
+  $('output-editor').hidden = f.after === null;
+  output.show(f.before ?? '', f.after ?? '', f.path, state.view === 'diff');
 }
 
 function errorBody(e) {

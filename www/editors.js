@@ -5,7 +5,6 @@
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
-import { markdown } from '@codemirror/lang-markdown';
 import { python } from '@codemirror/lang-python';
 import { rust } from '@codemirror/lang-rust';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
@@ -77,9 +76,6 @@ export function languageFor(path) {
       return rust();
     case 'json':
       return json();
-    case 'md':
-    case 'markdown':
-      return markdown();
     default:
       return [];
   }
