@@ -47,6 +47,9 @@ const shared = EditorView.theme({
   '.ap-mark-error-range': { backgroundColor: 'var(--mark-range)' },
   '.ap-mark-near': { backgroundColor: 'var(--mark-near)' },
   '.ap-mark-warn': { backgroundColor: 'var(--mark-near)' },
+  // The merge view's lines, in the page's colours (stronger than @codemirror/merge's own in light mode).
+  '&.cm-merge-b .cm-changedLine': { backgroundColor: 'var(--add)' },
+  '& .cm-deletedChunk': { backgroundColor: 'var(--del)' },
   '.ap-add': { color: 'var(--add-sign)' },
   '.ap-del': { color: 'var(--del-sign)' },
   '.ap-head': { color: 'var(--accent)', fontWeight: '600' },
