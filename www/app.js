@@ -1,11 +1,15 @@
-// The playground page: wires the panes to the engine (engine.js) and draws
-// the result. The state (mode, files, patch, view) is mirrored in the URL hash.
+// The playground page: CodeMirror editors (editors.js) for the input files,
+// the patch and the output, wired to the package through engine.js. The state
+// (mode, files, patch, view, preset, repair) is kept in the URL hash,
+// compressed (state.js). Everything about the patch (its format, where it
+// failed, the closest place) is what the package reports: nothing is parsed
+// or diffed here (the output's merge view is @codemirror/merge's display).
 
-import { diffRows, endsWithNewline, useEngine } from './diff.js';
-import { detect, MODE_NAMES, modesAvailable, patchKind, run } from './engine.js';
+import * as ap from '../dist/browser.mjs';
+import { createEditor, createOutput, lineDiagnostic } from './editors.js';
+import { detect, MODE_NAMES, modesAvailable, run } from './engine.js';
 import { defaultExample, examples } from './examples.js';
 import { decodeHash, encodeHash, normalize } from './state.js';
-import { lineNumbered } from './textarea.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -14,25 +18,32 @@ const el = (tag, props = {}, ...children) => {
   return node;
 };
 
-// The package: '../dist/' is /dist/ under `npm start`, and also right when the
-// repository root itself is served (www/ and dist/ side by side).
-let ap;
-try {
-  ap = await import('../dist/browser.mjs');
-} catch (e) {
-  $('status').textContent = `Could not load the applypatch package (${e.message}). Build it first: npm start builds and serves.`;
-  document.body.dataset.status = 'broken';
-  throw e;
-}
-useEngine(ap);
+const FORMAT_NAMES = { diff: 'V4A diff', patch: '*** Begin Patch patch', blocks: 'edit blocks', unified: 'unified diff' };
+const GROUP_NAMES = { diff: 'V4A diffs', patch: '*** Begin Patch patches', blocks: 'Edit blocks', unified: 'Unified diffs' };
 const features = detect(ap);
 const available = modesAvailable(features);
 document.body.dataset.multiFile = String(features.files);
 
-const inputEditor = lineNumbered($('input'));
-const patchEditor = lineNumbered($('patch'));
-let state = normalize(decodeHash(location.hash) ?? fromExample(defaultExample));
+const inputEditor = createEditor($('input'), {
+  label: 'Input file contents',
+  onChange(text) {
+    state.files[state.selected].text = text;
+    schedule();
+  },
+});
+const patchEditor = createEditor($('patch'), {
+  label: 'Patch',
+  patch: true,
+  onChange(text) {
+    state.patch = text;
+    schedule();
+  },
+});
+const output = createOutput($('output-editor'));
+
+let state = normalize((await decodeHash(location.hash)) ?? fromExample(defaultExample));
 let last = null; // the last run's result
+let shown = ''; // the path of the output file shown
 let runs = 0;
 let linkable = true; // whether the state fits in the URL
 
@@ -61,8 +72,19 @@ $('preset').addEventListener('change', () => {
   state.preset = $('preset').value;
   update();
 });
+$('repair').addEventListener('change', () => {
+  state.repair = $('repair').checked;
+  update();
+});
 
-for (const ex of examples) $('examples').append(el('option', { value: ex.id, textContent: ex.title }));
+// The examples menu, one group per format (as the package detects it), and the failures.
+const groups = new Map();
+for (const ex of examples) {
+  const label = ex.id.startsWith('fail-') ? 'Fails on purpose' : GROUP_NAMES[ap.detectFormat(ex.patch)];
+  if (!groups.has(label)) groups.set(label, el('optgroup', { label }));
+  groups.get(label).append(el('option', { value: ex.id, textContent: ex.title }));
+}
+$('examples').append(...groups.values());
 $('examples').addEventListener('change', () => {
   const ex = examples.find((e) => e.id === $('examples').value);
   if (!ex) return;
@@ -70,16 +92,9 @@ $('examples').addEventListener('change', () => {
   $('examples').value = '';
 });
 
-$('input').addEventListener('input', () => {
-  state.files[state.selected].text = $('input').value;
-  schedule();
-});
-$('patch').addEventListener('input', () => {
-  state.patch = $('patch').value;
-  schedule();
-});
 $('file-path').addEventListener('input', () => {
   state.files[state.selected].path = $('file-path').value;
+  inputEditor.setLanguage(state.files[state.selected].path);
   showFiles();
   schedule();
 });
@@ -102,14 +117,17 @@ $('remove-file').addEventListener('click', () => {
 });
 
 $('copy').addEventListener('click', () => copy(outputText(), 'Output copied'));
-$('copy-link').addEventListener('click', () => {
+$('copy-link').addEventListener('click', async () => {
+  await hashDone;
   if (linkable) copy(location.href, 'Link copied');
   else $('status').textContent = 'These files are too large to fit in a link';
 });
 
-window.addEventListener('hashchange', () => {
-  const s = decodeHash(location.hash);
-  if (s && location.hash !== encodeHash(state)) load(s);
+window.addEventListener('hashchange', async () => {
+  const hash = location.hash;
+  if (hash === written) return;
+  const s = await decodeHash(hash);
+  if (s) load(s);
 });
 
 // ---- state -> page -------------------------------------------------------------
@@ -120,7 +138,8 @@ function fromExample(ex) {
 
 function load(s) {
   state = normalize(s);
-  patchEditor.setValue(state.patch);
+  shown = '';
+  patchEditor.setText(state.patch);
   select(state.selected);
   showMode();
   update();
@@ -131,11 +150,13 @@ function showMode() {
   for (const r of document.querySelectorAll('input[name=view]')) r.checked = r.value === state.view;
   $('preset').value = state.preset;
   $('preset-label').hidden = state.mode !== 'blocks';
+  $('repair').checked = state.repair;
+  $('repair-label').hidden = state.mode !== 'strict';
 }
 
 function select(i) {
   state.selected = i;
-  inputEditor.setValue(state.files[i].text);
+  inputEditor.setText(state.files[i].text, state.files[i].path);
   $('file-path').value = state.files[i].path;
   showFiles();
   if (last) markInput(last);
@@ -152,12 +173,14 @@ function showFiles() {
         b.classList.add('has-error');
         b.title = 'The error is in this file';
       }
-      b.addEventListener('click', () => select(i));
+      b.addEventListener('click', () => {
+        select(i);
+        writeHash();
+      });
       return b;
     }),
   );
   $('remove-file').disabled = state.files.length < 2;
-  $('input-label').textContent = `Contents of ${state.files[state.selected].path || 'the input file'}`;
 }
 
 let timer = 0;
@@ -169,17 +192,20 @@ function schedule() {
 
 function update() {
   clearTimeout(timer);
+  const t0 = performance.now();
   const result = run(ap, features, state);
   last = result;
   runs++;
-  const kind = result.kind ?? patchKind(ap, state.mode, state.patch);
-  $('patch-kind').textContent = { diff: 'V4A diff', files: '*** Begin Patch patch', blocks: 'edit blocks' }[kind];
+  const kind = result.kind;
+  $('patch-kind').textContent = result.format ? `detected: ${FORMAT_NAMES[result.format]}` : '';
+  $('patch-kind').dataset.format = result.format ?? '';
   $('input-hint').textContent = {
     diff:
       state.files.length > 1
         ? `A V4A diff applies to the selected file, ${state.files[state.selected].path}.`
         : 'A V4A diff applies to this file.',
     files: 'The patch names its files by path: Add file, and set each path as the patch names it.',
+    unified: 'The diff names its files by path: Add file, and set each path as the diff names it.',
     blocks: 'Each block applies to the file it names, else to the selected file.',
   }[kind];
 
@@ -192,26 +218,66 @@ function update() {
   showResult(result);
   markPatch(result);
   markInput(result);
-  // Browsers cap URLs near 2 MB: past a megabyte the link holds no state.
-  const size = state.files.reduce((sum, f) => sum + f.path.length + f.text.length, state.patch.length);
-  const hash = size <= 700_000 ? encodeHash(state) : '';
-  linkable = hash !== '' && hash.length <= 1_000_000;
-  history.replaceState(null, '', linkable ? hash : location.pathname + location.search);
   document.body.dataset.status = result.status;
   document.body.dataset.pending = 'false';
   document.body.dataset.runs = String(runs);
+  // How long the page's main thread was busy: the call, and the call with the page drawn.
+  document.body.dataset.applyMs = String(result.ms ?? 0);
+  document.body.dataset.updateMs = String(performance.now() - t0);
+  writeHash();
+}
+
+// The hash is written once the page has been still for a moment (writing a
+// long URL costs the main thread), and compressing is asynchronous: a new
+// update supersedes a write still waiting.
+let written = location.hash;
+let hashDone = Promise.resolve();
+let hashRun = 0;
+let hashTimer = 0;
+let settleHash = () => {};
+function writeHash() {
+  const mine = ++hashRun;
+  document.body.dataset.linked = 'false';
+  clearTimeout(hashTimer);
+  // Browsers cap URLs near 2 MB: past that the link holds no state.
+  const size = state.files.reduce((sum, f) => sum + f.path.length + f.text.length, state.patch.length);
+  const previous = settleHash;
+  hashDone = new Promise((resolve) => {
+    settleHash = resolve;
+    hashTimer = setTimeout(
+      async () => {
+        const hash = size <= 8_000_000 ? await encodeHash(state) : '';
+        if (mine !== hashRun) return;
+        linkable = hash !== '' && hash.length <= 1_500_000;
+        written = linkable ? hash : '';
+        history.replaceState(null, '', linkable ? hash : location.pathname + location.search);
+        document.body.dataset.linked = String(linkable);
+        resolve();
+      },
+      size > 100_000 ? 1000 : 100,
+    );
+  });
+  previous(hashDone); // a click waiting for the superseded write waits for this one
 }
 
 function markPatch(result) {
   const marks = [];
+  const diagnostics = [];
+  const doc = patchEditor.view.state.doc;
   const e = result.status === 'error' ? result.error : null;
   if (e?.patchLines) {
     for (let l = e.patchLines[0]; l <= e.patchLines[1]; l++) marks.push({ line: l, kind: l === e.diffLine ? 'error' : 'error-range' });
   } else if (e?.diffLine) {
     marks.push({ line: e.diffLine, kind: 'error', title: e.code });
   }
-  for (const p of result.problems ?? []) if (p.line !== e?.diffLine) marks.push({ line: p.line, kind: 'warn', title: p.message });
+  if (e?.diffLine) diagnostics.push(lineDiagnostic(doc, e.diffLine, 'error', `${e.code}: ${e.message}`, 'applypatch'));
+  for (const p of result.problems ?? []) {
+    if (p.line === e?.diffLine) continue;
+    marks.push({ line: p.line, kind: 'warn', title: p.message });
+    diagnostics.push(lineDiagnostic(doc, p.line, 'warning', p.message, 'applypatch'));
+  }
   patchEditor.setMarks(marks);
+  patchEditor.setDiagnostics(diagnostics);
 }
 
 function markInput(result) {
@@ -249,7 +315,7 @@ function showResult(r) {
     error.append(errorBody(r.error));
   } else {
     const changed = r.files.filter((f) => f.status !== 'unchanged').length;
-    status.textContent = `${mode}: applied, ${changed} of ${r.files.length} file${r.files.length === 1 ? '' : 's'} changed (${r.ms.toFixed(1)} ms)`;
+    status.textContent = `${mode}: applied, ${changed} of ${r.files.length} file${r.files.length === 1 ? '' : 's'} changed (${r.ms < 0.1 ? 'under 0.1' : r.ms.toFixed(1)} ms)`;
   }
 
   $('summary').hidden = !r.summary;
@@ -258,11 +324,46 @@ function showResult(r) {
   $('notes').hidden = !r.notes?.length;
   $('notes').replaceChildren(...(r.notes ?? []).map((n) => el('li', { textContent: n })));
 
-  const out = $('output');
-  out.replaceChildren();
+  $('output').hidden = r.status !== 'ok';
   if (r.status !== 'ok') return;
-  const many = r.kind !== 'diff';
-  for (const f of r.files) out.append(fileView(f, many));
+  // The file shown: the one shown before if it is still there, else the first changed one.
+  if (!r.files.some((f) => f.path === shown)) shown = (r.files.find((f) => f.status !== 'unchanged') ?? r.files[0]).path;
+  showOutputFiles(r.files);
+}
+
+const STATUS_TEXT = { modified: 'modified', unchanged: 'unchanged', added: 'added', deleted: 'deleted', moved: 'moved' };
+
+function showOutputFiles(list) {
+  $('output-files').hidden = list.length < 2 && list[0]?.status !== 'moved';
+  $('output-files').replaceChildren(
+    ...list.map((f) => {
+      const badge = el('span', {
+        className: `badge badge-${f.status}`,
+        textContent: f.status === 'moved' ? `moved from ${f.from}` : STATUS_TEXT[f.status],
+      });
+      const b = el(
+        'button',
+        { type: 'button', className: `tab file file-${f.status}` },
+        el('span', { className: 'path', textContent: f.path }),
+        ' ',
+        badge,
+      );
+      b.setAttribute('aria-pressed', String(f.path === shown));
+      b.dataset.path = f.path;
+      b.dataset.status = f.status;
+      b.addEventListener('click', () => {
+        shown = f.path;
+        showOutputFiles(list);
+      });
+      return b;
+    }),
+  );
+  const f = list.find((x) => x.path === shown);
+  $('output-editor').dataset.path = f.path;
+  $('output-editor').dataset.status = f.status;
+  $('output-gone').hidden = f.after !== null;
+  $('output-editor').hidden = f.after === null;
+  output.show(f.before ?? '', f.after ?? '', f.path, state.view === 'diff');
 }
 
 function errorBody(e) {
@@ -271,29 +372,20 @@ function errorBody(e) {
   box.append(el('pre', { className: 'message', textContent: e.message }));
   if (e.hint) box.append(el('p', { className: 'hint', textContent: e.hint }));
   const where = el('p', { className: 'where' });
-  if (e.diffLine) {
-    where.append(jump(`Patch line ${e.diffLine}`, () => patchEditor.reveal(e.diffLine)));
-  }
+  if (e.diffLine) where.append(jump(`Patch line ${e.diffLine}`, () => patchEditor.reveal(e.diffLine)));
+  const inInput = (line) => () => {
+    const i = state.files.findIndex((f) => f.path === e.path);
+    if (i >= 0 && i !== state.selected) select(i);
+    inputEditor.reveal(line);
+  };
   if (e.inputLines?.length) {
     const file = e.path ? ` of ${e.path}` : '';
-    where.append(
-      jump(`Input line${e.inputLines.length > 1 ? 's' : ''} ${e.inputLines.join(', ')}${file}`, () => {
-        const i = state.files.findIndex((f) => f.path === e.path);
-        if (i >= 0 && i !== state.selected) select(i);
-        inputEditor.reveal(e.inputLines[0]);
-      }),
-    );
+    where.append(jump(`Input line${e.inputLines.length > 1 ? 's' : ''} ${e.inputLines.join(', ')}${file}`, inInput(e.inputLines[0])));
   }
   if (e.nearest) {
     const n = e.nearest.text.split('\n').length;
     const lines = n > 1 ? `lines ${e.nearest.line}–${e.nearest.line + n - 1}` : `line ${e.nearest.line}`;
-    where.append(
-      jump(`Closest: input ${lines} (${Math.round(e.nearest.similarity * 100)}% equal)`, () => {
-        const i = state.files.findIndex((f) => f.path === e.path);
-        if (i >= 0 && i !== state.selected) select(i);
-        inputEditor.reveal(e.nearest.line);
-      }),
-    );
+    where.append(jump(`Closest: input ${lines} (${Math.round(e.nearest.similarity * 100)}% equal)`, inInput(e.nearest.line)));
   }
   if (where.childNodes.length) box.append(where);
   return box;
@@ -323,77 +415,13 @@ function showBlocks(blocks) {
   );
 }
 
-const STATUS_TEXT = { modified: 'modified', unchanged: 'unchanged', added: 'added', deleted: 'deleted', moved: 'moved' };
-
-function fileView(f, many) {
-  const section = el('section', { className: `file file-${f.status}` });
-  section.dataset.path = f.path;
-  section.dataset.status = f.status;
-  const badge = el('span', {
-    className: `badge badge-${f.status}`,
-    textContent: f.status === 'moved' ? `moved from ${f.from}` : STATUS_TEXT[f.status],
-  });
-  section.append(el('h3', {}, el('span', { className: 'path', textContent: f.path }), ' ', badge));
-  if (state.view === 'text') {
-    if (f.after === null) section.append(el('p', { className: 'gone', textContent: 'This file is deleted.' }));
-    else section.append(el('pre', { className: 'text', tabIndex: 0, textContent: f.after }));
-  } else if (many && f.status === 'unchanged') {
-    section.append(el('p', { className: 'gone', textContent: 'No changes.' }));
-  } else {
-    section.append(diffView(f.before ?? '', f.after ?? ''));
-  }
-  return section;
-}
-
-function diffView(before, after) {
-  const table = el('table', { className: 'diff', tabIndex: 0 });
-  table.setAttribute('aria-label', 'Line diff: removed lines marked −, added lines marked +');
-  const body = el('tbody');
-  for (const r of diffRows(before, after)) {
-    if (r.op === 'skip') {
-      body.append(
-        el(
-          'tr',
-          { className: 'row skip' },
-          el('td', { colSpan: 4, textContent: `⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}` }),
-        ),
-      );
-      continue;
-    }
-    const sign = { eq: ' ', del: '−', add: '+' }[r.op];
-    const tr = el(
-      'tr',
-      { className: `row ${r.op}` },
-      el('td', { className: 'no', textContent: r.oldNo ?? '' }),
-      el('td', { className: 'no', textContent: r.newNo ?? '' }),
-      el('td', { className: 'sign', textContent: sign }),
-      el('td', { className: 'tx', textContent: r.text.replace(/\r$/, '') }),
-    );
-    tr.dataset.op = r.op;
-    body.append(tr);
-  }
-  if (before !== '' && after !== '' && endsWithNewline(before) !== endsWithNewline(after)) {
-    const text = endsWithNewline(after) ? 'A final newline is added.' : 'The final newline is removed.';
-    body.append(el('tr', { className: 'row note' }, el('td', { colSpan: 4, textContent: text })));
-  }
-  if (!body.childElementCount) body.append(el('tr', { className: 'row skip' }, el('td', { colSpan: 4, textContent: 'Empty file.' })));
-  table.append(body);
-  return table;
-}
-
-/** The output as plain text, for the copy button. */
+/** The new text of the output file shown, for the copy button. */
 function outputText() {
   const r = last;
   if (!r) return '';
   if (r.status === 'unavailable') return r.message;
   if (r.status === 'error') return `${r.error.code}: ${r.error.message}`;
-  if (r.kind === 'diff') return r.files[0].after;
-  const parts = r.summary ? [r.summary.replace(/\n*$/, '\n')] : [];
-  for (const f of r.files) {
-    const label = f.status === 'moved' ? `moved from ${f.from}` : f.status;
-    parts.push(`=== ${f.path} (${label}) ===\n${f.after ?? ''}`);
-  }
-  return parts.join('\n');
+  return r.files.find((f) => f.path === shown)?.after ?? '';
 }
 
 async function copy(text, done) {

@@ -68,14 +68,15 @@ function unavailable(features, mode, kind) {
 /**
  * @param ap the package's exports
  * @param features detect(ap)
- * @param state { mode, files: [{path, text}], selected, patch, preset }
+ * @param state { mode, files: [{path, text}], selected, patch, preset, repair }
  * @returns {{ status: 'ok' | 'error' | 'unavailable', mode, kind, files?, summary?, blocks?, notes?, error?, message?, ms? }}
  *   files: [{ path, before, after, status: 'modified' | 'unchanged' | 'added' | 'deleted' | 'moved', from? }]
  *   error: { code, message, diffLine?, patchLines?: [first, last], inputLines?, path?, nearest? }
  */
 export function run(ap, features, state) {
   const kind = patchKind(ap, state.mode, state.patch);
-  const base = { mode: state.mode, kind };
+  const format = typeof ap.detectFormat === 'function' ? ap.detectFormat(state.patch) : undefined;
+  const base = { mode: state.mode, kind, format };
   const why = unavailable(features, state.mode, kind);
   if (why) return { ...base, status: 'unavailable', message: why };
   const t0 = performance.now();
@@ -117,17 +118,41 @@ function describeError(ap, e, state, kind) {
   return err;
 }
 
-function runDiff(ap, { mode, files, selected, patch }) {
-  const file = files[selected];
-  const after = ap.apply(file.text, patch, { mode });
-  return { status: 'ok', files: [{ path: file.path, before: file.text, after, status: after === file.text ? 'unchanged' : 'modified' }] };
+/**
+ * The repair options for a call: Strict mode with the Repair box ticked
+ * forgives the engine's reported slips; each repair becomes a note.
+ */
+function repairing(state, notes) {
+  if (state.mode !== 'strict' || !state.repair) return {};
+  return {
+    repair: true,
+    onRepair: (r) => {
+      const where = [r.path, r.diffLine ? `patch line ${r.diffLine}` : '', r.inputLine ? `input line ${r.inputLine}` : '']
+        .filter(Boolean)
+        .join(', ');
+      notes.push(`Repaired (${r.kind}${where ? `, ${where}` : ''}): ${r.message}`);
+    },
+  };
 }
 
-function runFiles(ap, { mode, files, patch }) {
-  const input = new Map(files.map((f) => [f.path, f.text]));
-  // One call: the new files, what changed (with moves) and Codex's summary.
-  const { files: out, changes, summary } = ap.applyPatch(input, patch, { mode });
+function runDiff(ap, state) {
+  const { mode, files, selected, patch } = state;
+  const file = files[selected];
   const notes = [];
+  const after = ap.apply(file.text, patch, { mode, ...repairing(state, notes) });
+  return {
+    status: 'ok',
+    notes,
+    files: [{ path: file.path, before: file.text, after, status: after === file.text ? 'unchanged' : 'modified' }],
+  };
+}
+
+function runFiles(ap, state) {
+  const { mode, files, patch } = state;
+  const input = new Map(files.map((f) => [f.path, f.text]));
+  const notes = [];
+  // One call: the new files, what changed (with moves) and Codex's summary.
+  const { files: out, changes, summary } = ap.applyPatch(input, patch, { mode, ...repairing(state, notes) });
   if (input.size < files.length) notes.push('Two input files have the same path: the last one is used.');
 
   // Moves, as the engine reports them: shown as one entry at the new path.

@@ -1,12 +1,14 @@
 // The playground in a real browser: `npm start`'s server (scripts/start.mjs
 // --no-build, on a free port), Debian's Chromium driven by playwright-core.
-// Each mode's case types its input and patch into the panes and checks the
-// exact output text and an error highlight. A mode this build of the package
+// Each mode's case pastes its input and patch into the CodeMirror editors and
+// checks the exact output text (copied as a user copies it), the error's
+// diagnostic and line marks. A mode this build of the package
 // lacks is reported by the page; its case then checks the page says so and is
 // skipped with a loud message.
 //
 // No browser: with CI set this fails; elsewhere it skips, loudly.
-// PLAYGROUND_SCREENSHOT=docs/playground.png also writes the README's picture.
+// PLAYGROUND_SCREENSHOTS=1 also writes the pictures docs/playground-*.png
+// (light and dark, a success and a failure).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -89,12 +91,18 @@ after(async () => {
 
 // ---- helpers ------------------------------------------------------------------
 
-async function open(hash = '') {
+/** A new page whose errors and console errors are collected (the last test says there are none). */
+async function newPage() {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(`${page.url()}: console: ${m.text()}`);
   });
+  return page;
+}
+
+async function open(hash = '') {
+  const page = await newPage();
   await page.goto(baseUrl + hash);
   await page.waitForFunction(() => Number(document.body.dataset.runs) > 0);
   return page;
@@ -114,6 +122,20 @@ async function typeInto(page, selector, text) {
   assert.equal(await page.inputValue(selector), text, `typing into ${selector}`);
 }
 
+/** An editor's text as its lines show it (the whole text: these documents are short). */
+const editorText = (page, id) =>
+  page.$eval(`#${id} .cm-content`, (c) => [...c.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+
+/** Replaces a CodeMirror editor's text as a user does: select all, then paste. */
+async function pasteInto(page, id, text) {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.click(`#${id} .cm-content`);
+  await page.keyboard.press('Control+A');
+  if (text === '') await page.keyboard.press('Backspace');
+  else await page.keyboard.press('Control+V');
+  if (text.split('\n').length < 200) assert.equal(await editorText(page, id), text, `pasting into #${id}`);
+}
+
 async function chooseMode(page, mode) {
   await page.check(`input[name=mode][value=${mode}]`);
   await settle(page);
@@ -126,23 +148,41 @@ async function chooseView(page, view) {
 
 const modeAvailable = (page, mode) => page.$eval(`input[name=mode][value=${mode}]`, (r) => r.dataset.available === 'true');
 const status = (page) => page.evaluate(() => document.body.dataset.status);
-const marks = (page, pane) => page.$$eval(`#${pane}-pane .mark`, (ms) => ms.map((m) => [Number(m.dataset.line), m.dataset.kind]));
+/** The marked lines of an editor: [line, kind], as the page marks them (each mark carries its line number). */
+const marks = (page, pane) => page.$$eval(`#${pane} .cm-line[data-kind]`, (ms) => ms.map((m) => [Number(m.dataset.line), m.dataset.kind]));
 const linesOf = (list, kind) => list.filter(([, k]) => k === kind).map(([l]) => l);
-const outputText = (page, path) => page.$eval(`#output .file[data-path="${path}"] pre.text`, (p) => p.textContent);
 const files = (page) =>
-  page.$$eval('#output .file', (fs) =>
+  page.$$eval('#output-files .tab', (fs) =>
     fs.map((f) => ({ path: f.dataset.path, status: f.dataset.status, badge: f.querySelector('.badge').textContent })),
   );
+
+/** The new text of an output file, through the Copy output button (as a user gets it). */
+async function outputText(page, path) {
+  if (await page.isVisible('#output-files')) await page.click(`#output-files .tab[data-path="${path}"]`);
+  assert.equal(await page.$eval('#output-editor', (e) => e.dataset.path), path);
+  await page.evaluate(() => {
+    document.getElementById('status').textContent = '';
+  });
+  await page.click('#copy');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Output copied');
+  return page.evaluate(() => navigator.clipboard.readText());
+}
 
 /** Types the input files (renaming the first, adding the others) and the patch. */
 async function typeFiles(page, list) {
   await typeInto(page, '#file-path', list[0].path);
-  await typeInto(page, '#input', list[0].text);
+  await pasteInto(page, 'input', list[0].text);
   for (const f of list.slice(1)) {
     await page.click('#add-file');
     await typeInto(page, '#file-path', f.path);
-    await typeInto(page, '#input', f.text);
+    await pasteInto(page, 'input', f.text);
   }
+}
+
+/** Waits until the URL holds the page's current state. */
+async function linked(page) {
+  await page.waitForFunction(() => document.body.dataset.linked === 'true');
+  return new URL(page.url()).hash;
 }
 
 function skipLoudly(t, what) {
@@ -232,27 +272,25 @@ browserTest('the server serves the page and the package (the wasm travels inside
 browserTest('opens with an example loaded and its output shown', async () => {
   const page = await open();
   assert.equal(await status(page), 'ok');
-  assert.equal(await page.inputValue('#input'), example('strict-diff').files[0].text);
-  assert.equal(await page.inputValue('#patch'), example('strict-diff').patch);
-  // The line diff: the three changed lines, removed then added.
-  const rows = await page.$$eval('#output .diff tr', (rs) => rs.map((r) => [r.dataset.op, r.querySelector('.tx')?.textContent]));
-  assert.deepEqual(
-    rows.filter(([op]) => op === 'del').map(([, t]) => t),
-    ['export function total(items) {', '    sum += item.price;', '  return sum;'],
-  );
-  assert.deepEqual(
-    rows.filter(([op]) => op === 'add').map(([, t]) => t),
-    ['export function total(items, taxRate = 0) {', '    sum += item.price * item.quantity;', '  return sum * (1 + taxRate);'],
-  );
+  assert.equal(await editorText(page, 'input'), example('strict-diff').files[0].text);
+  assert.equal(await editorText(page, 'patch'), example('strict-diff').patch);
+  assert.equal(await page.textContent('#patch-kind'), 'detected: V4A diff');
+  // Syntax colours: the file is JavaScript, so its keywords are styled spans.
+  assert.ok((await page.$$('#input .cm-line span')).length > 10, 'the input is highlighted as JavaScript');
+  // The merge view against the input: the three changed lines, removed (inline) and added.
+  const deleted = await page.$$eval('#output-editor .cm-deletedChunk .cm-deletedLine', (ls) => ls.map((l) => l.textContent));
+  assert.deepEqual(deleted, ['export function total(items) {', '    sum += item.price;', '  return sum;']);
+  const added = await page.$$eval('#output-editor .cm-changedLine', (ls) => ls.map((l) => l.textContent));
+  assert.deepEqual(added, [
+    'export function total(items, taxRate = 0) {',
+    '    sum += item.price * item.quantity;',
+    '  return sum * (1 + taxRate);',
+  ]);
   await chooseView(page, 'text');
+  assert.equal(await page.$$('#output-editor .cm-deletedChunk').then((x) => x.length), 0, 'the new text alone');
   assert.equal(await outputText(page, 'src/cart.js'), strictOut);
-  assert.match(page.url(), /#s=[\w-]+$/);
+  assert.match(await linked(page), /^#z=[\w-]+$/);
   await page.screenshot({ path: join(shots, 'opening.tmp.png') });
-  if (process.env.PLAYGROUND_SCREENSHOT) {
-    await chooseView(page, 'diff');
-    await page.setViewportSize({ width: 1280, height: 520 });
-    await page.screenshot({ path: join(root, process.env.PLAYGROUND_SCREENSHOT) });
-  }
   await page.close();
 });
 
@@ -262,26 +300,23 @@ browserTest('Strict: a V4A diff typed into the panes; copy, and a link that repr
   await chooseView(page, 'text');
   const ex = example('strict-diff');
   await typeFiles(page, [{ path: 'src/cart.js', text: ex.files[0].text }]);
-  await typeInto(page, '#patch', '');
+  await pasteInto(page, 'patch', '');
   await settle(page);
   // An empty diff changes nothing.
   assert.equal(await outputText(page, 'src/cart.js'), ex.files[0].text);
-  await typeInto(page, '#patch', ex.patch);
+  await pasteInto(page, 'patch', ex.patch);
   await settle(page);
   assert.equal(await status(page), 'ok');
   assert.equal(await outputText(page, 'src/cart.js'), strictOut);
   assert.deepEqual(await files(page), [{ path: 'src/cart.js', status: 'modified', badge: 'modified' }]);
 
-  await page.click('#copy');
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'Output copied');
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), strictOut);
-
+  await linked(page);
   await page.click('#copy-link');
   await page.waitForFunction(() => document.getElementById('status').textContent === 'Link copied');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
 
-  const again = await open(new URL(page.url()).hash);
-  assert.equal(await again.inputValue('#patch'), ex.patch);
+  const again = await open(await linked(page));
+  assert.equal(await editorText(again, 'patch'), ex.patch);
   assert.equal(await again.inputValue('#file-path'), 'src/cart.js');
   assert.equal(await outputText(again, 'src/cart.js'), strictOut);
   await again.close();
@@ -293,7 +328,7 @@ browserTest('Strict: an error highlights its patch line and input lines, and fix
   await chooseMode(page, 'strict');
   const ex = example('fail-ambiguous');
   await typeFiles(page, ex.files);
-  await typeInto(page, '#patch', ex.patch);
+  await pasteInto(page, 'patch', ex.patch);
   await settle(page);
   assert.equal(await status(page), 'error');
   assert.equal(await page.textContent('#error .code'), 'context_ambiguous');
@@ -311,14 +346,16 @@ browserTest('Strict: an error highlights its patch line and input lines, and fix
   assert.deepEqual(linesOf(await marks(page, 'patch'), 'error'), [err.diffLine]);
   assert.deepEqual(linesOf(await marks(page, 'input'), 'error'), [2, 5]);
   assert.deepEqual(err.inputLines, [2, 5]);
+  await assertDiagnostic(page, err);
   await page.screenshot({ path: join(shots, 'strict-error.tmp.png') });
 
   // The jump button puts the caret on the failing patch line.
   await page.click('#error .jump >> nth=0');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'patch');
+  assert.ok(await page.evaluate(() => document.activeElement.closest('#patch') !== null), 'the patch editor has the focus');
+  assert.equal(await page.$eval('#patch .cm-activeLine', (l) => l.dataset.line), String(err.diffLine));
 
   // An anchor makes it unique: the error and its marks go.
-  await typeInto(page, '#patch', '@@ def find_order(id):\n-    return None\n+    return []\n');
+  await pasteInto(page, 'patch', '@@ def find_order(id):\n-    return None\n+    return []\n');
   await settle(page);
   assert.equal(await status(page), 'ok');
   assert.deepEqual(await marks(page, 'patch'), []);
@@ -327,6 +364,25 @@ browserTest('Strict: an error highlights its patch line and input lines, and fix
   assert.equal(await outputText(page, 'store.py'), 'def find_user(id):\n    return None\n\ndef find_order(id):\n    return []\n');
   await page.close();
 });
+
+/**
+ * The error is a lint diagnostic on its patch line: the gutter's marker is on
+ * that line's row, the underlined text is that line, and hovering it shows the
+ * package's message.
+ */
+async function assertDiagnostic(page, err) {
+  const line = page.locator(`#patch .cm-line[data-line="${err.diffLine}"]`);
+  const marker = page.locator('#patch .cm-gutter-lint .cm-lint-marker-error');
+  assert.equal(await marker.count(), 1, 'one error marker in the gutter');
+  const [lineBox, markerBox] = [await line.boundingBox(), await marker.boundingBox()];
+  assert.ok(markerBox.y >= lineBox.y - 1 && markerBox.y + markerBox.height <= lineBox.y + lineBox.height + 1, 'the marker is on the line');
+  const text = await line.textContent();
+  assert.equal(await page.textContent('#patch .cm-lintRange-error'), text);
+  await page.hover('#patch .cm-lintRange-error');
+  await page.waitForSelector('.cm-tooltip-lint .cm-diagnostic-error');
+  assert.equal(await page.textContent('.cm-tooltip-lint .cm-diagnostic-error'), `${err.code}: ${err.message}applypatch`);
+  await page.mouse.move(0, 0);
+}
 
 /** Types the Codex example (three files, one patch) and checks every resulting file. */
 async function multiFileCase(page, mode) {
@@ -343,7 +399,7 @@ async function multiFileCase(page, mode) {
     await page.$$eval('#file-tabs .tab', (ts) => ts.map((t) => t.textContent)),
     ex.files.map((f) => f.path),
   );
-  await typeInto(page, '#patch', ex.patch);
+  await pasteInto(page, 'patch', ex.patch);
   await settle(page);
   assert.equal(await status(page), 'ok', await page.textContent('#error'));
   assert.deepEqual(await files(page), [
@@ -355,11 +411,11 @@ async function multiFileCase(page, mode) {
   assert.equal(await outputText(page, 'src/checkout/cart.js'), movedCart);
   assert.equal(await outputText(page, 'src/money.js'), money);
   assert.equal(await outputText(page, 'README.md'), ex.files[2].text);
-  assert.equal(await page.$('#output .file[data-path="src/format.js"] pre.text'), null);
+  assert.equal(await outputText(page, 'src/format.js'), '', 'a deleted file has no text');
   // summary() comes with applyFiles (issue 3), and does not depend on the mode.
   assert.equal((await page.textContent('#summary')).trimEnd(), codexSummary);
   // The link reproduces all three files.
-  const again = await open(new URL(page.url()).hash);
+  const again = await open(await linked(page));
   assert.equal(await again.$$eval('#file-tabs .tab', (ts) => ts.length), 3);
   assert.equal(await outputText(again, 'src/checkout/cart.js'), movedCart);
   await again.close();
@@ -369,7 +425,7 @@ browserTest('Strict: a *** Begin Patch patch over several files (added, moved, d
   const page = await open();
   if (!(await page.evaluate(() => document.body.dataset.multiFile === 'true'))) {
     await chooseMode(page, 'strict');
-    await typeInto(page, '#patch', example('codex-files').patch);
+    await pasteInto(page, 'patch', example('codex-files').patch);
     await settle(page);
     assert.equal(await status(page), 'unavailable');
     assert.match(await page.textContent('#error'), /not available in this build/);
@@ -398,7 +454,7 @@ browserTest('Codex: a patch over several files, its summary, and an error in one
   // at README.md's lines, and the input pane switches to README.md.
   const bad =
     "*** Begin Patch\n*** Update File: src/format.js\n@@\n-  return '€' + (cents / 100).toFixed(2);\n+  return formatMoney(cents);\n*** Update File: README.md\n@@\n # shop\n \n-A tiny shop.\n+A small shop with a cart.\n*** End Patch\n";
-  await typeInto(page, '#patch', bad);
+  await pasteInto(page, 'patch', bad);
   await settle(page);
   assert.equal(await status(page), 'error');
   const ap = await import('../../dist/index.mjs');
@@ -419,7 +475,7 @@ browserTest('Codex: a patch over several files, its summary, and an error in one
   assert.equal(await page.$eval('#file-tabs .has-error', (b) => b.textContent), 'README.md');
   if (err.inputLines) assert.deepEqual(linesOf(await marks(page, 'input'), 'error'), err.inputLines);
   // Nothing is half-applied: the output lists no files.
-  assert.equal(await page.$$eval('#output .file', (fs) => fs.length), 0);
+  assert.equal(await page.isVisible('#output'), false);
   await page.close();
 });
 
@@ -435,7 +491,7 @@ browserTest('Unified diff: a git diff over two files (a rename), then a hunk tha
   await chooseView(page, 'text');
   const ex = example('unified-git');
   await typeFiles(page, ex.files);
-  await typeInto(page, '#patch', ex.patch);
+  await pasteInto(page, 'patch', ex.patch);
   await settle(page);
   assert.equal(await status(page), 'ok', await page.textContent('#error'));
   assert.deepEqual(await files(page), [
@@ -445,18 +501,18 @@ browserTest('Unified diff: a git diff over two files (a rename), then a hunk tha
   assert.equal(await outputText(page, 'src/greet.py'), ex.files[0].text.replace('print("Hi " + name)', 'print(f"Hello, {name}!")'));
   // Two lines added at the top: Strict finds the hunk 2 lines further down and says so.
   await page.click('#file-tabs .tab');
-  await typeInto(page, '#input', `# greet\n\n${ex.files[0].text}`);
+  await pasteInto(page, 'input', `# greet\n\n${ex.files[0].text}`);
   await settle(page);
   assert.equal(await status(page), 'ok', await page.textContent('#error'));
   assert.match(await page.textContent('#notes'), /src\/greet\.py: hunk 1 applied at line 3, 2 lines below where its header says \(1\)\./);
   // A removed line the file does not have: the error names the file, hunk and line.
-  await typeInto(page, '#patch', ex.patch.replace('-    print("Hi " + name)', '-    print("Hey " + name)'));
+  await pasteInto(page, 'patch', ex.patch.replace('-    print("Hi " + name)', '-    print("Hey " + name)'));
   await settle(page);
   assert.equal(await status(page), 'error');
   assert.equal(await page.textContent('#error .code'), 'context_not_found');
   assert.match(await page.textContent('#error'), /src\/greet\.py: hunk 1 \(diff lines 5-12/);
   // Strict mode runs a unified diff as one (the package's detectFormat says what it is); Codex mode says to switch.
-  await typeInto(page, '#patch', ex.patch);
+  await pasteInto(page, 'patch', ex.patch);
   await chooseMode(page, 'strict');
   assert.equal(await status(page), 'ok', await page.textContent('#error'));
   assert.deepEqual(await files(page), [
@@ -482,7 +538,7 @@ browserTest('Edit blocks: strategies and similarity per block, and a block that 
   await chooseView(page, 'text');
   const ex = example('blocks');
   await typeFiles(page, ex.files);
-  await typeInto(page, '#patch', ex.patch);
+  await pasteInto(page, 'patch', ex.patch);
   await settle(page);
   assert.equal(await status(page), 'ok', await page.textContent('#error'));
   assert.equal(await outputText(page, 'cart.py'), blocksOut);
@@ -501,7 +557,7 @@ browserTest('Edit blocks: strategies and similarity per block, and a block that 
 
   // The second block now searches for a method the class does not have.
   const broken = ex.patch.replace('def total(self):\n    return sum', 'def subtotal(self):\n    return sum');
-  await typeInto(page, '#patch', broken);
+  await pasteInto(page, 'patch', broken);
   await settle(page);
   assert.equal(await status(page), 'error');
   const patchMarks = await marks(page, 'patch');
@@ -509,7 +565,7 @@ browserTest('Edit blocks: strategies and similarity per block, and a block that 
   assert.deepEqual(linesOf(patchMarks, 'error-range'), [12, 13, 14, 15, 16, 17, 18]);
   const failed = await page.$$eval('#blocks tbody tr', (rs) => rs.map((r) => [r.className, r.cells[3].textContent]));
   assert.deepEqual(failed[1], ['failed', 'no match']);
-  assert.equal(await page.$$eval('#output .file', (fs) => fs.length), 0);
+  assert.equal(await page.isVisible('#output'), false);
 
   // The safe preset names the closest place (input lines 8-9) and the lines that
   // differ there: the input pane marks them, and a button jumps to them.
@@ -572,26 +628,55 @@ browserTest('keyboard, examples menu, narrow window and dark theme', async () =>
   await page.close();
 });
 
+/** The luminance (0 dark .. 1 light) of an element's background and text colours. */
+const colours = (page, selector) =>
+  page.$eval(selector, (e) => {
+    const lum = (c) => {
+      const [r, g, b] = c.match(/[\d.]+/g).map(Number);
+      return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    };
+    const s = getComputedStyle(e);
+    return { background: lum(s.backgroundColor), text: lum(s.color) };
+  });
+
+browserTest('dark mode: the page and all three editors render dark when the system is dark', async () => {
+  const page = await newPage();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(baseUrl);
+  await page.waitForFunction(() => Number(document.body.dataset.runs) > 0);
+  for (const sel of ['body', '#input .cm-editor', '#patch .cm-editor', '#output-editor .cm-editor', '#input .cm-gutters']) {
+    const c = await colours(page, sel);
+    assert.ok(c.background < 0.25 && c.text > 0.5, `${sel} is dark with light text (${JSON.stringify(c)})`);
+  }
+  // And back to light when the system changes, without a reload.
+  await page.emulateMedia({ colorScheme: 'light' });
+  for (const sel of ['body', '#input .cm-editor', '#patch .cm-editor', '#output-editor .cm-editor']) {
+    const c = await colours(page, sel);
+    assert.ok(c.background > 0.8 && c.text < 0.4, `${sel} is light with dark text (${JSON.stringify(c)})`);
+  }
+  await page.close();
+});
+
 browserTest('long lines scroll sideways, in the editors and in the output, instead of being cut', async () => {
   const page = await open();
   const long = `const message = '${'x'.repeat(300)}'; // END`;
-  await page.fill('#input', `${long}\nreturn message;\n`);
-  await page.fill('#patch', `@@\n-${long}\n+${long.replace('END', 'FIN')}`);
+  await pasteInto(page, 'input', `${long}\nreturn message;\n`);
+  await pasteInto(page, 'patch', `@@\n-${long}\n+${long.replace('END', 'FIN')}`);
   await settle(page);
   assert.equal(await status(page), 'ok', await page.textContent('#error'));
-  for (const id of ['#input', '#patch', '#result']) {
-    const [scroll, client] = await page.$eval(id, (e) => [e.scrollWidth, e.clientWidth]);
+  for (const id of ['#input', '#patch', '#output-editor']) {
+    const [scroll, client] = await page.$eval(`${id} .cm-scroller`, (e) => [e.scrollWidth, e.clientWidth]);
     assert.ok(scroll > client, `${id} scrolls sideways (${scroll} > ${client})`);
   }
   // Scrolled to the right, the end of the changed line is inside the output box.
-  await page.$eval('#result', (e) => {
-    e.scrollLeft = e.scrollWidth;
+  const [end, box] = await page.$eval('#output-editor .cm-scroller', (scroller) => {
+    scroller.scrollLeft = scroller.scrollWidth;
+    const line = [...scroller.querySelectorAll('.cm-changedLine')].find((l) => l.textContent.endsWith('FIN'));
+    const range = document.createRange();
+    range.selectNodeContents(line);
+    return [range.getBoundingClientRect().right, scroller.getBoundingClientRect().right];
   });
-  const [cell, box] = await page.evaluate(() => {
-    const tx = [...document.querySelectorAll('#output .diff .add .tx')].find((t) => t.textContent.endsWith('FIN'));
-    return [tx.getBoundingClientRect().right, document.getElementById('result').getBoundingClientRect().right];
-  });
-  assert.ok(cell <= box + 1, `the line's end (${cell}) is visible in the output (right edge ${box})`);
+  assert.ok(end <= box + 1, `the line's end (${end}) is visible in the output (right edge ${box})`);
   await page.close();
 });
 
@@ -649,6 +734,196 @@ browserTest('the browser entry survives a wasm trap: internal_error, then every 
   await page.close();
 });
 
-browserTest('no page errors', () => {
+const greetOut = example('unified-git').files[0].text.replace('print("Hi " + name)', 'print(f"Hello, {name}!")');
+
+/** What each example must give: its output files, or its error. */
+const expected = {
+  'strict-diff': { format: 'V4A diff', files: [{ path: 'src/cart.js', status: 'modified', text: strictOut }] },
+  'codex-files': {
+    format: '*** Begin Patch patch',
+    summary: codexSummary,
+    files: [
+      { path: 'src/checkout/cart.js', status: 'moved', text: movedCart },
+      { path: 'src/format.js', status: 'deleted', text: '' },
+      { path: 'README.md', status: 'unchanged', text: '# shop\n\nA small shop.\n' },
+      { path: 'src/money.js', status: 'added', text: money },
+    ],
+  },
+  blocks: { format: 'edit blocks', files: [{ path: 'cart.py', status: 'modified', text: blocksOut }] },
+  'unified-git': {
+    format: 'unified diff',
+    files: [
+      { path: 'src/greet.py', status: 'modified', text: greetOut },
+      { path: 'docs/NOTES.md', status: 'moved', text: 'Remember to say hello.\n' },
+    ],
+  },
+  'fail-stale': { format: 'V4A diff', error: 'context_not_found' },
+  'fail-ambiguous': { format: 'V4A diff', error: 'context_ambiguous' },
+};
+
+browserTest('every example in every format, from the menu grouped by format, gives its expected outcome', async () => {
+  assert.deepEqual(Object.keys(expected).sort(), examples.map((e) => e.id).sort(), 'every example has an expectation');
+  const ap = await import('../../dist/index.mjs');
+  const page = await open();
+  const groups = await page.$$eval('#examples optgroup', (gs) => gs.map((g) => [g.label, [...g.children].map((o) => o.value)]));
+  assert.deepEqual(groups, [
+    ['V4A diffs', ['strict-diff']],
+    ['*** Begin Patch patches', ['codex-files']],
+    ['Edit blocks', ['blocks']],
+    ['Unified diffs', ['unified-git']],
+    ['Fails on purpose', ['fail-stale', 'fail-ambiguous']],
+  ]);
+  for (const ex of examples) {
+    const want = expected[ex.id];
+    await page.selectOption('#examples', ex.id);
+    await settle(page);
+    assert.equal(await page.$eval('input[name=mode]:checked', (r) => r.value), ex.mode, ex.id);
+    assert.equal(await page.textContent('#patch-kind'), `detected: ${want.format}`, ex.id);
+    assert.equal(await editorText(page, 'patch'), ex.patch, ex.id);
+    assert.equal(await editorText(page, 'input'), ex.files[0].text, ex.id);
+    if (want.error) {
+      assert.equal(await status(page), 'error', ex.id);
+      assert.equal(await page.textContent('#error .code'), want.error, ex.id);
+      const err = (() => {
+        try {
+          ap.apply(ex.files[0].text, ex.patch, { mode: ex.mode });
+        } catch (e) {
+          return e;
+        }
+      })();
+      assert.equal(err.code, want.error);
+      await assertDiagnostic(page, err);
+      continue;
+    }
+    assert.equal(await status(page), 'ok', `${ex.id}: ${await page.textContent('#error')}`);
+    if (want.files.length > 1) {
+      assert.deepEqual(
+        (await files(page)).map((f) => [f.path, f.status]),
+        want.files.map((f) => [f.path, f.status]),
+        ex.id,
+      );
+    }
+    for (const f of want.files) assert.equal(await outputText(page, f.path), f.text, `${ex.id}: ${f.path}`);
+    if (want.summary) assert.equal((await page.textContent('#summary')).trimEnd(), want.summary);
+  }
+  await page.close();
+});
+
+browserTest('a shared link, reopened in a new page, restores the whole state; the first playground links still open', async () => {
+  const page = await open();
+  // Strict, with Repair: a line that differs from the input only in trailing whitespace.
+  await chooseMode(page, 'strict');
+  // The diff applies to the selected file, the second one.
+  await typeFiles(page, [
+    { path: 'b.md', text: '# b\n' },
+    { path: 'a.py', text: 'def f():\n    return 1  \n' },
+  ]);
+  const patch = '@@\n def f():\n-    return 1\n+    return 2\n';
+  await pasteInto(page, 'patch', patch);
+  await settle(page);
+  assert.equal(await status(page), 'error');
+  await page.check('#repair');
+  await settle(page);
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  assert.match(await page.textContent('#notes'), /^Repaired \(trailing-ws, patch line 3, input line 2\): /);
+  await chooseView(page, 'text');
+  const hash = await linked(page);
+  assert.match(hash, /^#z=/);
+
+  const again = await open(hash);
+  assert.equal(await again.$eval('input[name=mode]:checked', (r) => r.value), 'strict');
+  assert.equal(await again.isChecked('#repair'), true);
+  assert.equal(await again.$eval('input[name=view]:checked', (r) => r.value), 'text');
+  assert.deepEqual(await again.$$eval('#file-tabs .tab', (ts) => ts.map((t) => [t.textContent, t.getAttribute('aria-pressed')])), [
+    ['b.md', 'false'],
+    ['a.py', 'true'],
+  ]);
+  assert.equal(await editorText(again, 'input'), 'def f():\n    return 1  \n');
+  assert.equal(await editorText(again, 'patch'), patch);
+  assert.equal(await outputText(again, 'a.py'), 'def f():\n    return 2\n');
+  await again.close();
+
+  // Edit blocks with the compatible preset.
+  await chooseMode(page, 'blocks');
+  await page.selectOption('#preset', 'compatible');
+  await settle(page);
+  const blocksPage = await open(await linked(page));
+  assert.equal(await blocksPage.$eval('input[name=mode]:checked', (r) => r.value), 'blocks');
+  assert.equal(await blocksPage.inputValue('#preset'), 'compatible');
+  await blocksPage.close();
+  await page.close();
+
+  // A link from before compression (#s=, plain base64url JSON).
+  const { encodeHashPlain } = await import('../../www/state.js');
+  const ex = example('fail-ambiguous');
+  const old = await open(encodeHashPlain({ mode: 'strict', files: ex.files, patch: ex.patch }));
+  assert.equal(await editorText(old, 'patch'), ex.patch);
+  assert.equal(await old.textContent('#error .code'), 'context_ambiguous');
+  await old.close();
+});
+
+browserTest('a 100,000-line input stays usable (the main-thread time of an apply is printed)', async () => {
+  const page = await open();
+  await chooseMode(page, 'strict');
+  const lines = Array.from({ length: 100_000 }, (_, i) => `export const value${i + 1} = ${i + 1};`);
+  const text = `${lines.join('\n')}\n`;
+  await typeInto(page, '#file-path', 'big.js');
+  let t0 = Date.now();
+  await pasteInto(page, 'input', text);
+  await settle(page);
+  const pasteMs = Date.now() - t0;
+  // A change near the end: the diff applies there, and the merge view shows it.
+  t0 = Date.now();
+  await pasteInto(page, 'patch', "@@\n-export const value99990 = 99990;\n+export const value99990 = 'changed';\n");
+  await settle(page);
+  const patchMs = Date.now() - t0;
+  assert.equal(await status(page), 'ok', await page.textContent('#error'));
+  const { applyMs, updateMs } = await page.evaluate(() => ({
+    applyMs: Number(document.body.dataset.applyMs),
+    updateMs: Number(document.body.dataset.updateMs),
+  }));
+  await page.waitForSelector('#output-editor .cm-changedLine');
+  assert.equal(await page.textContent('#output-editor .cm-changedLine'), "export const value99990 = 'changed';");
+  assert.equal(await page.textContent('#output-editor .cm-deletedLine'), 'export const value99990 = 99990;');
+  // Typing in the big input still updates the output: a key press at the top.
+  await page.click('#input .cm-content');
+  await page.keyboard.press('Control+Home');
+  t0 = Date.now();
+  await page.keyboard.type('// ');
+  await settle(page);
+  await page.waitForFunction(() => document.body.dataset.pending === 'false' && document.body.dataset.status === 'ok');
+  const typeMs = Date.now() - t0;
+  const hashLength = (await linked(page)).length;
+  console.log(
+    `playground, 100,000-line input (${(text.length / 1e6).toFixed(1)} MB): one apply ${applyMs.toFixed(1)} ms in the engine, ` +
+      `${updateMs.toFixed(1)} ms of main thread for the whole update (the call and the editors drawn); ` +
+      `paste to output ${pasteMs} ms, patch to output ${patchMs} ms, three keys to output ${typeMs} ms (150 ms debounce included); link ${hashLength} characters`,
+  );
+  await page.close();
+});
+
+browserTest('screenshots: light and dark, a success and a failure (PLAYGROUND_SCREENSHOTS=1 writes docs/playground-*.png)', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const page = await newPage();
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 1280, height: 560 });
+    await page.goto(baseUrl);
+    await page.waitForFunction(() => Number(document.body.dataset.runs) > 0);
+    for (const [id, name] of [
+      ['strict-diff', 'success'],
+      ['fail-stale', 'failure'],
+    ]) {
+      await page.selectOption('#examples', id);
+      await settle(page);
+      await page.mouse.move(0, 0);
+      const file = `playground-${scheme}-${name}.png`;
+      await page.screenshot({ path: join(shots, file.replace('.png', '.tmp.png')) });
+      if (process.env.PLAYGROUND_SCREENSHOTS) await page.screenshot({ path: join(root, 'docs', file) });
+    }
+    await page.close();
+  }
+});
+
+browserTest('no page errors and no console errors, on any page', () => {
   assert.deepEqual(pageErrors, []);
 });
