@@ -124,9 +124,30 @@ function expand(tree) {
   return items.flatMap((item) => expand(item).map((p) => (item === 'self' ? head.replace(/::$/, '') : head + p)));
 }
 
-// Resolves a path (segments) from module `from` to [file, rest]: the deepest file
-// the path names, and the segments left after it.
-function resolve(from, segments) {
+// The code of each file, read once.
+const texts = new Map();
+function textOf(file) {
+  if (!texts.has(file)) texts.set(file, code(readFileSync(file, 'utf8')));
+  return texts.get(file);
+}
+
+// The names a file re-exports (`pub use path::{a, b as c}`): name -> path.
+function reexports(file) {
+  const out = new Map();
+  for (const m of textOf(file).matchAll(/\bpub(\([\w:]+\))?\s+use\s+([^;]+);/g)) {
+    for (const p of expand(m[2])) {
+      const [path, alias] = p.split('@');
+      const name = alias ?? path.split('::').at(-1);
+      if (!out.has(name) || !m[1]) out.set(name, { path, pub: !m[1] });
+    }
+  }
+  return out;
+}
+
+// Resolves a path (segments) from module `from` to [file, rest, module]: the
+// deepest file the path names (following a facade's re-exports to the file
+// that defines the name), and the segments left after it.
+function resolve(from, segments, depth = 0) {
   let mod = from;
   let i = 0;
   if (segments[0] === 'crate') {
@@ -138,23 +159,55 @@ function resolve(from, segments) {
     i++;
   }
   while (i < segments.length && moduleFile([...mod, segments[i]])) mod = [...mod, segments[i++]];
-  return [moduleFile(mod), segments.slice(i), mod];
+  const file = moduleFile(mod);
+  const via = i < segments.length && depth < 8 ? reexports(file).get(segments[i])?.path : undefined;
+  if (via) {
+    const target = via.split('::');
+    const start = ['crate', 'super', 'self'].includes(target[0]) ? target : ['self', ...target];
+    const [f, rest, m] = resolve(mod, [...start, ...segments.slice(i + 1)], depth + 1);
+    if (f) return [f, rest, m, file];
+  }
+  return [file, segments.slice(i), mod, file];
+}
+
+// `segments` as a path from the crate root.
+function resolveCrate(from, segments) {
+  let mod = from;
+  let i = 0;
+  if (segments[0] === 'crate') return segments;
+  if (segments[0] === 'self') i = 1;
+  while (segments[i] === 'super') {
+    mod = mod.slice(0, -1);
+    i++;
+  }
+  return ['crate', ...mod, ...segments.slice(i)];
+}
+
+// Whether a user of the crate can name `segments` (a `crate::…` path): every
+// module on the way is a `pub mod`, and the item is `pub` (or `pub use`d).
+function isPublic(segments) {
+  let mod = [];
+  let i = 1;
+  while (i < segments.length && moduleFile([...mod, segments[i]])) {
+    if (i === segments.length - 1 && reexports(moduleFile(mod)).get(segments[i])?.pub) break;
+    const declared = new RegExp(`(^|\\n)\\s*pub mod ${segments[i]}\\s*;`).test(textOf(moduleFile(mod)));
+    if (!declared) return false;
+    mod = [...mod, segments[i++]];
+  }
+  if (i >= segments.length) return true;
+  const name = segments[i];
+  const file = moduleFile(mod);
+  if (reexports(file).has(name)) return reexports(file).get(name).pub;
+  return new RegExp(`(^|\\n)\\s*pub (const |async |unsafe )*(fn|struct|enum|const|static|type|trait|mod) ${name}\\b`).test(textOf(file));
 }
 
 const files = rustFiles(src);
 const graph = new Map(files.map((f) => [f, new Set()]));
-const publicRoots = new Set();
 const lib = join(src, 'lib.rs');
-const libText = code(readFileSync(lib, 'utf8'));
-for (const m of libText.matchAll(/^pub mod (\w+)/gm)) publicRoots.add(m[1]);
-for (const m of libText.matchAll(/^pub use\s+([^;]+);/gm)) {
-  for (const p of expand(m[1])) publicRoots.add(p.split('::').at(-1).replace(/^.*@/, ''));
-}
-for (const m of libText.matchAll(/^pub fn (\w+)/gm)) publicRoots.add(m[1]);
 
 for (const file of files) {
   const from = modulePath(file);
-  const text = code(readFileSync(file, 'utf8'));
+  const text = textOf(file);
   const isFacade = file === lib || file.endsWith('/mod.rs');
   const children = new Set(
     [...text.matchAll(/^\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;/gm)].map((m) => m[1]).filter((c) => moduleFile([...from, c])),
@@ -177,17 +230,13 @@ for (const file of files) {
   const isBinding = from[0] === 'wasm';
   for (const p of paths) {
     const segments = p.split('::').filter((s) => s !== '*');
-    const [target, left, mod] = resolve(from, segments);
+    const [target, , mod, named] = resolve(from, segments);
     if (!target) continue;
-    if (target === lib && file !== lib && !isBinding && left.length > 0) {
-      problems.push(`${relative(root, file)}: \`${p}\` names \`${left[0]}\` through lib.rs; use its own module's path`);
+    if (named === lib && file !== lib && !isBinding && segments.length > 1) {
+      problems.push(`${relative(root, file)}: \`${p}\` names \`${segments[1]}\` through lib.rs; use its own module's path`);
     }
-    if (isBinding && segments[0] === 'crate') {
-      const second = segments[1];
-      const ownFile = mod[0] === 'wasm';
-      if (!ownFile && !publicRoots.has(second)) {
-        problems.push(`${relative(root, file)}: \`${p}\` is not the crate's public API (the binding uses only what users can name)`);
-      }
+    if (isBinding && mod[0] !== 'wasm' && !isPublic(resolveCrate(from, segments))) {
+      problems.push(`${relative(root, file)}: \`${p}\` is not the crate's public API (the binding uses only what users can name)`);
     }
     if (target !== file) graph.get(file).add(target);
   }

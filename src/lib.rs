@@ -81,7 +81,6 @@
 )]
 
 mod batch;
-pub(crate) use batch::strict_changes;
 pub mod blocks;
 mod diff;
 mod error;
@@ -99,10 +98,14 @@ pub mod unified;
 mod wasm;
 
 pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
-pub use files::{apply_file_operation, apply_files, apply_patch, create_file, summary, FileChange, FileOperation, Touch};
+pub use files::{
+    apply_file_operation, apply_file_operation_with, apply_files, apply_patch, apply_patch_with, create_file, summary, summary_with,
+    FileChange, FileOperation,
+};
 pub use format::{detect_format, Format};
 pub use mode::{Changes, Mode};
-pub use patch::{parse as parse_patch, Operation, OperationKind, Patch};
+pub use patch::{parse as parse_patch, Operation, OperationKind, Patch, Touch};
+pub use repair::envelope::parse as parse_patch_with;
 pub use text::Splice;
 
 /// Applies an update diff in Strict mode (the default).

@@ -256,10 +256,7 @@ pub fn apply_changes(input_len: usize, diff_len: usize, mode_code: u32) -> Resul
         let (Some(input), Some(diff)) = (all.get(..input_len), all.get(input_len..)) else {
             return Err(JsValue::from_str("applypatch: bad input lengths"));
         };
-        let changes = match mode(mode_code) {
-            Mode::Strict => crate::strict_changes(input, &[diff], false, &mut ctx),
-            m => m.changes(input, diff),
-        };
+        let changes = mode(mode_code).changes_with(input, diff, &mut ctx);
         changes.map(|c| to_js_changes(input, c)).map_err(|e| to_js_error(&e))
     });
     keep_repairs(ctx);
@@ -271,10 +268,7 @@ pub fn apply_changes(input_len: usize, diff_len: usize, mode_code: u32) -> Resul
 pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u32) -> Result<Array, JsValue> {
     let mut ctx = ctx(mode_code);
     let result = with_input(input_len, |input| {
-        let changes = match mode(mode_code) {
-            Mode::Strict => crate::strict_changes(input, &diffs, true, &mut ctx),
-            m => m.batch_changes(input, &diffs),
-        };
+        let changes = mode(mode_code).batch_changes_with(input, &diffs, &mut ctx);
         changes.map(|c| to_js_changes(input, c)).map_err(|e| to_js_error(&e))
     });
     keep_repairs(ctx);

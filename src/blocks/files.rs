@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, Parsed, ParsedEdit, Problem, Reason, Strategy};
-use crate::{FileChange, Result};
+use crate::error::Result;
+use crate::files::FileChange;
 
 /// What happened to one block of a message applied over files.
 #[derive(Clone, Debug, PartialEq)]
