@@ -94,6 +94,7 @@ pub mod repair;
 mod text;
 pub mod tool;
 pub mod unified;
+pub mod utf16;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
 
@@ -135,10 +136,5 @@ pub mod __profile {
         let index = crate::matcher::index::Index::for_searches(&lines, usize::MAX);
         std::hint::black_box(index.count("", 0));
         lines.len()
-    }
-
-    /// Turns byte offsets of `text` into UTF-16 code units, in place.
-    pub fn utf16_offsets(text: &str, offsets: &mut [usize]) {
-        crate::text::utf16_offsets(text, offsets)
     }
 }

@@ -101,6 +101,16 @@ pub fn apply_parsed_blocks_to(
     apply_slots(parsed, options, &paths, &slots, |slot| files.get(slot).copied().flatten())
 }
 
+impl Parsed {
+    /// The files the edits go to (an edit's path, or `default_path` for one
+    /// that names none), each once, in the order first named: the files
+    /// [`apply_parsed_blocks`] may look up, so a
+    /// caller can read only those.
+    pub fn paths<'a>(&'a self, default_path: Option<&'a str>) -> Vec<&'a str> {
+        slots(self, default_path).0
+    }
+}
+
 /// [`Parsed::paths`], and each edit's position there (`None`: it names no
 /// file and there is no default).
 pub(super) fn slots<'a>(parsed: &'a Parsed, default_path: Option<&'a str>) -> (Vec<&'a str>, Vec<Option<usize>>) {
