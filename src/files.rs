@@ -7,6 +7,10 @@
 //! Like the Codex CLI: Add replaces an existing file, Delete and Update of a
 //! missing path fail, Move overwrites its destination. Unlike it, Move to the
 //! same path keeps the file (Codex writes it, then deletes it).
+//!
+//! Over 600 lines on purpose: a patch and one Responses API operation share
+//! the overlay and the step (`Overlay`, `Step`, `apply_step`); a fifth of the
+//! file is its tests.
 
 use std::collections::{BTreeMap, HashMap};
 
