@@ -254,7 +254,7 @@ pub enum Reason {
     NotFound,
     /// With `unique`: the winning strategy matched several places.
     Ambiguous,
-    /// [`apply_blocks`]: the block names a file that is not there (or none).
+    /// [`apply_blocks`](super::apply_blocks): the block names a file that is not there (or none).
     UnknownFile,
     /// With `empty_search`: an empty SEARCH text on a non-empty file.
     EmptySearch,
@@ -380,7 +380,7 @@ pub struct Failure {
     pub already_applied: Option<LineRange>,
 }
 
-/// What [`find`] decided for one edit, without the new text.
+/// What [`find`](super::find) decided for one edit, without the new text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     /// The strategy that matched; `None` on failure.
@@ -411,7 +411,7 @@ impl Outcome {
     }
 }
 
-/// The result of [`apply_edit`].
+/// The result of [`apply_edit`](super::apply_edit).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EditResult {
     /// Whether the edit applied.
@@ -467,7 +467,7 @@ impl EditResult {
     }
 }
 
-/// The result of [`apply_edits`].
+/// The result of [`apply_edits`](super::apply_edits).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EditsResult {
     /// Whether every edit applied.
