@@ -6,7 +6,8 @@
 //! the time measured through the npm package is the engine itself.
 use std::time::Instant;
 
-use applypatch::__profile::{index_lines, split_lines, utf16_offsets};
+use applypatch::__profile::{index_lines, split_lines};
+use applypatch::utf16;
 use applypatch::Mode;
 
 fn main() {
@@ -45,7 +46,7 @@ fn main() {
         std::hint::black_box(c.apply(&input));
     });
     let mut offs: Vec<usize> = c.splices().iter().flat_map(|s| [s.start, s.end]).collect();
-    let utf16 = median(&mut || utf16_offsets(&input, &mut offs));
+    let utf16 = median(&mut || utf16::offsets(&input, &mut offs));
     println!("{} lines, {} bytes, {} changes", lines, input.len(), c.splices().len());
     println!("split into lines {split:8.3} ms\nindex            {index:8.3} ms\nchanges (all)    {changes:8.3} ms\nrebuild string   {rebuild:8.3} ms\nutf16 offsets    {utf16:8.3} ms");
 }

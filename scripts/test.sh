@@ -10,6 +10,8 @@ bash scripts/setup.sh
 step "format and lint: rustfmt, Biome (js/, www/, tests/, scripts/, bench/)"
 cargo fmt --check
 node node_modules/@biomejs/biome/bin/biome check --error-on-warnings .
+step "layers: no import cycle in src/, no name through lib.rs, the binding through the public API (docs/architecture.md)"
+node scripts/layers.mjs
 step "build"
 node scripts/build.mjs --if-needed
 step "cargo test"

@@ -7,9 +7,9 @@ use crate::diff::{self, Diff};
 use crate::error::{Conflict, Error, ErrorKind, Result};
 use crate::matcher::index::Index;
 use crate::matcher::DiffEdit;
-use crate::repair::Ctx;
+use crate::mode::{Changes, Mode};
+use crate::repair::context::{Allow, Ctx, Repaired};
 use crate::text::{self, FinalNewline, Lines};
-use crate::{Changes, Mode};
 
 /// Whether errors name the diff's index in a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +60,67 @@ pub(crate) fn strict<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> R
 /// diff's index), with the repairs `ctx` allows.
 pub(crate) fn strict_changes<S: AsRef<str>>(input: &str, diffs: &[S], batch: bool, ctx: &mut Ctx) -> Result<Changes> {
     strict_with(input, diffs, if batch { Shape::Batch } else { Shape::Single }, ctx)
+}
+
+impl Mode {
+    /// Applies one update diff to `input`.
+    pub fn apply(self, input: &str, diff: &str) -> Result<String> {
+        Ok(self.changes(input, diff)?.apply(input))
+    }
+
+    /// Applies several diffs to one input. In Strict mode every diff targets
+    /// the original input, and the batch fails as a whole when a diff fails or
+    /// two diffs touch the same lines (or insert at the same place).
+    pub fn apply_batch<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<String> {
+        Ok(self.batch_changes(input, diffs)?.apply(input))
+    }
+
+    /// The changes [`Mode::apply`] would make, without building the text.
+    pub fn changes(self, input: &str, diff: &str) -> Result<Changes> {
+        match self {
+            Mode::Strict => strict(input, &[diff], Shape::Single),
+            Mode::Codex => codex(input, &[diff], Shape::Single),
+        }
+    }
+
+    /// The changes [`Mode::apply_batch`] would make.
+    pub fn batch_changes<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<Changes> {
+        match self {
+            Mode::Strict => strict(input, diffs, Shape::Batch),
+            Mode::Codex => codex(input, diffs, Shape::Batch),
+        }
+    }
+
+    /// [`Mode::changes`] with the repairs `ctx` allows, reported in `ctx`
+    /// (Strict only: Codex takes no repair and leaves `ctx` as it is).
+    pub fn changes_with(self, input: &str, diff: &str, ctx: &mut Ctx) -> Result<Changes> {
+        match self {
+            Mode::Strict => strict_changes(input, &[diff], false, ctx),
+            Mode::Codex => codex(input, &[diff], Shape::Single),
+        }
+    }
+
+    /// [`Mode::batch_changes`] with the repairs `ctx` allows (Strict only).
+    pub fn batch_changes_with<S: AsRef<str>>(self, input: &str, diffs: &[S], ctx: &mut Ctx) -> Result<Changes> {
+        match self {
+            Mode::Strict => strict_changes(input, diffs, true, ctx),
+            Mode::Codex => codex(input, diffs, Shape::Batch),
+        }
+    }
+}
+
+/// Applies an update diff in Strict mode with the repairs `allow` permits.
+pub fn repaired_apply(input: &str, diff: &str, allow: Allow) -> Result<Repaired<String>> {
+    let mut ctx = Ctx::new(allow);
+    let changes = strict_changes(input, &[diff], false, &mut ctx)?;
+    Ok(Repaired { value: changes.apply(input), repairs: ctx.repairs })
+}
+
+/// [`crate::apply_batch`] with the repairs `allow` permits.
+pub fn repaired_apply_batch<S: AsRef<str>>(input: &str, diffs: &[S], allow: Allow) -> Result<Repaired<String>> {
+    let mut ctx = Ctx::new(allow);
+    let changes = strict_changes(input, diffs, true, &mut ctx)?;
+    Ok(Repaired { value: changes.apply(input), repairs: ctx.repairs })
 }
 
 fn strict_with<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut Ctx) -> Result<Changes> {

@@ -9,7 +9,7 @@
 //! looks at the input; matching is the matcher's job.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::Mode;
+use crate::mode::Mode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineKind {

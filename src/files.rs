@@ -7,18 +7,19 @@
 //! Like the Codex CLI: Add replaces an existing file, Delete and Update of a
 //! missing path fail, Move overwrites its destination. Unlike it, Move to the
 //! same path keeps the file (Codex writes it, then deletes it).
+//!
+//! Over 600 lines on purpose: a patch and one Responses API operation share
+//! the overlay and the step (`Overlay`, `Step`, `apply_step`); a fifth of the
+//! file is its tests.
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::diff::{self, BodyEnd, Diff};
 use crate::error::{Error, ErrorKind, Result};
-use crate::patch::{self, Operation, OperationKind, Patch, Place};
-use crate::repair::{envelope, Allow, Ctx, Repair, RepairKind};
-use crate::Mode;
-
-/// [`Patch::touches`], and for each operation the position there of its path
-/// and of its move's destination (a move to another path).
-pub(crate) type Slots = (Vec<Touch>, Vec<(usize, Option<usize>)>);
+use crate::mode::Mode;
+use crate::patch::{self, Operation, OperationKind, Patch, Place, Slots, Touch};
+use crate::repair::context::{Allow, Ctx, Repair, RepairKind, Repaired};
+use crate::repair::envelope;
 
 /// The final state of one path the patch touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,24 +100,6 @@ enum Found {
     Same,
     /// A Delete File of a path that is not there.
     Gone,
-}
-
-/// A path a patch touches, and what the patch needs to know about it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
-pub struct Touch {
-    /// The path, as written in the patch.
-    pub path: String,
-    /// An update or delete names it: [`Patch::apply`] looks it up (unless an
-    /// earlier operation wrote it).
-    pub read: bool,
-    /// Its text before the patch is needed: the first operation on the path
-    /// updates it (a file that is not text cannot be updated). An update
-    /// after another operation on the path sees what that one left.
-    pub needs_text: bool,
-    /// When an update moves a file here: the file it moves.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub moved_from: Option<String>,
 }
 
 impl Patch {
@@ -548,6 +531,20 @@ pub fn apply_files(files: &BTreeMap<String, String>, text: &str, mode: Mode) -> 
         };
     }
     Ok(out)
+}
+
+/// [`apply_files`] in Strict mode with the repairs `allow` permits.
+pub fn repaired_apply_files(files: &BTreeMap<String, String>, patch: &str, allow: Allow) -> Result<Repaired<BTreeMap<String, String>>> {
+    let mut ctx = Ctx::new(allow);
+    let changes = apply_patch_with(patch, Mode::Strict, &mut ctx, |p| files.get(p).map(String::as_str))?;
+    let mut out = files.clone();
+    for c in changes {
+        match c.contents {
+            Some(contents) => out.insert(c.path, contents),
+            None => out.remove(&c.path),
+        };
+    }
+    Ok(Repaired { value: out, repairs: ctx.repairs })
 }
 
 /// What the Codex CLI prints when the patch applies (see [`Patch::summary`]).

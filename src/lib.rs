@@ -81,7 +81,6 @@
 )]
 
 mod batch;
-pub(crate) use batch::strict_changes;
 pub mod blocks;
 mod diff;
 mod error;
@@ -95,14 +94,19 @@ pub mod repair;
 mod text;
 pub mod tool;
 pub mod unified;
+pub mod utf16;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
 
 pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
-pub use files::{apply_file_operation, apply_files, apply_patch, create_file, summary, FileChange, FileOperation, Touch};
+pub use files::{
+    apply_file_operation, apply_file_operation_with, apply_files, apply_patch, apply_patch_with, create_file, summary, summary_with,
+    FileChange, FileOperation,
+};
 pub use format::{detect_format, Format};
 pub use mode::{Changes, Mode};
-pub use patch::{parse as parse_patch, Operation, OperationKind, Patch};
+pub use patch::{parse as parse_patch, Operation, OperationKind, Patch, Touch};
+pub use repair::envelope::parse as parse_patch_with;
 pub use text::Splice;
 
 /// Applies an update diff in Strict mode (the default).
@@ -132,10 +136,5 @@ pub mod __profile {
         let index = crate::matcher::index::Index::for_searches(&lines, usize::MAX);
         std::hint::black_box(index.count("", 0));
         lines.len()
-    }
-
-    /// Turns byte offsets of `text` into UTF-16 code units, in place.
-    pub fn utf16_offsets(text: &str, offsets: &mut [usize]) {
-        crate::text::utf16_offsets(text, offsets)
     }
 }

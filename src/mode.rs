@@ -1,8 +1,7 @@
-//! The two modes and what they answer: [`Mode`] applies a diff or a batch,
+//! The two modes and what they answer: [`Mode`] applies a diff or a batch
+//! (its `apply` and `changes` live in `batch.rs`, with the calls they wrap),
 //! and [`Changes`] are the splices of the input that make the new text.
 
-use crate::batch::{self, Shape};
-use crate::error::Result;
 use crate::text::{self, Splice};
 
 /// How a diff is matched against its input.
@@ -34,34 +33,6 @@ impl Mode {
         match self {
             Mode::Strict => "strict",
             Mode::Codex => "codex",
-        }
-    }
-
-    /// Applies one update diff to `input`.
-    pub fn apply(self, input: &str, diff: &str) -> Result<String> {
-        Ok(self.changes(input, diff)?.apply(input))
-    }
-
-    /// Applies several diffs to one input. In Strict mode every diff targets
-    /// the original input, and the batch fails as a whole when a diff fails or
-    /// two diffs touch the same lines (or insert at the same place).
-    pub fn apply_batch<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<String> {
-        Ok(self.batch_changes(input, diffs)?.apply(input))
-    }
-
-    /// The changes [`Mode::apply`] would make, without building the text.
-    pub fn changes(self, input: &str, diff: &str) -> Result<Changes> {
-        match self {
-            Mode::Strict => batch::strict(input, &[diff], Shape::Single),
-            Mode::Codex => batch::codex(input, &[diff], Shape::Single),
-        }
-    }
-
-    /// The changes [`Mode::apply_batch`] would make.
-    pub fn batch_changes<S: AsRef<str>>(self, input: &str, diffs: &[S]) -> Result<Changes> {
-        match self {
-            Mode::Strict => batch::strict(input, diffs, Shape::Batch),
-            Mode::Codex => batch::codex(input, diffs, Shape::Batch),
         }
     }
 }

@@ -143,7 +143,29 @@ pub struct Patch {
     /// What [`Patch::touches`] computes, kept: a caller asks for the touches,
     /// then applies (src/files.rs).
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) slots: Computed<crate::files::Slots>,
+    pub(crate) slots: Computed<Slots>,
+}
+
+/// [`Patch::touches`], and for each operation the position there of its path
+/// and of its move's destination (a move to another path).
+pub(crate) type Slots = (Vec<Touch>, Vec<(usize, Option<usize>)>);
+
+/// A path a patch touches, and what the patch needs to know about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "camelCase"))]
+pub struct Touch {
+    /// The path, as written in the patch.
+    pub path: String,
+    /// An update or delete names it: [`Patch::apply`] looks it up (unless an
+    /// earlier operation wrote it).
+    pub read: bool,
+    /// Its text before the patch is needed: the first operation on the path
+    /// updates it (a file that is not text cannot be updated). An update
+    /// after another operation on the path sees what that one left.
+    pub needs_text: bool,
+    /// When an update moves a file here: the file it moves.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub moved_from: Option<String>,
 }
 
 /// A value computed from the rest of a struct, once, on first use. Not part

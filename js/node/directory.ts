@@ -1,5 +1,8 @@
 /// <reference types="node" />
-// Patches on a real directory, shared by createEditor and the command line:
+// Patches on a real directory, shared by createEditor and the command line.
+// Over 600 lines on purpose: resolving (`resolveTarget`) and committing
+// (`commit`) rely on the same open directory handles (`Root`, `Dir`, `at`) and
+// the race-safety rules below, which are checked by reading them together.
 //
 // 1. Every path is resolved against the root: absolute paths, `..` escapes and
 //    symlinks that lead outside are refused, and so are two spellings of one file.

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, Parsed, ParsedEdit, Problem, Reason, Strategy};
-use crate::{FileChange, Result};
+use crate::error::Result;
+use crate::files::FileChange;
 
 /// What happened to one block of a message applied over files.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +99,16 @@ pub fn apply_parsed_blocks_to(
 ) -> Result<BlocksResult> {
     let (paths, slots) = slots(parsed, default_path);
     apply_slots(parsed, options, &paths, &slots, |slot| files.get(slot).copied().flatten())
+}
+
+impl Parsed {
+    /// The files the edits go to (an edit's path, or `default_path` for one
+    /// that names none), each once, in the order first named: the files
+    /// [`apply_parsed_blocks`] may look up, so a
+    /// caller can read only those.
+    pub fn paths<'a>(&'a self, default_path: Option<&'a str>) -> Vec<&'a str> {
+        slots(self, default_path).0
+    }
 }
 
 /// [`Parsed::paths`], and each edit's position there (`None`: it names no

@@ -68,16 +68,6 @@ pub struct Parsed {
     pub problems: Vec<Problem>,
 }
 
-impl Parsed {
-    /// The files the edits go to (an edit's path, or `default_path` for one
-    /// that names none), each once, in the order first named: the files
-    /// [`apply_parsed_blocks`](super::apply_parsed_blocks) may look up, so a
-    /// caller can read only those.
-    pub fn paths<'a>(&'a self, default_path: Option<&'a str>) -> Vec<&'a str> {
-        super::files::slots(self, default_path).0
-    }
-}
-
 /// Length of the run of `c` that starts `line`.
 fn run(line: &str, c: u8) -> usize {
     line.bytes().take_while(|&b| b == c).count()

@@ -8,7 +8,9 @@ use super::reach::Reach;
 use super::{runs, DiffEdit};
 use crate::diff::{show, Anchor, Diff, LineKind, Section};
 use crate::error::{Error, ErrorKind, Result};
-use crate::repair::{self, applied, Ctx};
+use crate::repair::applied;
+use crate::repair::context::Ctx;
+use crate::repair::section as repair_section;
 use crate::text::{Ending, Lines};
 
 /// How many places an ambiguity error lists.
@@ -62,7 +64,7 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
         idx.check_work()?;
         let mut last_anchor: Option<usize> = None;
         for a in &section.anchors {
-            if repair::section::skip_anchor(idx, a, ctx) {
+            if repair_section::skip_anchor(idx, a, ctx) {
                 continue;
             }
             let at = match last_anchor {
@@ -112,24 +114,24 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
                 cursor = end;
                 continue;
             }
-            match repair::section::find(idx, si, section, cursor, ctx) {
-                repair::section::Outcome::Found { edits: repaired, end } => {
+            match repair_section::find(idx, si, section, cursor, ctx) {
+                repair_section::Outcome::Found { edits: repaired, end } => {
                     done.fresh();
                     edits.extend(repaired);
                     cursor = end;
                     continue;
                 }
-                repair::section::Outcome::Applied { at, end } => {
+                repair_section::Outcome::Applied { at, end } => {
                     done.applied(at);
                     cursor = end;
                     continue;
                 }
-                repair::section::Outcome::Ambiguous(why) => {
+                repair_section::Outcome::Ambiguous(why) => {
                     let mut e = not_found(idx, si, section, &old, cursor);
                     e.message.push_str(&format!("\nRepair:{why}"));
                     return Err(e);
                 }
-                repair::section::Outcome::None => return Err(not_found(idx, si, section, &old, cursor)),
+                repair_section::Outcome::None => return Err(not_found(idx, si, section, &old, cursor)),
             }
         };
         if let Some((at, end)) = applied::before_match(idx, section, cursor, start) {

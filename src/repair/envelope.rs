@@ -16,7 +16,7 @@ use crate::diff::show;
 use crate::error::{ErrorKind, Result};
 use crate::patch::{self, Patch};
 
-use super::{Ctx, Repair, RepairKind};
+use super::context::{Ctx, Repair, RepairKind};
 
 const BEGIN: &str = "*** Begin Patch";
 const END: &str = "*** End Patch";

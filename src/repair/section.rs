@@ -18,7 +18,8 @@ use crate::diff::{show, Anchor, Section};
 use crate::matcher::index::Index;
 use crate::matcher::{runs, DiffEdit};
 
-use super::{list, Ctx, Repair, RepairKind};
+use super::context::{Ctx, Repair, RepairKind};
+use crate::matcher::diagnose::list_lines as list;
 
 /// What forgiving a section found.
 pub enum Outcome<'d> {
@@ -394,11 +395,11 @@ pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ct
     // Sent again after a repaired success: the new lines, with the same slips
     // (but not any indentation: a change of indentation alone would look
     // applied before it is).
-    if let Some(new) = super::applied::new_side(section) {
+    if let Some(new) = new_side(section) {
         for lv in levels(ctx).into_iter().filter(|lv| !lv.indent) {
             match matches(idx, &new, cursor, eof, lv, 2).as_slice() {
                 [] => continue,
-                [n] if super::applied::plausible(idx, section, cursor, *n) => return Outcome::Applied { at: *n, end: n + new.len() },
+                [n] if plausible(idx, section, cursor, *n) => return Outcome::Applied { at: *n, end: n + new.len() },
                 [_] => break,
                 _ => break,
             }
@@ -532,6 +533,67 @@ pub fn skip_anchor(idx: &Index, a: &Anchor, ctx: &mut Ctx) -> bool {
         None,
     ));
     true
+}
+
+// Whether a section is already applied at a place (used here and by
+// `applied.rs`, which stands above this file).
+
+/// Whether a section can be "already applied" at all: it changes something,
+/// and leaves some lines to look for.
+pub(crate) fn new_side<'d>(section: &Section<'d>) -> Option<Vec<&'d str>> {
+    let new: Vec<&str> = section.new_side().map(|l| l.text).collect();
+    let old = section.old().map(|l| l.text);
+    if new.is_empty() || !section.has_changes() || old.eq(new.iter().copied()) {
+        return None;
+    }
+    Some(new)
+}
+
+/// Whether new lines found at `n`, with the old lines not matching, really
+/// are the change done: the old lines are not there even with whitespace
+/// and punctuation forgiven, and the lines the section removes before (or
+/// after) its new lines are not still right there (a removal whose context
+/// lost a line is not a removal done).
+pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize) -> bool {
+    let old: Vec<&str> = section.old().map(|l| l.text).collect();
+    let lines = idx.lines();
+    if loosely_present(idx, &old, cursor, section.eof.is_some()) {
+        return false;
+    }
+    // All but one of four or more old lines, in place somewhere else: the
+    // old text is still there with one line misremembered, and the new lines
+    // found are a coincidence.
+    let whole = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= lines.len();
+    if old.len() >= 4
+        && crate::matcher::diagnose::nearest(idx, &old, cursor).is_some_and(|c| c.start != n && whole(&c) && c.equal + 1 >= old.len())
+    {
+        return false;
+    }
+    let new_len = section.new_side().count();
+    let is_removed = |l: &&crate::diff::DiffLine| l.kind == crate::diff::LineKind::Remove;
+    let leading: Vec<&str> = section.lines.iter().take_while(is_removed).map(|l| l.text).collect();
+    let trailing: Vec<&str> = section.lines.iter().rev().take_while(is_removed).map(|l| l.text).collect();
+    let still_there = |run: &[&str], range: std::ops::Range<usize>| {
+        run.iter().filter(|t| !t.trim().is_empty()).any(|t| range.clone().any(|i| i < lines.len() && alike(lines.get(i), t)))
+    };
+    let before = n.saturating_sub(leading.len() + 2)..n;
+    let after = n + new_len..n + new_len + trailing.len() + 2;
+    !still_there(&leading, before) && !still_there(&trailing, after)
+}
+
+/// Whether an input line is the removed line, or a copy of it the model
+/// misremembered a little: equal but for whitespace around it, or sharing
+/// a start and an end that make up 70% of the longer line.
+fn alike(line: &str, removed: &str) -> bool {
+    let (a, b) = (line.trim().as_bytes(), removed.trim().as_bytes());
+    if a == b {
+        return true;
+    }
+    let longest = a.len().max(b.len());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let rest = a.len().min(b.len()) - prefix;
+    let suffix = a.iter().rev().zip(b.iter().rev()).take(rest).take_while(|(x, y)| x == y).count();
+    longest > 0 && (prefix + suffix) * 10 >= longest * 7
 }
 
 #[cfg(test)]

@@ -129,7 +129,7 @@ pub fn apply<'f>(text: &str, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f
 /// The text to parse for `mode`. Strict: a final line break of the diff ends
 /// its last line, whether or not it is there (git calls a hunk line without
 /// one a corrupt patch).
-pub(crate) fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
+pub fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
     if mode == UnifiedMode::Strict && !text.is_empty() && !text.ends_with('\n') {
         Cow::Owned(format!("{text}\n"))
     } else {
@@ -138,7 +138,7 @@ pub(crate) fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
 }
 
 /// [`apply`] on a diff already parsed from [`text_for`]`(text, mode)`.
-pub(crate) fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
+pub fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
     if let (UnifiedMode::Git, Some(line)) = (mode, diff.unterminated) {
         return Err(Error::new(
             ErrorKind::InvalidLine,

@@ -18,9 +18,7 @@ mod apply;
 mod parse;
 pub mod write;
 
-pub use apply::{apply, FileMode, Placement, UnifiedChange, UnifiedResult};
-#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
-pub(crate) use apply::{apply_parsed, text_for};
+pub use apply::{apply, apply_parsed, text_for, FileMode, Placement, UnifiedChange, UnifiedResult};
 pub(crate) use parse::has_file_header;
 pub use parse::parse;
 

@@ -1,0 +1,93 @@
+//! UTF-16 code units of UTF-8 text. JavaScript strings and the editors built
+//! on them (CodeMirror, Monaco) count offsets in UTF-16 code units; the
+//! engine's [`Splice`](crate::Splice)s count bytes. The npm binding turns
+//! every offset it returns into code units with [`offsets`].
+//!
+//! ```
+//! let mut at = [0, 3, 7];
+//! applypatch::utf16::offsets("aé😀b", &mut at);
+//! assert_eq!(at, [0, 2, 4]);
+//! assert_eq!(applypatch::utf16::len("aé😀".as_bytes()), 4);
+//! ```
+
+/// Converts sorted byte offsets of `text` (each on a char boundary) into
+/// UTF-16 code unit offsets, in place, in one pass over the text.
+pub fn offsets(text: &str, offsets: &mut [usize]) {
+    let bytes = text.as_bytes();
+    let last = offsets.iter().copied().max().unwrap_or(0).min(bytes.len());
+    if bytes.get(..last).is_some_and(is_ascii) {
+        return;
+    }
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets.get(i).copied().unwrap_or(0));
+    let (mut pos, mut units) = (0usize, 0usize);
+    for i in order {
+        let Some(slot) = offsets.get_mut(i) else { continue };
+        let target = (*slot).min(bytes.len());
+        units += len(bytes.get(pos..target).unwrap_or(&[]));
+        pos = pos.max(target);
+        *slot = units;
+    }
+}
+
+/// Whether every byte is ASCII, 32 bytes at a time (`<[u8]>::is_ascii`
+/// reads one `usize`, four bytes in wasm32, at a time).
+pub fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(32);
+    for chunk in &mut chunks {
+        let any = chunk.chunks_exact(8).fold(0u64, |acc, w| acc | u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8])));
+        if any & HIGH != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().is_ascii()
+}
+
+/// UTF-16 code units of whole UTF-8 characters: one per character (every
+/// byte that is not a continuation byte `10xxxxxx`), two for a 4-byte one
+/// (lead byte `11110xxx`). Eight bytes at a time.
+pub fn len(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut units = 0;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        // Bit 7 of each byte: a continuation byte (bits 7-6 are 10), a 4-byte lead (bits 7-3 are 11110).
+        let continuation = w & !(w << 1) & HIGH;
+        let four = w & (w << 1) & (w << 2) & (w << 3) & HIGH;
+        units += 8 - continuation.count_ones() as usize + four.count_ones() as usize;
+    }
+    for &b in chunks.remainder() {
+        units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
+    }
+    units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_count_code_units() {
+        let text = "aé😀b\n";
+        let mut offs = [0, 1, 3, 7, 8, 9];
+        offsets(text, &mut offs);
+        assert_eq!(offs, [0, 1, 2, 4, 5, 6]);
+        // Past the eight bytes counted at a time, every kind of character.
+        let long = "ab😀cdé€fgh𝄞ij😀😀klmnoé\nxyz";
+        let mut every: Vec<usize> = long.char_indices().map(|(i, _)| i).chain([long.len()]).collect();
+        let want: Vec<usize> = every.iter().map(|&i| long[..i].encode_utf16().count()).collect();
+        offsets(long, &mut every);
+        assert_eq!(every, want);
+        assert!(is_ascii(b"") && is_ascii(&[b'a'; 100]));
+        for at in 0..100 {
+            let mut bytes = [b'a'; 100];
+            bytes[at] = 0x80;
+            assert!(!is_ascii(&bytes), "{at}");
+        }
+        let mut ascii = [2, 0];
+        offsets("abc", &mut ascii);
+        assert_eq!(ascii, [2, 0]);
+    }
+}

@@ -1,0 +1,293 @@
+//! The wasm-bindgen binding (the `wasm` feature): thin on purpose, with no
+//! mirror structs. Strings in; out go the engine's own types, serialized
+//! with serde (errors, parsed patches and their touches, repairs, edit-block
+//! failures and parsed blocks, parsed unified diffs, hunk placements and
+//! modes), or flat arrays where a benchmark says a JS object costs more than
+//! the work: the changes of a diff (`to_js_changes`, bench/strict.mjs), the
+//! files a patch or diff changed (`changes_to_js`), edit-block outcomes
+//! (`to_js_outcome`, bench/blocks.mjs: ~10 µs a call through serde), the
+//! blocks of `applyBlocks` (`PreparedBlocks::apply`, npm run stress: ~1.3 µs
+//! a block through serde) and the `lineDiff` steps (measured below). The TypeScript wrapper in `js/` turns
+//! them into idiomatic results and `PatchError`s. Byte offsets become UTF-16
+//! code units here and nowhere else. The numbers that cross (modes,
+//! strategies, edit options, repair sets, line-diff steps) are positions in
+//! tables generated from the engine into `js/generated.ts`.
+//!
+//! Argument types are checked by the wrapper before it calls in; this module
+//! is not part of the public API.
+//!
+//! The input text (possibly megabytes) does not cross as a wasm-bindgen
+//! `&str`: its glue copies a string one character at a time in JS, which cost
+//! 4 ms of a 5 ms call at 2.4 MB. The wrapper instead encodes the input with
+//! `TextEncoder.encodeInto` straight into a buffer reserved here
+//! (`reserveInput`), and the apply functions read it from there.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use js_sys::Array;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::repair::{Allow, Ctx, Repair};
+use crate::{Error, FileChange, Mode};
+
+mod blocks;
+mod diff;
+mod patch;
+mod unified;
+
+fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
+}
+
+/// The error as JS sees it (the fields of `PatchError`).
+/// An engine error as the wrapper receives it (for `?` in the binding).
+impl From<Error> for JsValue {
+    fn from(e: Error) -> Self {
+        to_js_error(&e)
+    }
+}
+
+fn to_js_error(e: &Error) -> JsValue {
+    serialize(e).unwrap_or_else(|_| JsValue::from_str(&e.message))
+}
+
+/// The mode at position `code` of `modes` in js/generated.ts.
+/// The low bits of a mode code are the mode; above `Allow::CODE_SHIFT`, the allowed repairs.
+fn mode(code: u32) -> Mode {
+    Mode::ALL.get((code & ((1 << Allow::CODE_SHIFT) - 1)) as usize).copied().unwrap_or_default()
+}
+
+// ---- repairs ----
+// A mode code carries the allowed repairs above its low bits (js/repair.ts):
+// `mode | allow << Allow::CODE_SHIFT` (`repairShift` in js/generated.ts). A call that repaired something leaves its repairs
+// here; the wrapper takes them with `takeRepairs` right after the call.
+
+fn allow(code: u32) -> Allow {
+    Allow::from_bits(code >> Allow::CODE_SHIFT)
+}
+
+thread_local! {
+    static REPAIRS: RefCell<Vec<Repair>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A context for one call; its repairs are kept by [`keep_repairs`].
+fn ctx(code: u32) -> Ctx {
+    REPAIRS.with(|r| r.borrow_mut().clear());
+    Ctx::new(allow(code))
+}
+
+fn keep_repairs(ctx: Ctx) {
+    REPAIRS.with(|r| *r.borrow_mut() = ctx.repairs);
+}
+
+/// The repairs of the last call (and forgets them): the engine's `Repair`s.
+#[wasm_bindgen(js_name = takeRepairs)]
+pub fn take_repairs() -> Result<JsValue, JsValue> {
+    serialize(&REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut())))
+}
+
+/// Wasm memory grows in large steps. The standard allocator asks for just
+/// the pages it needs, and V8 runs a full garbage collection of the JS heap
+/// on most `memory.grow`s: a call that allocated 50 MB in small steps (a
+/// patch of 170,000 small updates) spent 3 s of its 4 s in those
+/// collections. So when an allocation has just grown memory, this allocator
+/// at once allocates and frees a block of half the memory's size: the
+/// allocator keeps that block as free space for the next allocations, and
+/// memory grows by about 1.5x per step instead of a page at a time.
+#[cfg(target_arch = "wasm32")]
+mod growth {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::arch::wasm32::memory_size;
+
+    const PAGE: usize = 64 * 1024;
+
+    pub struct InSteps;
+
+    /// After an allocation that grew memory from `before` pages: make room
+    /// for the next ones in one step.
+    #[cold]
+    #[inline(never)]
+    fn spare_room(before: usize) {
+        let now = memory_size(0);
+        if now <= before {
+            return;
+        }
+        if let Ok(spare) = Layout::from_size_align(now * PAGE / 2, 8) {
+            // SAFETY: a block of non-zero size, freed with the layout it was allocated with.
+            unsafe {
+                let block = System.alloc(spare);
+                if !block.is_null() {
+                    System.dealloc(block, spare);
+                }
+            }
+        }
+    }
+
+    // SAFETY: every call goes to the system allocator with the caller's arguments.
+    unsafe impl GlobalAlloc for InSteps {
+        #[inline(never)]
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let before = memory_size(0);
+            let ptr = System.alloc(layout);
+            spare_room(before);
+            ptr
+        }
+
+        #[inline(never)]
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            let before = memory_size(0);
+            let ptr = System.alloc_zeroed(layout);
+            spare_room(before);
+            ptr
+        }
+
+        #[inline(never)]
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            System.dealloc(ptr, layout)
+        }
+
+        #[inline(never)]
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let before = memory_size(0);
+            let out = System.realloc(ptr, layout, new_size);
+            spare_room(before);
+            out
+        }
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: InSteps = InSteps;
+}
+
+thread_local! {
+    /// The input buffer the wrapper writes into. It only grows.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The wasm memory, so the wrapper can write into the input buffer.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Makes the input buffer at least `len` bytes long, keeping its first
+/// `keep` bytes, and returns where it starts in wasm memory.
+///
+/// The buffer is taken out of its cell while it grows (an allocation that
+/// fails is a trap), so a trap never leaves the cell borrowed.
+#[wasm_bindgen(js_name = reserveInput)]
+pub fn reserve_input(len: usize, keep: usize) -> *mut u8 {
+    INPUT.with(|cell| {
+        let mut buf = cell.take();
+        if buf.len() < len {
+            let mut grown = vec![0u8; len.max(buf.len() * 2)];
+            let keep = keep.min(buf.len());
+            if let (Some(to), Some(from)) = (grown.get_mut(..keep), buf.get(..keep)) {
+                to.copy_from_slice(from);
+            }
+            buf = grown;
+        }
+        let ptr = buf.as_mut_ptr();
+        cell.replace(buf);
+        ptr
+    })
+}
+
+/// The input as text. Checking that ASCII text is UTF-8 takes one pass of
+/// [`crate::utf16::is_ascii`]; `str::from_utf8` reads four bytes at a time in
+/// wasm32, a tenth of an exact edit-block match in a small file.
+fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    if crate::utf16::is_ascii(bytes) {
+        // SAFETY: every byte is below 0x80 (checked just above), and ASCII is UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    std::str::from_utf8(bytes)
+}
+
+/// Runs `f` on the first `len` bytes of the input buffer, as UTF-8.
+///
+/// The buffer is taken out of its cell for the call and put back after, so
+/// no `RefCell` borrow is held while the engine runs: a trap inside it skips
+/// every drop, and a borrow held across it would make every later call
+/// panic. (The wrapper replaces the instance after a trap anyway; this keeps
+/// the instance usable if it ever is not.)
+fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Result<T, JsValue> {
+    let buf = INPUT.with(|cell| cell.take());
+    let result = match buf.get(..len) {
+        None => Err(JsValue::from_str("applypatch: input buffer overrun")),
+        Some(bytes) => match utf8(bytes) {
+            Ok(input) => f(input),
+            Err(e) => Err(JsValue::from_str(&format!("applypatch: input is not UTF-8: {e}"))),
+        },
+    };
+    INPUT.with(|cell| cell.replace(buf));
+    result
+}
+
+/// Every error code, in order.
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> Vec<String> {
+    crate::ErrorKind::ALL.iter().map(|k| k.code().to_string()).collect()
+}
+
+/// Files numbered by position, whose contents the wrapper put one after
+/// another in the input buffer (js/patch.ts `putPaths`): `lengths` in bytes,
+/// `u32::MAX` for a file not given.
+fn by_position<'a>(all: &'a str, lengths: &[u32]) -> Result<Vec<Option<&'a str>>, JsValue> {
+    let mut files = Vec::with_capacity(lengths.len());
+    let mut pos = 0;
+    for &len in lengths {
+        if len == u32::MAX {
+            files.push(None);
+            continue;
+        }
+        let end = pos + len as usize;
+        files.push(Some(all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?));
+        pos = end;
+    }
+    Ok(files)
+}
+
+/// The files `paths`, whose contents the wrapper put one after another in
+/// the input buffer (`lengths` in bytes; js/patch.ts `putFiles`).
+fn split_inputs<'a>(all: &'a str, paths: &'a [String], lengths: &[u32]) -> Result<HashMap<&'a str, &'a str>, JsValue> {
+    let mut files = HashMap::new();
+    let mut pos = 0;
+    for (path, len) in paths.iter().zip(lengths) {
+        let end = pos + *len as usize;
+        let contents = all.get(pos..end).ok_or_else(|| JsValue::from_str("applypatch: bad file lengths"))?;
+        files.insert(path.as_str(), contents);
+        pos = end;
+    }
+    Ok(files)
+}
+
+/// The final state of each touched path, as `[path, contents | null, …]`.
+fn changes_to_js(changes: Vec<FileChange>) -> Array {
+    let out = Array::new();
+    for c in changes {
+        out.push(&JsValue::from_str(&c.path));
+        out.push(&c.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+    }
+    out
+}
+
+/// The format of a text: `"patch"`, `"diff"` or `"blocks"`.
+#[wasm_bindgen(js_name = detectFormat)]
+pub fn detect_format(text: &str) -> String {
+    crate::detect_format(text).as_str().to_string()
+}
+
+/// The Codex tool's description.
+#[wasm_bindgen(js_name = codexDescription)]
+pub fn codex_description() -> String {
+    crate::tool::DESCRIPTION.to_string()
+}
+
+/// The Codex tool's grammar, with or without the Environment ID line.
+#[wasm_bindgen(js_name = codexGrammar)]
+pub fn codex_grammar(environment_id: bool) -> String {
+    crate::tool::grammar(environment_id).to_string()
+}

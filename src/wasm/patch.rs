@@ -1,0 +1,153 @@
+//! `*** Begin Patch` patches (js/patch.ts) and the Responses API operations (js/operation.ts).
+
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+use super::{allow, by_position, changes_to_js, ctx, keep_repairs, mode, serialize, split_inputs, to_js_error, with_input, REPAIRS};
+use crate::repair::Ctx;
+use crate::{FileOperation, Mode};
+
+/// The patch's operations: `{ environmentId?, operations: [{ kind, path, … }] }`.
+#[wasm_bindgen(js_name = parsePatch)]
+pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let p = crate::parse_patch_with(patch, &mut ctx).map_err(|e| to_js_error(&e))?;
+    keep_repairs(ctx);
+    serialize(&p)
+}
+
+/// A patch parsed once, for a caller that needs several answers about it
+/// (the paths it touches, its summary, its changes): one parse per call of
+/// the public API. The wrapper frees it when done.
+#[wasm_bindgen]
+pub struct PreparedPatch {
+    patch: crate::Patch,
+}
+
+/// Parses a patch once (`PatchError` fields when the envelope is malformed;
+/// with the envelope repair allowed in `mode_code`, a wrapped patch is
+/// unwrapped and the repair kept for `takeRepairs`).
+///
+/// The patch is the input buffer's first `patch_len` bytes (it crosses like
+/// an input: wasm-bindgen's `&str` glue copies one character at a time). The
+/// parsed patch owns its text, so the buffer is free again for the files.
+#[wasm_bindgen(js_name = preparePatch)]
+pub fn prepare_patch(patch_len: usize, mode_code: u32) -> Result<PreparedPatch, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let result = with_input(patch_len, |patch| {
+        let parsed = if mode(mode_code) == Mode::Strict { crate::parse_patch_with(patch, &mut ctx) } else { crate::parse_patch(patch) };
+        parsed.map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
+    });
+    keep_repairs(ctx);
+    result
+}
+
+#[wasm_bindgen]
+impl PreparedPatch {
+    /// `{ environmentId?, operations }`, as `parsePatch`.
+    pub fn operations(&self) -> Result<JsValue, JsValue> {
+        serialize(&self.patch)
+    }
+
+    /// `[{ path, read, needsText, movedFrom? }]`: every path the patch touches.
+    pub fn touches(&self) -> Result<JsValue, JsValue> {
+        serialize(self.touched())
+    }
+
+    /// Codex's success text.
+    pub fn summary(&self) -> Result<String, JsValue> {
+        self.patch.summary().map_err(|e| to_js_error(&e))
+    }
+
+    /// Every path the patch touches (as `touches`), each followed by `\n`
+    /// (a path in a patch never holds a line break): one string rather than
+    /// one value per path, for patches of 100,000 files.
+    pub fn paths(&self) -> String {
+        let mut out = String::new();
+        for t in self.touched() {
+            out.push_str(&t.path);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// For each path of `paths`: 1 if `apply` needs its contents (an update
+    /// or delete names it; with `all`, an added file too), else 0.
+    pub fn reads(&self, all: bool) -> Vec<u8> {
+        self.touched().iter().map(|t| u8::from(t.read || all)).collect()
+    }
+
+    /// Applies the patch to the files the wrapper put in the input buffer one
+    /// after another: `lengths` has one entry per path of `paths`, its
+    /// length in bytes, or `u32::MAX` for a path whose contents are not
+    /// given. Returns `[index, contents | null, …]`: each path the patch
+    /// touched, as its position in `paths`, and its final contents.
+    pub fn apply(&self, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
+        let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
+        // The envelope's repairs (from preparePatch) come first.
+        let mut ctx = Ctx::new(allow(mode_code));
+        ctx.repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
+        let result = with_input(total, |all| {
+            // The files by position in `touches`, as the engine takes them: no lookup by path.
+            let contents = by_position(all, &lengths)?;
+            let changes = self.patch.apply_touched(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
+            let out = Array::new();
+            for (i, contents) in changes {
+                out.push(&JsValue::from(i as u32));
+                out.push(&contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+            }
+            Ok(out)
+        });
+        keep_repairs(ctx);
+        result
+    }
+}
+
+impl PreparedPatch {
+    /// The paths the patch touches, computed once: `paths`, `reads` and `apply` number the paths by them.
+    fn touched(&self) -> &[crate::Touch] {
+        self.patch.touched()
+    }
+}
+
+/// The contents of a Responses API create diff.
+#[wasm_bindgen(js_name = createFile)]
+pub fn create_file(diff: &str) -> Result<String, JsValue> {
+    crate::create_file(diff).map_err(|e| to_js_error(&e))
+}
+
+/// Applies one Responses API operation (`kind` is its type, one of
+/// `operationTypes` in js/generated.ts) to the files `paths`, put in the
+/// input buffer as `split_inputs` reads them. Returns `[path, contents | null, …]`.
+#[wasm_bindgen(js_name = applyOperationChanges)]
+pub fn apply_operation_changes(
+    paths: Vec<String>,
+    lengths: Vec<u32>,
+    kind: &str,
+    path: &str,
+    diff: &str,
+    move_to: Option<String>,
+    mode_code: u32,
+) -> Result<Array, JsValue> {
+    let op = FileOperation::from_type(kind, path, diff, move_to.as_deref())
+        .ok_or_else(|| JsValue::from_str(&format!("applypatch: unknown operation type {kind}")))?;
+    let total: usize = lengths.iter().map(|&l| l as usize).sum();
+    let mut ctx = ctx(mode_code);
+    let result = with_input(total, |all| {
+        let files = split_inputs(all, &paths, &lengths)?;
+        let changes =
+            crate::apply_file_operation_with(&op, mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        Ok(changes_to_js(changes))
+    });
+    keep_repairs(ctx);
+    result
+}
+
+/// Codex's success text for a patch.
+#[wasm_bindgen]
+pub fn summary(patch: &str, mode_code: u32) -> Result<String, JsValue> {
+    let mut ctx = ctx(mode_code);
+    let text = crate::summary_with(patch, &mut ctx).map_err(|e| to_js_error(&e))?;
+    keep_repairs(ctx);
+    Ok(text)
+}
