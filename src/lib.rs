@@ -91,18 +91,22 @@ pub mod limits;
 mod matcher;
 mod mode;
 mod patch;
+mod positions;
 pub mod repair;
 mod text;
 pub mod tool;
 pub mod unified;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+mod wasm_positions;
 
 pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
 pub use files::{apply_file_operation, apply_files, apply_patch, create_file, summary, FileChange, FileOperation, Touch};
 pub use format::{detect_format, Format};
-pub use mode::{Changes, Mode};
+pub use mode::{Changes, Mode, Placed};
 pub use patch::{parse as parse_patch, Operation, OperationKind, Patch};
+pub use positions::splices_between;
 pub use text::Splice;
 
 /// Applies an update diff in Strict mode (the default).
