@@ -10,6 +10,8 @@
 //   dist/browser.mjs     import in browsers and bundlers: compiles the engine
 //   dist/node.cjs, node.mjs  applypatch/node: the directory editor (node:fs)
 //   dist/cli.cjs         the applypatch command (package.json "bin")
+//   dist/codemirror.mjs, monaco.mjs  applypatch/codemirror and applypatch/monaco:
+//                        the editor adapters (ES modules only, like the editors)
 //
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
@@ -186,6 +188,21 @@ export const { ${nodeNames.join(', ')} } = api;
 );
 writeFileSync(join(dist, 'node.d.cts'), "export * from './cjs/node/index.js';\n");
 writeFileSync(join(dist, 'node.d.mts'), "export * from './esm/node/index.js';\n");
+
+// applypatch/codemirror and applypatch/monaco: ES modules only (CodeMirror and
+// Monaco are), on the browser entry's engine: a bundler shares it with
+// `import 'applypatch'`. In Node they load their own copy of the engine
+// (their PatchError is re-exported with them).
+for (const name of ['codemirror', 'monaco']) {
+  writeFileSync(
+    join(dist, `${name}.mjs`),
+    `// import from 'applypatch/${name}': the engine first (the browser entry), then the adapter.
+import './browser.mjs';
+export * from './esm/${name}/index.js';
+`,
+  );
+  writeFileSync(join(dist, `${name}.d.mts`), `export * from './esm/${name}/index.js';\n`);
+}
 
 // The command line (package.json "bin": npx applypatch).
 writeFileSync(
