@@ -190,14 +190,26 @@ writeFileSync(join(dist, 'node.d.cts'), "export * from './cjs/node/index.js';\n"
 writeFileSync(join(dist, 'node.d.mts'), "export * from './esm/node/index.js';\n");
 
 // applypatch/codemirror and applypatch/monaco: ES modules only (CodeMirror and
-// Monaco are), on the browser entry's engine: a bundler shares it with
-// `import 'applypatch'`. In Node they load their own copy of the engine
-// (their PatchError is re-exported with them).
+// Monaco are). In browsers and bundlers they run on the browser entry's
+// engine, shared with \`import 'applypatch'\`. In Node (\`applypatch/*.node.mjs\`)
+// they load their own engine from their own copy of the glue module (the
+// query makes it a separate module instance): the glue holds one wasm
+// instance, and the main entry's must not be replaced under it.
 for (const name of ['codemirror', 'monaco']) {
   writeFileSync(
     join(dist, `${name}.mjs`),
-    `// import from 'applypatch/${name}': the engine first (the browser entry), then the adapter.
+    `// import from 'applypatch/${name}' in browsers and bundlers: the engine first (the browser entry), then the adapter.
 import './browser.mjs';
+export * from './esm/${name}/index.js';
+`,
+  );
+  writeFileSync(
+    join(dist, `${name}.node.mjs`),
+    `// import from 'applypatch/${name}' in Node: an engine of its own (see scripts/build.mjs), then the adapter.
+import * as glue from './wasm/glue.mjs?adapter';
+import hex from './wasm/bytes.mjs';
+import { loadEngine } from './esm/load.js';
+loadEngine(glue, hex);
 export * from './esm/${name}/index.js';
 `,
   );
