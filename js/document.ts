@@ -14,7 +14,7 @@ import { detectFormat, type Format } from './format.js';
 import { applyPatch, type Operation, parse } from './patch.js';
 import type { PlacedSection, Splice } from './positions.js';
 import type { Repair, RepairKind } from './repair.js';
-import { applyUnified, parseUnified, type UnifiedFile, type UnifiedReport } from './unified.js';
+import { applyUnified, parseUnified, type UnifiedFile } from './unified.js';
 
 /** Options of the editor adapters. */
 export interface DocumentPatchOptions {
@@ -77,18 +77,16 @@ function pick(paths: readonly string[], given: string | undefined, what: string)
   );
 }
 
-/** A PatchError with its diff line moved by `map` (a line of the cut-out part → the message's line). */
-function relocate(e: unknown, map: (line: number) => number): unknown {
-  if (!(e instanceof PatchError) || e.diffLine === undefined) return e;
-  const moved = new PatchError({ ...e, code: e.code, message: e.message, diffLine: map(e.diffLine) });
-  return moved;
-}
-
 const header = /^\s*\*\*\* (Add|Delete|Update) File: /;
 const end = /^\s*\*\*\* End Patch\s*$/;
 
-/** This document's operations of a patch, cut out with their lines (`lines[k]` is the patch line of the part's line k + 1). */
-function patchPart(patch: string, ops: readonly Operation[], path: string): { text: string; lines: number[] } | undefined {
+/**
+ * This document's operations of a patch, cut out so that each line keeps its
+ * number: blank lines (allowed before `*** Begin Patch`), then `*** Begin
+ * Patch` on the line before the first of them, then them. Their lines must be
+ * together (one run of operations); otherwise `undefined`.
+ */
+function patchPart(patch: string, ops: readonly Operation[], path: string): string | undefined {
   const all = patch.split('\n');
   const starts: number[] = [];
   let stop = all.length;
@@ -97,19 +95,13 @@ function patchPart(patch: string, ops: readonly Operation[], path: string): { te
     else if (end.test(all[i] as string)) stop = i;
   }
   if (starts.length !== ops.length) return undefined;
-  const lines: number[] = [0];
-  const out = ['*** Begin Patch'];
-  ops.forEach((op, k) => {
-    if (op.path !== path) return;
-    const to = k + 1 < starts.length ? (starts[k + 1] as number) : stop;
-    for (let i = starts[k] as number; i < to; i++) {
-      out.push(all[i] as string);
-      lines.push(i + 1);
-    }
-  });
-  out.push('*** End Patch');
-  lines.push(stop + 1);
-  return { text: `${out.join('\n')}\n`, lines };
+  const mine = ops.flatMap((op, k) => (op.path === path ? [k] : []));
+  const first = mine[0] as number;
+  const last = mine[mine.length - 1] as number;
+  if (mine.length === 0 || last - first + 1 !== mine.length) return undefined;
+  const from = starts[first] as number;
+  const to = last + 1 < starts.length ? (starts[last + 1] as number) : stop;
+  return `${'\n'.repeat(Math.max(0, from - 1))}*** Begin Patch\n${all.slice(from, to).join('\n')}\n*** End Patch\n`;
 }
 
 /** Applies `patch` (any of the four formats) to the document `doc`; throws a PatchError and changes nothing on failure. */
@@ -159,22 +151,21 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
         );
     }
     const others = ops.filter((o) => o.path !== path);
-    const part = others.length === 0 ? { text: patch, lines: undefined } : patchPart(patch, ops, path);
-    if (part === undefined)
-      throw refuse(`applypatch could not cut the operations on ${path} out of this patch; apply it to the files instead.`, { path });
-    let r: ReturnType<typeof applyPatch<Record<string, string>>>;
-    try {
-      r = applyPatch({ [path]: doc }, part.text, { ...common, mode: mode ?? 'strict' });
-    } catch (e) {
-      const lines = part.lines;
-      throw lines === undefined ? e : relocate(e, (l) => lines[l - 1] ?? l);
+    const part = others.length === 0 ? patch : patchPart(patch, ops, path);
+    if (part === undefined) {
+      throw refuse(
+        `The operations on ${path} in this patch are not together (other files' operations come between them); an editor applies one run of operations on its document. Put them together, or apply the patch to the files.`,
+        { path },
+      );
     }
+    const r = applyPatch({ [path]: doc }, part, { ...common, mode: mode ?? 'strict' });
     const text = r.files[path] ?? doc;
     const change = r.changes.find((c) => c.path === path);
     return withRepairs({ format, text, splices: change?.splices ?? [], sections: [], path, otherOperations: others });
   }
 
   if (format === 'unified') {
+    if (mode === 'codex') throw new TypeError("applypatch: options.mode for a unified diff is 'strict' or 'git'");
     const files = parseUnified(patch);
     const path = pick(
       files.flatMap((f) => [f.newPath ?? f.oldPath ?? '']),
@@ -194,25 +185,16 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
           { path, diffLine: f.line },
         );
     }
+    // The other files' lines become blank (ignored between file diffs): every line keeps its number.
     const lines = patch.split('\n');
-    const starts = files.map((f) => f.line);
-    const cut: string[] = [];
-    const map: number[] = [];
+    const keep = new Uint8Array(lines.length);
     files.forEach((f, k) => {
       if (!mine.includes(f)) return;
-      const to = k + 1 < starts.length ? (starts[k + 1] as number) - 1 : lines.length;
-      for (let i = f.line - 1; i < to; i++) {
-        cut.push(lines[i] as string);
-        map.push(i + 1);
-      }
+      const to = k + 1 < files.length ? (files[k + 1] as UnifiedFile).line - 1 : lines.length;
+      keep.fill(1, f.line - 1, to);
     });
-    const part = cut.join('\n');
-    let report: UnifiedReport<Record<string, string>>;
-    try {
-      report = applyUnified({ [path]: doc }, part, { mode: mode === 'git' ? 'git' : 'strict', report: true });
-    } catch (e) {
-      throw relocate(e, (l) => map[l - 1] ?? l);
-    }
+    const part = lines.map((l, i) => (keep[i] ? l : '')).join('\n');
+    const report = applyUnified({ [path]: doc }, part, { mode: mode === 'git' ? 'git' : 'strict', report: true });
     const change = report.changes.find((c) => c.path === path);
     return {
       format,

@@ -48,3 +48,36 @@ test('docs/editors.md: the positions example gives what its comments say', () =>
   );
   assert.deepEqual({ text: r.text, splices: r.splices, sections: r.sections }, said);
 });
+
+test("a message naming several files: only the document's part applies, and errors name the message's own lines", () => {
+  const state = EditorState.create({ doc: 'one\ntwo\n' });
+  const patch = '*** Begin Patch\n*** Update File: other.txt\n@@\n-x\n+y\n*** Update File: doc.txt\n@@\n-tw0\n+2\n*** End Patch';
+  assert.throws(
+    () => patchTransaction(state, patch, { path: 'doc.txt' }),
+    (e) =>
+      e instanceof AdapterError &&
+      e.code === 'context_not_found' &&
+      e.diffLine === 8 &&
+      e.path === 'doc.txt' &&
+      e.message.startsWith('doc.txt: Section 1 (patch lines 7-9):'),
+  );
+  const unified = '--- a/other.txt\n+++ b/other.txt\n@@ -1 +1 @@\n-x\n+y\n--- a/doc.txt\n+++ b/doc.txt\n@@ -1,2 +1,2 @@\n one\n-tw0\n+2\n';
+  assert.throws(
+    () => patchTransaction(state, unified, { path: 'doc.txt' }),
+    (e) => e instanceof AdapterError && e.diffLine === 10 && e.message.startsWith("doc.txt: hunk 1 (diff lines 8-11, '@@ -1,2 +1,2 @@')"),
+  );
+  const ok = unified.replace('-tw0', '-two');
+  assert.deepEqual(patchTransaction(state, ok, { path: 'doc.txt' }).changes, [{ from: 4, to: 7, insert: '2' }]);
+  assert.throws(() => patchTransaction(state, ok), /names 2 files \(other\.txt, doc\.txt\); pass options\.path/);
+  assert.throws(
+    () => patchTransaction(state, '--- a/doc.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-one\n-two\n', { path: 'doc.txt' }),
+    (e) => e.code === 'invalid_operation' && /deletes doc\.txt/.test(e.message),
+  );
+  assert.throws(() => patchTransaction(state, ok, { path: 'doc.txt', mode: 'codex' }), TypeError);
+  const apart =
+    '*** Begin Patch\n*** Update File: doc.txt\n@@\n-one\n+1\n*** Update File: b\n@@\n-x\n+y\n*** Update File: doc.txt\n@@\n-two\n+2\n*** End Patch';
+  assert.throws(
+    () => patchTransaction(state, apart, { path: 'doc.txt' }),
+    (e) => e.code === 'invalid_operation' && /not together/.test(e.message),
+  );
+});
