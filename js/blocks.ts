@@ -7,6 +7,7 @@ import { type PreparedBlocks, putInput, wasm, withPrepared } from './binding.js'
 import { call } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
 import { type FileMap, type Files, fileMap, putPaths } from './patch.js';
+import { addSplices, type Splice } from './positions.js';
 
 /** The ladder's rungs, in the order they are tried. */
 export type Strategy = (typeof strategies)[number];
@@ -137,6 +138,12 @@ export interface EditResult {
   alreadyApplied?: LineRange;
   /** On success, how the edit was placed when that needs saying: chosen among several matches by its `startLine`, or how many places `replaceAll` replaced. */
   note?: string;
+  /**
+   * The changes from the text this edit applied to to `text`, as minimal
+   * splices (UTF-16 offsets; `[]` on failure), for an editor. Computed by
+   * the engine on first read; not enumerable.
+   */
+  readonly splices: Splice[];
 }
 
 export interface EditsResult {
@@ -148,6 +155,8 @@ export interface EditsResult {
   results: EditResult[];
   /** How many edits applied. */
   applied: number;
+  /** The changes from the source to `text`, as minimal splices (UTF-16 offsets). Computed on first read; not enumerable. */
+  readonly splices: Splice[];
 }
 
 /** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?]`. */
@@ -218,8 +227,8 @@ function finish(source: string, raw: RawResult): EditResult {
   const strategy = STRATEGIES[code] ?? null;
   const ok = strategy !== null;
   const text = ok ? source.slice(0, start) + replacement + source.slice(end) : source;
-  const result: EditResult = { ok, text, strategy, similarity, start, end, matches };
-  return failure === undefined ? result : { ...result, ...failure };
+  const result = { ok, text, strategy, similarity, start, end, matches };
+  return addSplices(failure === undefined ? result : { ...result, ...failure }, source, text);
 }
 
 /**
@@ -280,7 +289,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
     return r;
   });
   const applied = results.filter((r) => r.ok).length;
-  return { ok: applied === edits.length, text, results, applied };
+  return addSplices({ ok: applied === edits.length, text, results, applied } as EditsResult, source, text);
 }
 
 /**
@@ -294,7 +303,7 @@ export function similarity(a: string, b: string): number {
 }
 
 /** One block of {@link applyBlocks}: the file it went to, and its result (offsets and text left out). */
-export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end'> {
+export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end' | 'splices'> {
   /** The file the block applies to. */
   path: string;
   /** 1-based line of the block's start marker in the message. */

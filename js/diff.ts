@@ -2,7 +2,8 @@
 import { checkOptions, checkString, checkStrings, type Mode, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
-import { engine, type RepairOptions } from './repair.js';
+import { type PlacedSection, type Splice, sectionsOf, splicesOf } from './positions.js';
+import { engine, type Repair, type RepairOptions } from './repair.js';
 
 export interface ApplyOptions extends RepairOptions {
   /**
@@ -11,6 +12,47 @@ export interface ApplyOptions extends RepairOptions {
    * does (first match, whitespace and Unicode-punctuation fallbacks).
    */
   mode?: Mode;
+}
+
+/** `report: true`: `apply` and `applyBatch` return an {@link ApplyReport} instead of the text alone. */
+export interface ApplyReportOptions extends ApplyOptions {
+  report: true;
+}
+
+/** What `apply` and `applyBatch` return with `report: true`. */
+export interface ApplyReport {
+  /** The new text. */
+  text: string;
+  /**
+   * The changes that make `text` from the input: UTF-16 offsets into the
+   * input as passed, sorted, not overlapping, minimal (no splice starts or
+   * ends with characters that are the same before and after). Applied in
+   * order they give `text`; an editor applies them as its own changes.
+   */
+  splices: Splice[];
+  /**
+   * Where each run of changed lines landed, in input order. Empty for a
+   * Codex batch of several diffs (each applies to the previous one's output).
+   */
+  sections: PlacedSection[];
+  /** The repairs made (with `repair`), as `onRepair` receives them. */
+  repairs?: Repair[];
+}
+
+type Crossing = [Uint32Array, string, Uint32Array];
+
+function answer(input: string, changes: Crossing, repairs: Repair[], report: boolean, batch: boolean): string | ApplyReport {
+  const text = splice(input, [changes[0], changes[1]]);
+  if (!report) return text;
+  const out: ApplyReport = { text, splices: splicesOf(changes), sections: sectionsOf(changes[2], batch) };
+  if (repairs.length > 0) out.repairs = repairs;
+  return out;
+}
+
+function wantsReport(options: Record<string, unknown>): boolean {
+  const r = options.report;
+  if (r !== undefined && typeof r !== 'boolean') throw new TypeError(`applypatch: options.report must be a boolean, got ${typeof r}`);
+  return r === true;
 }
 
 /** Builds the new text from the input and the changed ranges only. */
@@ -32,16 +74,18 @@ function splice(input: string, [offsets, texts]: FlatChanges): string {
  * body of an `*** Update File:` hunk) to `input` and returns the new text.
  * Throws a {@link PatchError} when the diff does not apply; nothing is half-applied.
  */
-export function apply(input: string, diff: string, options?: ApplyOptions): string {
+export function apply(input: string, diff: string, options: ApplyReportOptions): ApplyReport;
+export function apply(input: string, diff: string, options?: ApplyOptions): string;
+export function apply(input: string, diff: string, options?: ApplyOptions | ApplyReportOptions): string | ApplyReport {
   checkString('input', input);
   checkString('diff', diff);
   const opts = checkOptions(options);
+  const report = wantsReport(opts);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
   const diffLen = putInput(diff, len);
-  const changes = call(() => wasm().applyChanges(len, diffLen, e.code)) as FlatChanges;
-  e.report();
-  return splice(input, changes);
+  const changes = call(() => wasm().applyChanges(len, diffLen, e.code)) as Crossing;
+  return answer(input, changes, e.report(), report, false);
 }
 
 /**
@@ -50,13 +94,15 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
  * fails or two diffs touch the same lines. In Codex mode the diffs apply one
  * after another, like consecutive apply_patch calls.
  */
-export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions): string {
+export function applyBatch(input: string, diffs: readonly string[], options: ApplyReportOptions): ApplyReport;
+export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions): string;
+export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions | ApplyReportOptions): string | ApplyReport {
   checkString('input', input);
   const list = checkStrings('diffs', diffs);
   const opts = checkOptions(options);
+  const report = wantsReport(opts);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
-  const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as FlatChanges;
-  e.report();
-  return splice(input, changes);
+  const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as Crossing;
+  return answer(input, changes, e.report(), report, true);
 }

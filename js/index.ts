@@ -24,7 +24,7 @@ export {
   type Strategy,
   similarity,
 } from './blocks.js';
-export { type ApplyOptions, apply, applyBatch } from './diff.js';
+export { type ApplyOptions, type ApplyReport, type ApplyReportOptions, apply, applyBatch } from './diff.js';
 export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, type PatchErrorFields } from './errors.js';
 export { detectFormat, type Format } from './format.js';
 export { type JsonSchema, type ToolDefinition, type ToolName, toolDefinitions } from './mcp/definitions.js';
@@ -48,6 +48,7 @@ export {
   parse,
   summary,
 } from './patch.js';
+export type { PlacedSection, Splice } from './positions.js';
 export { type Repair, type RepairKind, type RepairOptions, repairKinds } from './repair.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
 export {

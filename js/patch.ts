@@ -4,6 +4,7 @@ import { type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPre
 import type { ApplyOptions } from './diff.js';
 import { call } from './errors.js';
 import type { operationKinds } from './generated.js';
+import { addSplices, type Splice } from './positions.js';
 import { engine, modeCodeOf, modeOfCode, type RepairOptions, repairBits } from './repair.js';
 
 /** One file operation of a patch. */
@@ -219,7 +220,8 @@ export function fileChanges(map: FileMap<Files>, flat: Array<string | null>, mov
     if (contents === before || (contents === null && before === undefined)) continue;
     const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
     const from = movedFrom.get(path);
-    changes.push({ path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) });
+    const change: PatchChange = { path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) };
+    changes.push(status === 'modified' ? addSplices(change, before as string, contents as string) : change);
   }
   return changes;
 }
@@ -231,6 +233,12 @@ export interface PatchChange {
   status: 'added' | 'modified' | 'deleted';
   /** When an update moved a file here: the file it moved (which is then `deleted`, unless written again). */
   movedFrom?: string;
+  /**
+   * `modified` only: the changes from the file as given to its new contents,
+   * as minimal splices (UTF-16 offsets), for an editor. Computed by the
+   * engine on first read; not enumerable.
+   */
+  readonly splices?: Splice[];
 }
 
 export interface PatchResult<T extends Files> {

@@ -11,6 +11,8 @@
 //   dist/node.cjs, node.mjs  applypatch/node: the directory editor (node:fs)
 //   dist/mcp.cjs, mcp.mjs    applypatch/mcp: the MCP server (needs @modelcontextprotocol/sdk)
 //   dist/cli.cjs         the applypatch command (package.json "bin")
+//   dist/codemirror.mjs, monaco.mjs  applypatch/codemirror and applypatch/monaco:
+//                        the editor adapters (ES modules only, like the editors)
 //
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
@@ -206,6 +208,32 @@ export const { createServer, serveStdio } = api;
 );
 writeFileSync(join(dist, 'mcp.d.cts'), "export * from './cjs/mcp/index.js';\n");
 writeFileSync(join(dist, 'mcp.d.mts'), "export * from './esm/mcp/index.js';\n");
+// applypatch/codemirror and applypatch/monaco: ES modules only (CodeMirror and
+// Monaco are). In browsers and bundlers they run on the browser entry's
+// engine, shared with \`import 'applypatch'\`. In Node (\`applypatch/*.node.mjs\`)
+// they load their own engine from their own copy of the glue module (the
+// query makes it a separate module instance): the glue holds one wasm
+// instance, and the main entry's must not be replaced under it.
+for (const name of ['codemirror', 'monaco']) {
+  writeFileSync(
+    join(dist, `${name}.mjs`),
+    `// import from 'applypatch/${name}' in browsers and bundlers: the engine first (the browser entry), then the adapter.
+import './browser.mjs';
+export * from './esm/${name}/index.js';
+`,
+  );
+  writeFileSync(
+    join(dist, `${name}.node.mjs`),
+    `// import from 'applypatch/${name}' in Node: an engine of its own (see scripts/build.mjs), then the adapter.
+import * as glue from './wasm/glue.mjs?adapter';
+import hex from './wasm/bytes.mjs';
+import { loadEngine } from './esm/load.js';
+loadEngine(glue, hex);
+export * from './esm/${name}/index.js';
+`,
+  );
+  writeFileSync(join(dist, `${name}.d.mts`), `export * from './esm/${name}/index.js';\n`);
+}
 
 // The command line (package.json "bin": npx applypatch).
 writeFileSync(

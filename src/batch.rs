@@ -7,7 +7,7 @@ use crate::diff::{self, Diff};
 use crate::error::{Conflict, Error, ErrorKind, Result};
 use crate::matcher::index::Index;
 use crate::matcher::DiffEdit;
-use crate::mode::{Changes, Mode};
+use crate::mode::{Changes, Mode, Placed};
 use crate::repair::context::{Allow, Ctx, Repaired};
 use crate::text::{self, FinalNewline, Lines};
 
@@ -39,8 +39,10 @@ pub(crate) fn codex<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape) -> Re
     if let [only] = parsed.as_slice() {
         let lines = Lines::split(input);
         let idx = Index::for_searches(&lines, only.searches());
-        let edits: Vec<_> = crate::matcher::codex::plan(&idx, only, None)?.into_iter().map(|e| e.edit).collect();
-        return Ok(Changes::new(text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always)));
+        let planned: Vec<(usize, DiffEdit)> = crate::matcher::codex::plan(&idx, only, None)?.into_iter().map(|e| (0, e)).collect();
+        let sections = placed(&lines, &planned);
+        let edits: Vec<_> = planned.into_iter().map(|(_, e)| e.edit).collect();
+        return Ok(Changes::placed(text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always), sections));
     }
     let mut current = input.to_string();
     let mut rereads = crate::limits::Rereads::default();
@@ -142,8 +144,20 @@ fn strict_with<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut 
         tagged.sort_by_key(|(i, e)| (e.edit.start, e.edit.end, *i));
         check_overlaps(&tagged)?;
     }
+    let sections = placed(&lines, &tagged);
     let edits: Vec<text::LineEdit> = tagged.into_iter().map(|(_, e)| e.edit).collect();
-    Ok(Changes::new(text::splices(&lines, &edits, nl, FinalNewline::Keep)))
+    Ok(Changes::placed(text::splices(&lines, &edits, nl, FinalNewline::Keep), sections))
+}
+
+/// Where each planned edit (with its diff's index) landed in the input.
+fn placed(lines: &Lines, edits: &[(usize, DiffEdit)]) -> Vec<Placed> {
+    edits
+        .iter()
+        .map(|(diff, e)| {
+            let (start, end) = lines.byte_range(e.edit.start, e.edit.end);
+            Placed { diff: *diff, diff_line: e.diff_line, input_line: e.edit.start + 1, start, end }
+        })
+        .collect()
 }
 
 /// Applies a parsed update body to `input` (`path` names the file in

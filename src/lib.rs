@@ -90,6 +90,7 @@ pub mod limits;
 mod matcher;
 mod mode;
 mod patch;
+mod positions;
 pub mod repair;
 mod text;
 pub mod tool;
@@ -104,8 +105,9 @@ pub use files::{
     FileChange, FileOperation,
 };
 pub use format::{detect_format, Format};
-pub use mode::{Changes, Mode};
+pub use mode::{Changes, Mode, Placed};
 pub use patch::{parse as parse_patch, Operation, OperationKind, Patch, Touch};
+pub use positions::splices_between;
 pub use repair::envelope::parse as parse_patch_with;
 pub use text::Splice;
 

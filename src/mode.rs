@@ -38,22 +38,61 @@ impl Mode {
 }
 
 /// The changes a diff makes to one input: byte ranges of the input and their
-/// new text, sorted and disjoint. [`Changes::apply`] builds the new text; the
-/// JS binding sends only these, not the whole text, back across the boundary.
+/// new text, sorted and disjoint, and where each section's changed lines
+/// landed. [`Changes::apply`] builds the new text; the JS binding sends only
+/// these, not the whole text, back across the boundary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Changes {
     splices: Vec<Splice>,
+    sections: Vec<Placed>,
+}
+
+/// Where a run of changed lines of a diff (removed and added lines between
+/// context lines) landed in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// 0-based index of the diff in a batch (0 for a single diff).
+    pub diff: usize,
+    /// 1-based line in that diff of the run's first removed or added line.
+    pub diff_line: usize,
+    /// 1-based input line the run replaces from (or inserts before).
+    pub input_line: usize,
+    /// First byte of the input lines the run replaces (line endings included).
+    pub start: usize,
+    /// Byte after them (`start` for a pure insertion).
+    pub end: usize,
 }
 
 impl Changes {
     /// Wraps splices that are sorted and disjoint (the engine's own).
     pub(crate) fn new(splices: Vec<Splice>) -> Self {
-        Changes { splices }
+        Changes { splices, sections: Vec::new() }
     }
 
-    /// The splices, sorted by start and disjoint.
+    /// Splices with the placed runs they came from (sorted by start).
+    pub(crate) fn placed(splices: Vec<Splice>, sections: Vec<Placed>) -> Self {
+        Changes { splices, sections }
+    }
+
+    /// The splices, sorted by start and disjoint. Whole lines (the engine
+    /// works by lines); [`Changes::minimal`] trims them.
     pub fn splices(&self) -> &[Splice] {
         &self.splices
+    }
+
+    /// Where each run of changed lines landed, in input order. Empty for a
+    /// Codex batch of several diffs (each applies to the previous one's
+    /// output, so their lines are not the input's).
+    pub fn sections(&self) -> &[Placed] {
+        &self.sections
+    }
+
+    /// The same changes with minimal splices: every splice trimmed of the
+    /// characters its old and new text share at each end (never splitting a
+    /// character), splices that change nothing dropped. `input` is the text
+    /// these changes were made for.
+    pub fn minimal(&self, input: &str) -> Changes {
+        Changes { splices: text::minimize(input, &self.splices), sections: self.sections.clone() }
     }
 
     /// The new text: `input` with every splice applied.

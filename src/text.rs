@@ -123,6 +123,11 @@ impl<'a> Lines<'a> {
     fn start_of(&self, i: usize) -> usize {
         self.lines.get(i).map_or(self.text.len(), |l| l.start)
     }
+
+    /// The bytes of lines `start..end` (endings included), clamped to the text.
+    pub fn byte_range(&self, start: usize, end: usize) -> (usize, usize) {
+        (self.start_of(start), self.start_of(end).max(self.start_of(start)))
+    }
 }
 
 /// The positions of every byte of a text equal to `a` or `b`, ascending.
@@ -365,6 +370,22 @@ pub fn difference(old: &str, new: &str) -> Option<Splice> {
     Some(Splice { start: prefix, end: a.len() - suffix, text: new.get(prefix..b.len() - suffix).unwrap_or("").to_string() })
 }
 
+/// The splices trimmed to what they change: each one loses the characters
+/// its old and new text share at the start and at the end (whole UTF-8
+/// characters, so a UTF-16 surrogate pair is never split), and a splice that
+/// changes nothing is dropped. Applied to `input` they give the same text.
+/// Costs the length of the replaced ranges and their new texts.
+pub fn minimize(input: &str, splices: &[Splice]) -> Vec<Splice> {
+    splices
+        .iter()
+        .filter_map(|s| {
+            let old = input.get(s.start..s.end)?;
+            let d = difference(old, &s.text)?;
+            Some(Splice { start: s.start + d.start, end: s.start + d.end, text: d.text })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,6 +440,21 @@ mod tests {
         assert_eq!(apply_splices("aé", &[d]), "aè");
         let d = difference("aaa", "aa").unwrap();
         assert_eq!(apply_splices("aaa", &[d]), "aa");
+    }
+
+    #[test]
+    fn minimize_trims_shared_characters() {
+        let input = "one\ntwo\nthree\n";
+        let lines = Lines::split(input);
+        let s = splices(&lines, &[edit(1, 2, &["tWo"]), edit(2, 3, &["three"])], Ending::Lf, FinalNewline::Keep);
+        let m = minimize(input, &s);
+        assert_eq!(m, [Splice { start: 5, end: 6, text: "W".into() }]);
+        assert_eq!(apply_splices(input, &m), apply_splices(input, &s));
+        // Never inside a character: é and è share their first byte.
+        let m = minimize("aé", &[Splice { start: 0, end: 3, text: "aè".into() }]);
+        assert_eq!(m, [Splice { start: 1, end: 3, text: "è".into() }]);
+        assert_eq!(lines.byte_range(1, 3), (4, 14));
+        assert_eq!(lines.byte_range(3, 3), (14, 14));
     }
 
     #[test]

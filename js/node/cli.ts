@@ -564,7 +564,7 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock
   }
 }
 
-function describeBlockFailure(r: Omit<EditResult, 'text' | 'start' | 'end'> | undefined): string {
+function describeBlockFailure(r: Omit<EditResult, 'text' | 'start' | 'end' | 'splices'> | undefined): string {
   const parts: string[] = [];
   if (r !== undefined) parts.push(`best similarity ${r.similarity.toFixed(2)}`);
   if (r !== undefined) parts.push(`${r.matches} matching place(s)`);

@@ -6,26 +6,39 @@ use wasm_bindgen::prelude::*;
 use super::{ctx, keep_repairs, mode, to_js_error, with_input};
 use crate::Changes;
 
-/// Changes as `[offsets, texts]`: every splice's new text joined into one
-/// string, and a `Uint32Array` of `[start, end, textEnd, …]`, three per
-/// splice: `start..end` is the range of `input` it replaces, in UTF-16 code
-/// units, and its text is `texts` from the previous splice's `textEnd` (0
-/// for the first) to its own. Three crossings whatever the number of
+/// Changes as `[offsets, texts, sections]`: every splice's new text joined
+/// into one string, and a `Uint32Array` of `[start, end, textEnd, …]`, three
+/// per splice: `start..end` is the range of `input` it replaces, in UTF-16
+/// code units, and its text is `texts` from the previous splice's `textEnd`
+/// (0 for the first) to its own. Three crossings whatever the number of
 /// splices, where one JS value per number and one string per splice cost
-/// more than a small call's search.
+/// more than a small call's search. The splices are minimal
+/// ([`Changes::minimal`]); `sections` is a `Uint32Array` of
+/// `[diff, diffLine, inputLine, from, to, …]`, five per placed run, `from..to`
+/// in UTF-16 code units of `input` (converted in the same pass as the splices).
 fn to_js_changes(input: &str, changes: Changes) -> Array {
-    let splices = changes.splices();
-    let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
+    let changes = changes.minimal(input);
+    let (splices, placed) = (changes.splices(), changes.sections());
+    let mut offsets: Vec<usize> =
+        splices.iter().flat_map(|s| [s.start, s.end]).chain(placed.iter().flat_map(|p| [p.start, p.end])).collect();
     crate::utf16::offsets(input, &mut offsets);
+    let (spliced, sectioned) = offsets.split_at(splices.len() * 2);
     let mut texts = String::with_capacity(splices.iter().map(|s| s.text.len()).sum());
     let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
     let mut text_end = 0;
-    for (s, o) in splices.iter().zip(offsets.chunks(2)) {
+    for (s, o) in splices.iter().zip(spliced.chunks(2)) {
         texts.push_str(&s.text);
         text_end += crate::utf16::len(s.text.as_bytes());
         flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
     }
-    Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts))
+    let mut sections: Vec<u32> = Vec::with_capacity(placed.len() * 5);
+    for (p, o) in placed.iter().zip(sectioned.chunks(2)) {
+        let [from, to] = [o.first(), o.get(1)].map(|x| x.copied().unwrap_or(0) as u32);
+        sections.extend([p.diff as u32, p.diff_line as u32, p.input_line as u32, from, to]);
+    }
+    let out = Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts));
+    out.push(&js_sys::Uint32Array::from(sections.as_slice()));
+    out
 }
 
 /// Applies a diff to an input, both put in the input buffer one after the

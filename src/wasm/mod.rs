@@ -35,6 +35,7 @@ use crate::{Error, FileChange, Mode};
 mod blocks;
 mod diff;
 mod patch;
+mod positions;
 mod unified;
 
 fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {

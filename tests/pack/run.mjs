@@ -223,6 +223,33 @@ if (tools.length !== 4 || r.structuredContent.content !== 'done\\n') throw new E
   sh('node', ['mcp.cjs'], project);
   sh('node', ['mcp.mjs'], project);
   console.log('applypatch mcp: without the SDK, one line and exit 2; with it, applypatch/mcp loads and serves an MCP client');
+  // The editor adapters from the tarball: their optional peers are the
+  // project's (linked from this checkout: no network), the entries resolve in
+  // Node, and they work next to the main entry.
+  for (const f of [
+    'dist/codemirror.mjs',
+    'dist/codemirror.node.mjs',
+    'dist/codemirror.d.mts',
+    'dist/monaco.mjs',
+    'dist/monaco.node.mjs',
+    'dist/monaco.d.mts',
+  ]) {
+    if (!files.includes(f)) throw new Error(`the tarball lacks ${f}`);
+  }
+  symlinkSync(join(root, 'node_modules', '@codemirror'), join(project, 'node_modules', '@codemirror'), 'dir');
+  writeFileSync(
+    join(project, 'editors.mjs'),
+    `import { EditorState } from '@codemirror/state';
+import { apply } from 'applypatch';
+import { patchTransaction } from 'applypatch/codemirror';
+import { patchEdits } from 'applypatch/monaco';
+const state = EditorState.create({ doc: 'a\\nb\\n' });
+const next = state.update(patchTransaction(state, '@@\\n-b\\n+B')).state.doc.toString();
+if (next !== 'a\\nB\\n' || apply('x', '@@\\n-x\\n+y') !== 'y' || typeof patchEdits !== 'function') throw new Error('adapters: ' + next);
+console.log('applypatch/codemirror and applypatch/monaco: resolve and apply from the tarball');
+`,
+  );
+  process.stdout.write(sh(process.execPath, ['editors.mjs'], project));
   console.log(
     `pack: ${packed[0].filename}, ${files.length} files, ${(packed[0].size / 1024).toFixed(0)} KiB packed, ${(packed[0].unpackedSize / 1024).toFixed(0)} KiB installed`,
   );

@@ -2,6 +2,7 @@
 // with moduleResolution node16: the shipped .d.mts must describe the API.
 import {
   type ApplyOptions,
+  type ApplyReport,
   apply,
   applyBatch,
   applyFiles,
@@ -17,12 +18,16 @@ import {
   type Repair,
   type RepairKind,
   repairKinds,
+  type Splice,
   summary,
 } from 'applypatch';
 
 const options: ApplyOptions = { mode: 'codex' };
 const text: string = apply('a\n', '-a\n+b', options);
 const batched: string = applyBatch('a\n', ['-a\n+b'], { mode: 'strict' });
+const reported: ApplyReport = apply('a\n', '-a\n+b', { report: true });
+const firstSplice: Splice | undefined = reported.splices[0];
+const landed: number | undefined = applyBatch('a\n', ['-a\n+b'], { report: true }).sections[0]?.inputLine;
 const map: Map<string, string> = applyFiles(new Map([['a', 'x\n']]), '*** Begin Patch\n*** End Patch');
 const obj: Record<string, string> = applyFiles({ a: 'x\n' }, '*** Begin Patch\n*** End Patch', { mode: 'strict' });
 const patch: Patch = parse('*** Begin Patch\n*** End Patch');
@@ -61,7 +66,27 @@ const first: RepairKind | undefined = repairs[0]?.kind;
 const repairedPatch: Patch = parse('```\n*** Begin Patch\n*** End Patch\n```', { repair: true });
 // @ts-expect-error: repair kinds are a closed set
 apply('', '', { repair: ['fuzzy'] });
-void [text, batched, map, obj, kind, line, env, done, definition, grammar, codes, bad, repaired, kinds, first, repairedPatch];
+void [
+  text,
+  batched,
+  map,
+  obj,
+  kind,
+  line,
+  env,
+  done,
+  definition,
+  grammar,
+  codes,
+  bad,
+  repaired,
+  kinds,
+  first,
+  repairedPatch,
+  reported,
+  firstSplice,
+  landed,
+];
 
 // Unified diffs: the file map keeps its kind; report: true gives placements.
 import { applyUnified, lineDiff, parseUnified, type UnifiedFile, unifiedDiff } from 'applypatch';

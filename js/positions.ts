@@ -1,0 +1,83 @@
+// Changes as positions, for editors: the engine's splices as
+// `{ from, to, insert }` (UTF-16 offsets into the text that was passed), and
+// where each section landed. The engine computes them (the binding converts
+// bytes to UTF-16 in the pass that already does); nothing here compares texts.
+import { type FlatChanges, putInput, wasm } from './binding.js';
+import { call } from './errors.js';
+
+/** One change of a text: UTF-16 offsets `from..to` of the text passed become `insert`. */
+export interface Splice {
+  from: number;
+  to: number;
+  insert: string;
+}
+
+/** Where a run of changed lines of a diff (between context lines) landed. */
+export interface PlacedSection {
+  /** 1-based line in the diff of the run's first removed or added line. */
+  diffLine: number;
+  /** 1-based input line the run replaces from (or inserts before). */
+  inputLine: number;
+  /** UTF-16 offsets into the input of the whole lines the run replaces (`from === to` for an insertion). */
+  from: number;
+  to: number;
+  /** 0-based diff of a batch (`applyBatch` only). */
+  diff?: number;
+}
+
+/**
+ * The splices of a flat crossing (`[start, end, textEnd, …]` and the texts
+ * joined), as objects. @internal
+ */
+export function splicesOf([offsets, texts]: FlatChanges | [Uint32Array, string, Uint32Array]): Splice[] {
+  const out: Splice[] = [];
+  let text = 0;
+  for (let i = 0; i < offsets.length; i += 3) {
+    const end = offsets[i + 2] as number;
+    out.push({ from: offsets[i] as number, to: offsets[i + 1] as number, insert: texts.slice(text, end) });
+    text = end;
+  }
+  return out;
+}
+
+/** The placed sections of a crossing (`[diff, diffLine, inputLine, from, to, …]`). @internal */
+export function sectionsOf(flat: Uint32Array, batch: boolean): PlacedSection[] {
+  const out: PlacedSection[] = [];
+  for (let i = 0; i < flat.length; i += 5) {
+    const s: PlacedSection = {
+      diffLine: flat[i + 1] as number,
+      inputLine: flat[i + 2] as number,
+      from: flat[i + 3] as number,
+      to: flat[i + 4] as number,
+    };
+    if (batch) s.diff = flat[i] as number;
+    out.push(s);
+  }
+  return out;
+}
+
+/** The engine's minimal splices from `before` to `after` (a file result of a patch, a unified diff or edit blocks). @internal */
+export function spliceTexts(before: string, after: string): Splice[] {
+  if (before === after) return [];
+  const len = putInput(before);
+  const afterLen = putInput(after, len);
+  return splicesOf(call(() => wasm().spliceTexts(len, afterLen)) as FlatChanges);
+}
+
+/**
+ * Gives `target` a `splices` property from `before` to `after`, computed on
+ * first read (most callers of a patch never read it). Not enumerable: a
+ * result compares, spreads and prints as it did without it. @internal
+ */
+export function addSplices<T extends object>(target: T, before: string, after: string): T & { readonly splices: Splice[] } {
+  let cached: Splice[] | undefined;
+  Object.defineProperty(target, 'splices', {
+    enumerable: false,
+    configurable: true,
+    get: () => {
+      cached ??= spliceTexts(before, after);
+      return cached;
+    },
+  });
+  return target as T & { readonly splices: Splice[] };
+}

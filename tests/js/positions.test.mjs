@@ -1,0 +1,151 @@
+// Changes as positions through the package: `report: true` on apply and
+// applyBatch, and `splices` on applyPatch, applyUnified and the edit-block
+// results. Property: the splices, applied in order to the string passed,
+// give the text; they are sorted, disjoint, and minimal (no splice starts or
+// ends with a code point that is the same before and after; a surrogate pair
+// is never split). Plus the editor core (applypatch/codemirror's and
+// applypatch/monaco's): only the document's part of a message is applied.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { apply, applyBatch, applyEdit, applyEdits, applyPatch, applyUnified, PatchError, unifiedDiff } from 'applypatch';
+import { rng } from '../../scripts/rng.mjs';
+
+const VOCAB = ['', 'a', 'b', 'ab', '{', '}', '  x = 1;', 'é😀', '😀', '中文', 'a😀b', 'trail ', '👍🏽 ok'];
+
+function applySplices(input, splices) {
+  let out = '';
+  let pos = 0;
+  for (const s of splices) {
+    out += input.slice(pos, s.from) + s.insert;
+    pos = s.to;
+  }
+  return out + input.slice(pos);
+}
+
+const isLow = (c) => c >= 0xdc00 && c <= 0xdfff;
+
+function checkMinimal(input, splices, where) {
+  let last = 0;
+  for (const s of splices) {
+    assert.ok(s.from >= last && s.from <= s.to && s.to <= input.length, `${where}: sorted and in range ${JSON.stringify(splices)}`);
+    last = s.to;
+    for (const at of [s.from, s.to])
+      assert.ok(!isLow(input.charCodeAt(at)) || at === input.length, `${where}: offset ${at} splits a surrogate pair`);
+    const old = input.slice(s.from, s.to);
+    assert.notEqual(old, s.insert, where);
+    const [o, n] = [[...old], [...s.insert]];
+    if (o.length && n.length) {
+      assert.notEqual(o[0], n[0], `${where}: ${JSON.stringify(s)} starts with a shared character`);
+      assert.notEqual(o.at(-1), n.at(-1), `${where}: ${JSON.stringify(s)} ends with a shared character`);
+    }
+  }
+}
+
+function lines(r, n) {
+  return Array.from({ length: n }, () => VOCAB[Math.floor(r() * VOCAB.length)]);
+}
+
+function textOf(ls, sep, final) {
+  return ls.join(sep) + (final && ls.length ? sep : '');
+}
+
+function diffFor(ls, at, removed, added) {
+  const d = ['@@'];
+  if (at > 0) d.push(` ${ls[at - 1]}`);
+  for (const l of ls.slice(at, at + removed)) d.push(`-${l}`);
+  for (const l of added) d.push(`+${l}`);
+  if (at + removed < ls.length) d.push(` ${ls[at + removed]}`);
+  return d.join('\n');
+}
+
+test('apply with report: splices give the text and are minimal, sections name whole lines (generated)', () => {
+  const r = rng(25);
+  let checked = 0;
+  for (let i = 0; i < 600; i++) {
+    const ls = lines(r, 1 + Math.floor(r() * 9));
+    const sep = r() < 0.5 ? '\n' : '\r\n';
+    const input = textOf(ls, sep, r() < 0.6);
+    const at = Math.floor(r() * ls.length);
+    const removed = Math.min(Math.floor(r() * 4), ls.length - at);
+    const diff = diffFor(ls, at, removed, lines(r, Math.floor(r() * 4)));
+    const mode = r() < 0.5 ? 'strict' : 'codex';
+    let text;
+    try {
+      text = apply(input, diff, { mode });
+    } catch (e) {
+      assert.ok(e instanceof PatchError);
+      continue;
+    }
+    const rep = apply(input, diff, { mode, report: true });
+    assert.equal(rep.text, text);
+    assert.equal(applySplices(input, rep.splices), text, JSON.stringify({ input, diff, rep }));
+    checkMinimal(input, rep.splices, JSON.stringify({ input, diff }));
+    for (const s of rep.sections) {
+      assert.ok(s.from === 0 || /[\n\r]$/.test(input.slice(0, s.from)), 'a section starts a line');
+      assert.equal(input.slice(0, s.from).split('\n').length, s.inputLine);
+      assert.ok(s.to >= s.from && s.to <= input.length);
+    }
+    checked++;
+  }
+  assert.ok(checked > 300, `${checked} cases applied`);
+});
+
+test('applyBatch with report: splices against the original input, sections name their diff', () => {
+  const input = 'x😀\ny\nz\n';
+  const rep = applyBatch(input, ['@@\n-x😀\n+x😁', '@@\n y\n-z\n+Z'], { report: true });
+  assert.deepEqual(rep, {
+    text: 'x😁\ny\nZ\n',
+    splices: [
+      { from: 1, to: 3, insert: '😁' },
+      { from: 6, to: 7, insert: 'Z' },
+    ],
+    sections: [
+      { diffLine: 2, inputLine: 1, from: 0, to: 4, diff: 0 },
+      { diffLine: 3, inputLine: 3, from: 6, to: 8, diff: 1 },
+    ],
+  });
+  assert.equal(applyBatch(input, ['@@\n-y\n+Y']), 'x😀\nY\nz\n', 'without report: the text');
+  assert.throws(() => apply('a', '@@\n-a\n+b', { report: 'yes' }), TypeError);
+});
+
+test('repairs come with the report', () => {
+  const rep = apply('  a\n', '@@\n-a\n+b', { repair: true, report: true });
+  assert.equal(applySplices('  a\n', rep.splices), rep.text);
+  assert.ok(rep.repairs.length >= 1 && typeof rep.repairs[0].kind === 'string');
+});
+
+test('applyPatch, applyUnified and edit blocks: splices of each modified file (generated)', () => {
+  const r = rng(2525);
+  for (let i = 0; i < 200; i++) {
+    const sep = r() < 0.5 ? '\n' : '\r\n';
+    const before = textOf(lines(r, 1 + Math.floor(r() * 12)), sep, r() < 0.7);
+    const after = textOf(lines(r, 1 + Math.floor(r() * 12)), sep, r() < 0.7);
+    if (before === after) continue;
+    const diff = unifiedDiff({ f: before }, { f: after }, { context: 1 });
+    const rep = applyUnified({ f: before }, diff, { report: true });
+    const change = rep.changes.find((c) => c.path === 'f');
+    assert.equal(applySplices(before, change.splices), after);
+    checkMinimal(before, change.splices, JSON.stringify({ before, after }));
+  }
+  const p = applyPatch(
+    { f: 'one\nkeep 😀\ntwo\n', g: 'x\n' },
+    '*** Begin Patch\n*** Update File: f\n@@\n-one\n+1\n keep 😀\n-two\n+2\n*** Delete File: g\n*** End Patch',
+  );
+  assert.deepEqual(p.changes.find((c) => c.path === 'f').splices, [
+    { from: 0, to: 3, insert: '1' },
+    { from: 12, to: 15, insert: '2' },
+  ]);
+  assert.deepEqual(p.changes[0], { path: 'f', status: 'modified' }, 'splices is not enumerable: results compare as before');
+  assert.equal(p.changes.find((c) => c.path === 'g').splices, undefined);
+  const e = applyEdit('héllo wörld\n', { search: 'wörld', replace: 'wörd' });
+  assert.deepEqual(e.splices, [{ from: 9, to: 10, insert: '' }]);
+  const es = applyEdits('a\nb\nc\n', [
+    { search: 'a', replace: 'A' },
+    { search: 'c', replace: 'C' },
+  ]);
+  assert.deepEqual(es.splices, [
+    { from: 0, to: 1, insert: 'A' },
+    { from: 4, to: 5, insert: 'C' },
+  ]);
+  assert.deepEqual(applyEdit('a', { search: 'zzz', replace: 'y' }).splices, []);
+});

@@ -1,0 +1,141 @@
+//! Property tests of changes as positions (what editors receive):
+//! - the minimal splices of a diff, applied in order, give the text `apply`
+//!   gives; they are sorted, disjoint, and minimal (no splice starts or ends
+//!   with a character that is the same before and after);
+//! - each placed section names the whole input lines of its run;
+//! - `splices_between` has the same properties for any two texts.
+#![cfg(not(target_arch = "wasm32"))]
+
+use applypatch::{splices_between, Changes, Mode, Splice};
+use proptest::prelude::*;
+
+fn line() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["", "a", "b", "ab", "{", "}", "  x = 1;", "é😀", "😀", "中文", "a😀b", "trail "]).prop_map(String::from)
+}
+
+fn text_of(lines: &[String], sep: &str, final_newline: bool) -> String {
+    let mut t = lines.join(sep);
+    if final_newline && !lines.is_empty() {
+        t.push_str(sep);
+    }
+    t
+}
+
+fn apply_all(input: &str, splices: &[Splice]) -> String {
+    let mut out = String::new();
+    let mut pos = 0;
+    for s in splices {
+        out.push_str(&input[pos..s.start]);
+        out.push_str(&s.text);
+        pos = s.end;
+    }
+    out.push_str(&input[pos..]);
+    out
+}
+
+/// Sorted, disjoint, on character boundaries, and minimal.
+fn check_minimal(input: &str, splices: &[Splice]) -> Result<(), TestCaseError> {
+    let mut last = 0;
+    for s in splices {
+        prop_assert!(s.start >= last && s.start <= s.end && s.end <= input.len(), "{splices:?}");
+        prop_assert!(input.is_char_boundary(s.start) && input.is_char_boundary(s.end));
+        last = s.end;
+        let old = &input[s.start..s.end];
+        prop_assert_ne!(old, s.text.as_str());
+        prop_assert!(old.chars().next().is_none() || old.chars().next() != s.text.chars().next(), "{s:?} starts with a shared character");
+        prop_assert!(old.chars().last().is_none() || old.chars().last() != s.text.chars().last(), "{s:?} ends with a shared character");
+    }
+    Ok(())
+}
+
+/// A V4A diff that replaces input lines `at..at + removed` by `added`, with one line of context on each side when there is one.
+fn diff_for(lines: &[String], at: usize, removed: usize, added: &[String]) -> String {
+    let mut d = vec!["@@".to_string()];
+    if at > 0 {
+        d.push(format!(" {}", lines[at - 1]));
+    }
+    d.extend(lines[at..at + removed].iter().map(|l| format!("-{l}")));
+    d.extend(added.iter().map(|l| format!("+{l}")));
+    if at + removed < lines.len() {
+        d.push(format!(" {}", lines[at + removed]));
+    }
+    d.join("\n")
+}
+
+fn check_changes(input: &str, changes: &Changes, want: &str) -> Result<(), TestCaseError> {
+    let minimal = changes.minimal(input);
+    prop_assert_eq!(apply_all(input, minimal.splices()), want);
+    check_minimal(input, minimal.splices())?;
+    for p in minimal.sections() {
+        prop_assert!(p.start <= p.end && p.end <= input.len());
+        prop_assert!(p.start == 0 || input[..p.start].ends_with(['\n', '\r']), "{p:?} does not start a line");
+        prop_assert_eq!(input[..p.start].matches('\n').count() + 1, p.input_line);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn diff_splices_are_minimal_and_give_the_text(
+        lines in prop::collection::vec(line(), 1..10),
+        sep in prop::sample::select(vec!["\n", "\r\n"]),
+        final_newline: bool,
+        at in 0usize..10,
+        removed in 0usize..4,
+        added in prop::collection::vec(line(), 0..4),
+        codex: bool,
+    ) {
+        let at = at % lines.len();
+        let removed = removed.min(lines.len() - at);
+        let input = text_of(&lines, sep, final_newline);
+        let diff = diff_for(&lines, at, removed, &added);
+        let mode = if codex { Mode::Codex } else { Mode::Strict };
+        if let Ok(changes) = mode.changes(&input, &diff) {
+            let want = mode.apply(&input, &diff).unwrap();
+            check_changes(&input, &changes, &want)?;
+            // (Codex also adds a missing final newline, which no section asked for.)
+            prop_assert!(codex || !changes.sections().is_empty() || changes.minimal(&input).splices().is_empty());
+        }
+    }
+
+    #[test]
+    fn batch_splices_are_minimal_and_give_the_text(
+        lines in prop::collection::vec(line(), 4..12),
+        first in prop::collection::vec(line(), 0..3),
+        second in prop::collection::vec(line(), 0..3),
+    ) {
+        let input = text_of(&lines, "\n", true);
+        let diffs = [diff_for(&lines, 0, 1, &first), diff_for(&lines, lines.len() - 1, 1, &second)];
+        if let Ok(changes) = Mode::Strict.batch_changes(&input, &diffs) {
+            check_changes(&input, &changes, &Mode::Strict.apply_batch(&input, &diffs).unwrap())?;
+            prop_assert!(changes.sections().iter().all(|p| p.diff < 2));
+        }
+    }
+
+    #[test]
+    fn splices_between_are_minimal_and_give_the_text(
+        old in prop::collection::vec(line(), 0..10),
+        new in prop::collection::vec(line(), 0..10),
+        sep in prop::sample::select(vec!["\n", "\r\n"]),
+        old_final: bool,
+        new_final: bool,
+    ) {
+        let (old, new) = (text_of(&old, sep, old_final), text_of(&new, sep, new_final));
+        let s = splices_between(&old, &new);
+        prop_assert_eq!(apply_all(&old, &s), new);
+        check_minimal(&old, &s)?;
+    }
+}
+
+#[test]
+fn sections_say_where_each_run_landed() {
+    let input = "one\ntwo\nthree\nfour\nfive\n";
+    let diff = "@@\n one\n-two\n+2\n three\n-four\n+4\n five";
+    let c = Mode::Strict.changes(input, diff).unwrap().minimal(input);
+    let placed: Vec<_> = c.sections().iter().map(|p| (p.diff_line, p.input_line, p.start, p.end)).collect();
+    assert_eq!(placed, [(3, 2, 4, 8), (6, 4, 14, 19)]);
+    let splices: Vec<_> = c.splices().iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
+    assert_eq!(splices, [(4, 7, "2"), (14, 18, "4")]);
+}
