@@ -92,6 +92,7 @@ mod matcher;
 mod mode;
 mod patch;
 pub mod repair;
+pub mod stream;
 mod text;
 pub mod tool;
 pub mod unified;
