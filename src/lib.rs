@@ -98,6 +98,8 @@ pub mod tool;
 pub mod unified;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+mod wasm_stream;
 
 pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
 pub use files::{apply_file_operation, apply_files, apply_patch, create_file, summary, FileChange, FileOperation, Touch};
