@@ -48,6 +48,7 @@ export {
   summary,
 } from './patch.js';
 export { type Repair, type RepairKind, type RepairOptions, repairKinds } from './repair.js';
+export { createToolInputDecoder, type ToolInputOptions } from './responses.js';
 export { createPatchStream, type PatchStream, type StreamEvent, type StreamOptions, type StreamSplice } from './stream.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
 export {
