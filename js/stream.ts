@@ -50,6 +50,8 @@ export interface PatchStream {
 
 type Prepared = Glue.PreparedStream;
 
+const encoder = new TextEncoder();
+
 // A stream dropped without end() or abort() is released when it is collected.
 const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release());
 
@@ -77,7 +79,7 @@ export function createPatchStream(target: string, options?: StreamOptions): Patc
     }
   }
   const mode = modeCode(opts);
-  const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(target, mode)) as Prepared);
+  const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(encoder.encode(target), mode)) as Prepared);
   return new Stream(held);
 }
 

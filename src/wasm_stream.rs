@@ -22,10 +22,15 @@ pub struct PreparedStream {
     utf16: Utf16Cursor,
 }
 
-/// A stream applying a diff to `input`; `mode_code` as the apply functions
-/// take it (its low bits are the mode).
+/// A stream applying a diff to `input` (UTF-8: the wrapper encodes it with
+/// `TextEncoder`, and a byte array crosses in one copy where wasm-bindgen
+/// copies a string one character at a time); `mode_code` as the apply
+/// functions take it (its low bits are the mode).
 #[wasm_bindgen(js_name = prepareStream)]
-pub fn prepare_stream(input: String, mode_code: u32) -> PreparedStream {
+pub fn prepare_stream(input: Vec<u8>, mode_code: u32) -> PreparedStream {
+    // The wrapper sends well-formed text only; anything else is kept as it
+    // reads, never trusted.
+    let input = String::from_utf8(input).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let mode = Mode::ALL.get((mode_code & ((1 << Allow::CODE_SHIFT) - 1)) as usize).copied().unwrap_or_default();
     PreparedStream { inner: Some(DiffStream::new(input, mode)), utf16: Utf16Cursor::default() }
 }
