@@ -8,8 +8,9 @@
 //   node bench/stream.mjs            (after npm run build)
 //   node bench/stream.mjs --quick    (fewer repetitions)
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import { generate } from './generate.mjs';
-import { time } from './timing.mjs';
+import { median } from './timing.mjs';
 
 const require = createRequire(import.meta.url);
 const { apply, createPatchStream } = require('applypatch');
@@ -46,9 +47,17 @@ for (const mode of ['strict', 'codex']) {
   for (const size of [4, 1]) {
     if (streamed(mode, size) !== want) throw new Error(`the stream in ${size}-character pieces ends differently (${mode})`);
   }
-  const one = time(() => apply(input, diff, { mode }), reps);
-  const four = time(() => streamed(mode, 4), reps);
-  const single = time(() => streamed(mode, 1), reps);
+  // Interleaved, so that a machine busy with other work slows all three alike.
+  const runs = [() => apply(input, diff, { mode }), () => streamed(mode, 4), () => streamed(mode, 1)];
+  const times = runs.map(() => []);
+  for (let r = 0; r <= reps; r++) {
+    runs.forEach((run, i) => {
+      const t = performance.now();
+      run();
+      if (r > 0) times[i].push(performance.now() - t); // the first round warms up
+    });
+  }
+  const [one, four, single] = times.map(median);
   console.log(
     `${mode.padEnd(8)}${fmt(one)}  ${fmt(four)}     ${(four / one).toFixed(2).padStart(5)}x ${fmt(single)} ${(single / one).toFixed(2).padStart(5)}x`,
   );
