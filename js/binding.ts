@@ -276,8 +276,22 @@ export function holdPrepared<P extends { free(): void }>(kind: string, prepared:
   const born = generation;
   let released = false;
   live++;
+  // Its methods guarded once each, not at every call (a stream calls push once per section).
+  const methods = new Map<PropertyKey, unknown>();
+  const object = new Proxy(prepared, {
+    get(t, prop) {
+      let method = methods.get(prop);
+      if (method === undefined) {
+        const value = Reflect.get(t, prop, t);
+        if (typeof value !== 'function') return value;
+        method = guard(`${kind}.${String(prop)}`, value.bind(t));
+        methods.set(prop, method);
+      }
+      return method;
+    },
+  });
   return {
-    object: guardObject(kind, prepared),
+    object,
     alive: () => !released && generation === born,
     release() {
       if (released) return;

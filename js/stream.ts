@@ -93,8 +93,10 @@ const STAR = 0x2a;
 
 class Stream implements PatchStream {
   #held: Held<Prepared>;
-  /** Text not sent yet: complete lines (`0..#complete`), then the unfinished last line. */
-  #buffer = '';
+  /** Text not sent yet, in pieces: complete lines (`0..#complete`), then the unfinished last line. */
+  #buffer: string[] = [];
+  /** UTF-16 units in `#buffer`. */
+  #length = 0;
   #complete = 0;
   /** The unfinished line's first UTF-16 unit (-1: none yet), and whether it has a carriage return inside. */
   #first = -1;
@@ -133,11 +135,23 @@ class Stream implements PatchStream {
           : 'applypatch: this stream has ended; start a new one with createPatchStream()',
       );
     }
+    // Most pieces (a token or so) end no line: only remembered.
+    if (this.#started && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
+      if (chunk.length > 0) {
+        if (this.#first < 0) this.#first = chunk.charCodeAt(0);
+        if (this.#crLast) this.#innerCr = true;
+        this.#crLast = false;
+        this.#buffer.push(chunk);
+        this.#length += chunk.length;
+      }
+      return [];
+    }
     const object = this.#object();
     let send = !this.#started;
     this.#started = true;
-    const base = this.#buffer.length;
-    this.#buffer += chunk;
+    const base = this.#length;
+    this.#buffer.push(chunk);
+    this.#length += chunk.length;
     let from = 0;
     // The next carriage return of the chunk (searched once per one found).
     let cr = chunk.indexOf('\r');
@@ -164,8 +178,11 @@ class Stream implements PatchStream {
       from = nl + 1;
     }
     if (!send && this.#complete < HOLD) return [];
-    const lines = this.#buffer.slice(0, this.#complete);
-    this.#buffer = this.#buffer.slice(this.#complete);
+    const held = this.#buffer.join('');
+    const lines = held.slice(0, this.#complete);
+    const rest = held.slice(this.#complete);
+    this.#buffer = rest === '' ? [] : [rest];
+    this.#length = rest.length;
     this.#complete = 0;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
@@ -205,7 +222,7 @@ class Stream implements PatchStream {
     this.#state = 'ended';
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
-      const rest = this.#buffer;
+      const rest = this.#buffer.join('');
       const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
       if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
       return call(() => object.end(rest));
