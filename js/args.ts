@@ -15,7 +15,7 @@ export function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value}`;
 }
 
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * The engine's limit on one text, in UTF-8 bytes (`limits::MAX_TEXT_BYTES`,
@@ -49,7 +49,8 @@ export function checkString(what: string | (() => string), value: unknown): stri
   });
 }
 
-const wellFormed = (value: string): boolean =>
+/** Whether a string is well-formed UTF-16 (no lone surrogate). */
+export const wellFormed = (value: string): boolean =>
   typeof value.isWellFormed === 'function' ? value.isWellFormed() : !loneSurrogate.test(value);
 
 export function checkStrings(name: string, value: unknown): string[] {

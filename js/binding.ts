@@ -254,3 +254,52 @@ export function wasm(): Binding {
   }
   return current;
 }
+
+/** An object the engine handed out that outlives one call ({@link holdPrepared}). */
+export interface Held<P> {
+  /** The object, its methods called through the guard. */
+  object: P;
+  /** Whether it still lives: not released, and its instance was not replaced (after a trap). */
+  alive(): boolean;
+  /** Frees it (once; not into an instance that replaced its own). */
+  release(): void;
+}
+
+/**
+ * Holds an object the engine handed out across calls (a stream): like
+ * {@link withPrepared}, but freed by `release` (its owner calls it at the
+ * end, or a FinalizationRegistry when the owner is dropped), so a dropped
+ * object stops holding the instance once it is collected. A trap still
+ * replaces the instance at once; the object is then lost. @internal
+ */
+export function holdPrepared<P extends { free(): void }>(kind: string, prepared: P): Held<P> {
+  const born = generation;
+  let released = false;
+  live++;
+  // Its methods guarded once each, not at every call (a stream calls push once per section).
+  const methods = new Map<PropertyKey, unknown>();
+  const object = new Proxy(prepared, {
+    get(t, prop) {
+      let method = methods.get(prop);
+      if (method === undefined) {
+        const value = Reflect.get(t, prop, t);
+        if (typeof value !== 'function') return value;
+        method = guard(`${kind}.${String(prop)}`, value.bind(t));
+        methods.set(prop, method);
+      }
+      return method;
+    },
+  });
+  return {
+    object,
+    alive: () => !released && generation === born,
+    release() {
+      if (released) return;
+      released = true;
+      if (generation !== born) return;
+      live--;
+      prepared.free();
+      if (live === 0 && memory !== undefined && memory.buffer.byteLength > MEMORY_LIMIT) renew();
+    },
+  };
+}

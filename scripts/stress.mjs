@@ -111,6 +111,31 @@ const families = {
     const b = lines.join('\n');
     return (p) => p.similarity(a, b);
   },
+  // createPatchStream: a V4A diff of many small sections (half the size)
+  // over distinct lines (the other half), pushed in 4-character pieces.
+  'stream-diff-pieces': (bytes) => {
+    const lines = distinct(count(bytes / 2, 10));
+    const input = `${lines.join('\n')}\n`;
+    let diff = '';
+    for (let i = 0; diff.length < bytes / 2 && i < lines.length; i += 7) diff += `@@\n-${lines[i]}\n+${lines[i]}!\n`;
+    return (p) => {
+      const s = p.createPatchStream(input);
+      let placed = 0;
+      for (let i = 0; i < diff.length; i += 4) placed += s.push(diff.slice(i, i + 4)).length;
+      return `${placed} events, ${s.end().length} chars`;
+    };
+  },
+  // createPatchStream: one section of context lines common all over the
+  // input (ambiguous until the last line), pushed one character at a time.
+  'stream-ambiguous-chars': (bytes) => {
+    const input = 'x\n'.repeat(count(bytes / 2, 1));
+    const diff = `@@\n${' x\n'.repeat(count(bytes / 2, 2) - 1)}-x\n+y`;
+    return (p) => {
+      const s = p.createPatchStream(input);
+      for (const c of diff) s.push(c);
+      return s.end();
+    };
+  },
   // applyFiles, one update per file of many small files.
   'files-many-updates': (bytes) => {
     const n = count(bytes, 60);

@@ -173,11 +173,110 @@ pub fn is_envelope_line(u: &str) -> bool {
         || ["*** Add File: ", "*** Delete File: ", "*** Update File: ", "*** Environment ID:"].iter().any(|h| u.starts_with(h))
 }
 
-/// Codex's update-hunk state machine (codex-rs streaming_parser), for one body.
-pub fn parse_codex<'d>(diff: &'d str, end: &BodyEnd) -> Result<Diff<'d>> {
-    let mut sections: Vec<Section> = Vec::new();
-    for (i, line) in diff_lines(diff).enumerate() {
-        let n = end.first_line + i;
+/// What one line of an update diff does to the sections read so far: the
+/// parser's rules give every line one of these (or an error), so the whole
+/// diff ([`parse`]) and a diff read line by line (`crate::stream`) are read
+/// the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'l> {
+    /// Opens a new section at its `@@` line (the one before it is complete),
+    /// with the anchor that line names, if any.
+    Open { header: usize, anchor: Option<Anchor<'l>> },
+    /// One more anchor for the open section.
+    Anchor(Anchor<'l>),
+    /// One more line for the open section (a first section written without
+    /// `@@` opens with it).
+    Line(DiffLine<'l>),
+    /// `*** End of File`: the open section is pinned to the end of the input.
+    Eof(usize),
+    /// Nothing (Codex: a blank line after `*** End of File`, or that marker
+    /// before any section).
+    Skip,
+}
+
+/// The section being read, as far as the rules need it.
+#[derive(Clone, Debug, Default)]
+struct Open {
+    header: Option<usize>,
+    anchors: Vec<usize>,
+    lines: usize,
+    eof: Option<usize>,
+}
+
+impl Open {
+    /// `Section::first_line` of a section with no lines yet.
+    fn first_line(&self) -> usize {
+        self.header.unwrap_or(1)
+    }
+}
+
+/// The parser's state between lines: reads an update diff one line at a
+/// time, by the mode's rules.
+#[derive(Clone, Debug)]
+pub struct Reader {
+    mode: Mode,
+    open: Option<Open>,
+    /// Strict: the line of `*** End of File`, after which no line may come.
+    eof_line: Option<usize>,
+}
+
+impl Reader {
+    pub fn new(mode: Mode) -> Self {
+        Reader { mode, open: None, eof_line: None }
+    }
+
+    /// Reads line `n` of the diff (`raw`, without its line break).
+    pub fn read<'l>(&mut self, n: usize, raw: &'l str) -> Result<Step<'l>> {
+        let step = match self.mode {
+            Mode::Strict => self.strict(n, raw)?,
+            Mode::Codex => self.codex(n, raw)?,
+        };
+        match step {
+            Step::Open { header, anchor } => {
+                self.open = Some(Open { header: Some(header), anchors: anchor.iter().map(|a| a.line).collect(), ..Open::default() })
+            }
+            Step::Anchor(a) => self.open.get_or_insert_with(Open::default).anchors.push(a.line),
+            Step::Line(_) => self.open.get_or_insert_with(Open::default).lines += 1,
+            Step::Eof(n) => {
+                if let Some(s) = self.open.as_mut() {
+                    s.eof = Some(n);
+                }
+                if self.mode == Mode::Strict {
+                    self.eof_line = Some(n);
+                }
+            }
+            Step::Skip => {}
+        }
+        Ok(step)
+    }
+
+    /// Strict's verdict at the end of the diff.
+    pub fn finish_strict(&self) -> Result<()> {
+        match &self.open {
+            Some(s) if s.lines == 0 => Err(empty_hunk(s.first_line())),
+            _ => Ok(()),
+        }
+    }
+
+    /// Codex's verdict at the end of an update's body (`end` says what
+    /// follows it).
+    pub fn finish_codex(&self, end: &BodyEnd) -> Result<()> {
+        match &self.open {
+            None => Err(Error::new(
+                ErrorKind::EmptyUpdate,
+                format!("Invalid patch hunk on line {}: Update file hunk for path '{}' is empty", end.header_line, end.path),
+            )
+            .at_diff_line(end.header_line)),
+            Some(s) if s.lines == 0 => Err(match end.next {
+                None => codex_error(ErrorKind::EmptyHunk, end.next_line, "Update hunk does not contain any lines".into()),
+                Some(next) => unexpected(end.next_line, next),
+            }),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Codex's update-hunk state machine (codex-rs streaming_parser).
+    fn codex<'l>(&self, n: usize, line: &'l str) -> Result<Step<'l>> {
         let u = line.trim_end();
         if is_envelope_line(u) {
             // Inside a patch these end the body; a diff on its own has none.
@@ -187,35 +286,29 @@ pub fn parse_codex<'d>(diff: &'d str, end: &BodyEnd) -> Result<Diff<'d>> {
                 format!("'{u}' is a line of a whole '*** Begin Patch' patch, not of an update diff. Pass the whole patch to applyFiles(), or only the update's body to apply()."),
             ));
         }
-        let last = sections.last_mut();
-        if let Some(s) = &last {
+        let last = self.open.as_ref();
+        if let Some(s) = last {
             if s.eof.is_some() {
                 if u.is_empty() {
-                    continue;
+                    return Ok(Step::Skip);
                 }
                 if !u.starts_with("@@") {
                     return Err(expected_marker(n, line));
                 }
             }
         }
-        let is_marker = u == "@@" || u.starts_with("@@ ");
-        if is_marker {
-            if last.as_ref().is_some_and(|s| s.lines.is_empty()) {
+        if u == "@@" || u.starts_with("@@ ") {
+            if last.is_some_and(|s| s.lines == 0) {
                 return Err(unexpected(n, line));
             }
-            let anchors = u.strip_prefix("@@ ").map(|ctx| vec![Anchor { text: ctx, line: n }]).unwrap_or_default();
-            sections.push(Section { header: Some(n), anchors, ..Section::default() });
-            continue;
+            return Ok(Step::Open { header: n, anchor: u.strip_prefix("@@ ").map(|text| Anchor { text, line: n }) });
         }
         if u == "*** End of File" {
-            match last {
-                None => {}
-                Some(s) if s.lines.is_empty() => {
-                    return Err(codex_error(ErrorKind::EmptyHunk, n, "Update hunk does not contain any lines".into()))
-                }
-                Some(s) => s.eof = Some(n),
-            }
-            continue;
+            return match last {
+                None => Ok(Step::Skip),
+                Some(s) if s.lines == 0 => Err(codex_error(ErrorKind::EmptyHunk, n, "Update hunk does not contain any lines".into())),
+                Some(_) => Ok(Step::Eof(n)),
+            };
         }
         let (kind, text) = match line.as_bytes().first() {
             None => (LineKind::Context, ""),
@@ -224,82 +317,53 @@ pub fn parse_codex<'d>(diff: &'d str, end: &BodyEnd) -> Result<Diff<'d>> {
             Some(b'-') => (LineKind::Remove, line.get(1..).unwrap_or("")),
             Some(_) => {
                 return Err(match last {
-                    Some(s) if !s.lines.is_empty() => expected_marker(n, line),
+                    Some(s) if s.lines > 0 => expected_marker(n, line),
                     _ => unexpected(n, line),
                 })
             }
         };
-        match last {
-            Some(s) => s.lines.push(DiffLine { kind, text, line: n }),
-            None => sections.push(Section { lines: vec![DiffLine { kind, text, line: n }], ..Section::default() }),
-        }
+        Ok(Step::Line(DiffLine { kind, text, line: n }))
     }
-    match sections.last() {
-        None => Err(Error::new(
-            ErrorKind::EmptyUpdate,
-            format!("Invalid patch hunk on line {}: Update file hunk for path '{}' is empty", end.header_line, end.path),
-        )
-        .at_diff_line(end.header_line)),
-        Some(s) if s.lines.is_empty() => Err(match end.next {
-            None => codex_error(ErrorKind::EmptyHunk, end.next_line, "Update hunk does not contain any lines".into()),
-            Some(next) => unexpected(end.next_line, next),
-        }),
-        Some(_) => Ok(Diff { sections }),
-    }
-}
 
-fn parse_strict(diff: &str, first_line: usize) -> Result<Diff<'_>> {
-    let mut sections: Vec<Section> = Vec::new();
-    let mut eof_line: Option<usize> = None;
-    // One scan of the whole diff instead of a search in every line: most
-    // diffs have no carriage return at all.
-    let has_cr = memchr::memchr(b'\r', diff.as_bytes()).is_some();
-    for (i, raw) in diff_lines(diff).enumerate() {
-        let n = first_line + i;
-        if let Some(eof) = eof_line {
+    fn strict<'l>(&self, n: usize, raw: &'l str) -> Result<Step<'l>> {
+        if let Some(eof) = self.eof_line {
             return Err(invalid(
                 n,
                 raw,
                 format!("'*** End of File' (diff line {eof}) must be the last line of the diff. Put the section that ends at the end of the file last, and its '*** End of File' after it."),
             ));
         }
-        if has_cr && raw.contains('\r') {
+        if memchr::memchr(b'\r', raw.as_bytes()).is_some() {
             return Err(invalid(n, raw, "the line contains a carriage return (\\r) inside it. Only whole lines ending in \\n or \\r\\n are allowed; the input's own line breaks are kept by the engine.".to_string()));
         }
         // A section still waiting for its first line, if the last one is.
-        let open_header = sections.last().filter(|s| s.lines.is_empty());
+        let open_header = self.open.as_ref().filter(|s| s.lines == 0);
         if raw == "@@" {
             if let Some(s) = open_header {
-                return Err(if s.anchors.is_empty() { empty_hunk(s) } else { bare_after_anchor(s, n) });
+                return Err(if s.anchors.is_empty() { empty_hunk(s.first_line()) } else { bare_after_anchor(&s.anchors, n) });
             }
-            sections.push(Section { header: Some(n), ..Section::default() });
+            Ok(Step::Open { header: n, anchor: None })
         } else if let Some(text) = raw.strip_prefix("@@ ") {
             let anchor = Anchor { text, line: n };
-            match sections.last_mut() {
-                Some(s) if s.lines.is_empty() => s.anchors.push(anchor),
-                _ => sections.push(Section { header: Some(n), anchors: vec![anchor], ..Section::default() }),
-            }
+            Ok(if open_header.is_some() { Step::Anchor(anchor) } else { Step::Open { header: n, anchor: Some(anchor) } })
         } else if raw.starts_with("@@") {
-            return Err(invalid(
+            Err(invalid(
                 n,
                 raw,
                 "a section header is '@@' alone, or '@@ ' (one space) followed by a line of the input to anchor on.".to_string(),
-            ));
+            ))
         } else if raw == "*** End of File" {
-            match sections.last_mut() {
-                Some(s) if !s.lines.is_empty() => s.eof = Some(n),
-                Some(s) => return Err(empty_hunk(s)),
-                None => {
-                    return Err(Error::new(
-                        ErrorKind::EmptyHunk,
-                        format!("Diff line {n}: '*** End of File' has no section above it. It marks the end of a section whose lines must be the last lines of the input; put those lines (or the '+' lines to append) before it."),
-                    )
-                    .at_diff_line(n))
-                }
+            match &self.open {
+                Some(s) if s.lines > 0 => Ok(Step::Eof(n)),
+                Some(s) => Err(empty_hunk(s.first_line())),
+                None => Err(Error::new(
+                    ErrorKind::EmptyHunk,
+                    format!("Diff line {n}: '*** End of File' has no section above it. It marks the end of a section whose lines must be the last lines of the input; put those lines (or the '+' lines to append) before it."),
+                )
+                .at_diff_line(n)),
             }
-            eof_line = Some(n);
         } else if raw.starts_with("***") {
-            return Err(invalid(n, raw, star_line_help(raw)));
+            Err(invalid(n, raw, star_line_help(raw)))
         } else {
             let (kind, text) = match raw.as_bytes().first() {
                 None => (LineKind::Context, ""),
@@ -308,17 +372,61 @@ fn parse_strict(diff: &str, first_line: usize) -> Result<Diff<'_>> {
                 Some(b'+') => (LineKind::Add, raw.get(1..).unwrap_or("")),
                 Some(_) => return Err(invalid(n, raw, prefix_help(raw))),
             };
+            Ok(Step::Line(DiffLine { kind, text, line: n }))
+        }
+    }
+}
+
+/// Adds what one line did to the sections read so far.
+fn build<'d>(sections: &mut Vec<Section<'d>>, step: Step<'d>) {
+    match step {
+        Step::Open { header, anchor } => {
+            sections.push(Section { header: Some(header), anchors: anchor.into_iter().collect(), ..Section::default() })
+        }
+        Step::Anchor(a) => {
+            if let Some(s) = sections.last_mut() {
+                s.anchors.push(a);
+            }
+        }
+        Step::Line(l) => {
             if sections.is_empty() {
                 sections.push(Section::default());
             }
             if let Some(s) = sections.last_mut() {
-                s.lines.push(DiffLine { kind, text, line: n });
+                s.lines.push(l);
             }
         }
+        Step::Eof(n) => {
+            if let Some(s) = sections.last_mut() {
+                s.eof = Some(n);
+            }
+        }
+        Step::Skip => {}
     }
-    if let Some(s) = sections.last().filter(|s| s.lines.is_empty()) {
-        return Err(empty_hunk(s));
+}
+
+/// Reads every line of `diff` (numbered from `first_line`) into sections.
+fn read_all<'d>(reader: &mut Reader, diff: &'d str, first_line: usize) -> Result<Vec<Section<'d>>> {
+    let mut sections: Vec<Section> = Vec::new();
+    for (i, line) in diff_lines(diff).enumerate() {
+        let step = reader.read(first_line + i, line)?;
+        build(&mut sections, step);
     }
+    Ok(sections)
+}
+
+/// Codex's update-hunk state machine (codex-rs streaming_parser), for one body.
+pub fn parse_codex<'d>(diff: &'d str, end: &BodyEnd) -> Result<Diff<'d>> {
+    let mut reader = Reader::new(Mode::Codex);
+    let sections = read_all(&mut reader, diff, end.first_line)?;
+    reader.finish_codex(end)?;
+    Ok(Diff { sections })
+}
+
+fn parse_strict(diff: &str, first_line: usize) -> Result<Diff<'_>> {
+    let mut reader = Reader::new(Mode::Strict);
+    let sections = read_all(&mut reader, diff, first_line)?;
+    reader.finish_strict()?;
     Ok(Diff { sections })
 }
 
@@ -326,8 +434,7 @@ fn invalid(n: usize, raw: &str, why: String) -> Error {
     Error::new(ErrorKind::InvalidLine, format!("Diff line {n} ({}) is not valid: {why}", show(raw))).at_diff_line(n)
 }
 
-fn empty_hunk(s: &Section) -> Error {
-    let n = s.first_line();
+fn empty_hunk(n: usize) -> Error {
     Error::new(
         ErrorKind::EmptyHunk,
         format!("The section starting at diff line {n} has no lines under its '@@' header. Give it its context (' '), removed ('-') and added ('+') lines, or remove the header."),
@@ -337,8 +444,8 @@ fn empty_hunk(s: &Section) -> Error {
 
 /// A bare `@@` right after anchors (`@@ class Only` then `@@`): it starts a
 /// new section, leaving the anchors' section empty.
-fn bare_after_anchor(s: &Section, n: usize) -> Error {
-    let lines: Vec<String> = s.anchors.iter().map(|a| a.line.to_string()).collect();
+fn bare_after_anchor(anchors: &[usize], n: usize) -> Error {
+    let lines: Vec<String> = anchors.iter().map(|a| a.to_string()).collect();
     let (what, those) = if lines.len() == 1 { ("anchor", "it") } else { ("anchors", "them") };
     Error::new(
         ErrorKind::EmptyHunk,

@@ -92,6 +92,7 @@ mod mode;
 mod patch;
 mod positions;
 pub mod repair;
+pub mod stream;
 mod text;
 pub mod tool;
 pub mod unified;

@@ -78,21 +78,25 @@ impl Rereads {
 /// Refuses `text` (named `what` in the message) when it is over
 /// [`MAX_TEXT_BYTES`] or [`MAX_LINES`].
 pub fn check_text(what: &str, text: &str) -> Result<()> {
-    if text.len() > MAX_TEXT_BYTES {
+    // Line breaks are the `\n`s plus the `\r`s (memchr counts a byte with
+    // SIMD; iterating over each break of a large file cost more than its
+    // index): they are counted only above the limit.
+    let bytes = text.as_bytes();
+    check_size(what, text.len(), || memchr::memchr_iter(b'\n', bytes).count() + memchr::memchr_iter(b'\r', bytes).count())
+}
+
+/// [`check_text`] for a text known by its length in bytes and its number of
+/// `\n` and `\r` bytes (`breaks`, asked only when the length could be over
+/// [`MAX_LINES`]): a stream counts them as its text arrives.
+pub fn check_size(what: &str, len: usize, breaks: impl FnOnce() -> usize) -> Result<()> {
+    if len > MAX_TEXT_BYTES {
         return Err(Error::new(
             ErrorKind::InputTooLarge,
-            format!(
-                "{what} is {} bytes long; applypatch takes texts of at most {MAX_TEXT_BYTES} bytes (32 MiB). Split the work into smaller files or edits.",
-                text.len()
-            ),
+            format!("{what} is {len} bytes long; applypatch takes texts of at most {MAX_TEXT_BYTES} bytes (32 MiB). Split the work into smaller files or edits."),
         ));
     }
-    // Line breaks are at most the `\n`s plus the `\r`s (memchr counts a byte
-    // with SIMD; iterating over each break of a large file cost more than
-    // its index): the breaks are counted one by one only above the limit.
-    let bytes = text.as_bytes();
-    if text.len() > MAX_LINES && memchr::memchr_iter(b'\n', bytes).count() + memchr::memchr_iter(b'\r', bytes).count() > MAX_LINES {
-        let lines = memchr::memchr2_iter(b'\n', b'\r', bytes).count();
+    if len > MAX_LINES {
+        let lines = breaks();
         if lines > MAX_LINES {
             return Err(Error::new(
                 ErrorKind::InputTooLarge,

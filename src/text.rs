@@ -83,6 +83,17 @@ impl<'a> Lines<'a> {
         Lines { text, lines }
     }
 
+    /// The line table alone, to keep while the text is lent elsewhere (a
+    /// stream keeps it between sections; [`Lines::from_parts`] puts it back).
+    pub fn into_table(self) -> Vec<Line> {
+        self.lines
+    }
+
+    /// `text` split into `lines`, which must be `Lines::split(text)`'s.
+    pub fn from_parts(text: &'a str, lines: Vec<Line>) -> Self {
+        Lines { text, lines }
+    }
+
     pub fn text(&self) -> &'a str {
         self.text
     }

@@ -150,14 +150,32 @@ impl<'d> Chunk<'d> {
 /// Finds every chunk of `diff` in the input the Codex way. `path` names the
 /// file in messages (Codex prints it; `None` for a diff on its own).
 pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<DiffEdit<'d>>> {
-    let n = idx.lines().len();
-    let name = path.unwrap_or("the input");
+    let mut plan = Plan::default();
     let mut edits = Vec::new();
-    let mut line_index = 0;
     for section in &diff.sections {
+        edits.extend(plan.section(idx, section, path)?.1);
+    }
+    edits.sort_by_key(|e| e.edit.start);
+    Ok(edits)
+}
+
+/// Codex's state between chunks: where the next one may start. `plan` runs
+/// it over a parsed diff, and `crate::stream` over sections as they arrive;
+/// the edits of all chunks, in order, are then sorted by start (stably).
+#[derive(Debug, Default)]
+pub struct Plan {
+    line_index: usize,
+}
+
+impl Plan {
+    /// Finds the next chunk: where it goes (the input's length for a chunk
+    /// with no old lines, appended at the end) and its edits.
+    pub fn section<'d>(&mut self, idx: &Index, section: &Section<'d>, path: Option<&str>) -> Result<(usize, Vec<DiffEdit<'d>>)> {
+        let n = idx.lines().len();
+        let name = path.unwrap_or("the input");
         if let Some(a) = section.anchors.first() {
-            match seek(idx, &[a.text], line_index, false) {
-                Some(i) => line_index = i + 1,
+            match seek(idx, &[a.text], self.line_index, false) {
+                Some(i) => self.line_index = i + 1,
                 None => {
                     let mut msg = format!("Failed to find context '{}' in {name}", a.text);
                     let hint = diagnose::anchor_hint(idx, a.text);
@@ -172,29 +190,27 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
         let chunk = Chunk::of(section);
         let first = section.lines.first().map_or(section.first_line(), |l| l.line);
         if chunk.old.is_empty() {
-            edits.push(DiffEdit {
+            let edit = DiffEdit {
                 edit: LineEdit { start: n, end: n, new: chunk.new.iter().map(|&l| Cow::Borrowed(l)).collect() },
                 diff_line: first,
-            });
-            continue;
+            };
+            return Ok((n, vec![edit]));
         }
         let eof = section.eof.is_some();
-        let found = match seek(idx, &chunk.old, line_index, eof) {
+        let found = match seek(idx, &chunk.old, self.line_index, eof) {
             Some(s) => Some((s, chunk.old.len(), chunk.edits(s, first))),
             None => chunk
                 .without_trailing_empty()
-                .and_then(|retry| seek(idx, &retry.old, line_index, eof).map(|s| (s, retry.old.len(), retry.edits(s, first)))),
+                .and_then(|retry| seek(idx, &retry.old, self.line_index, eof).map(|s| (s, retry.old.len(), retry.edits(s, first)))),
         };
         match found {
             Some((s, len, e)) => {
-                edits.extend(e);
-                line_index = s + len;
+                self.line_index = s + len;
+                Ok((s, e))
             }
-            None => return Err(not_found(idx, section, &chunk.old, line_index, name)),
+            None => Err(not_found(idx, section, &chunk.old, self.line_index, name)),
         }
     }
-    edits.sort_by_key(|e| e.edit.start);
-    Ok(edits)
 }
 
 fn not_found(idx: &Index, section: &Section, old: &[&str], from: usize, name: &str) -> Error {

@@ -54,7 +54,17 @@ pub struct Index<'t> {
     spent: Cell<u64>,
 }
 
+/// What an index has built and counted, kept between the sections of a
+/// stream ([`Index::save`]).
+#[derive(Debug, Default)]
+pub struct Saved {
+    table: OnceCell<Table>,
+    scans: usize,
+    spent: u64,
+}
+
 /// Every line's fingerprint, and the lines grouped by fingerprint bucket.
+#[derive(Debug)]
 struct Table {
     fps: Vec<u32>,
     /// Bucket `b` holds `entries[offsets[b]..offsets[b + 1]]`, ascending.
@@ -175,6 +185,19 @@ impl<'t> Index<'t> {
             idx.scans.set(0);
         }
         idx
+    }
+
+    /// Ends the index, keeping what it has built and counted, so that an
+    /// index over the same lines can go on later ([`Index::resume`]): a
+    /// stream finds its sections one at a time, and builds the table once.
+    pub fn save(self) -> Saved {
+        Saved { table: self.table, scans: self.scans.get(), spent: self.spent.get() }
+    }
+
+    /// An index over `lines` that goes on where a saved one stopped. `lines`
+    /// must be the same lines as the saved index's.
+    pub fn resume(lines: &'t Lines<'t>, saved: Saved) -> Self {
+        Index { lines, table: saved.table, scans: Cell::new(saved.scans), spent: Cell::new(saved.spent) }
     }
 
     /// An index whose first search builds the table (tests of that path).

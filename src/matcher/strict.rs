@@ -56,11 +56,42 @@ pub fn newline(lines: &Lines) -> Result<Ending> {
 /// order, with the repairs `ctx` allows (`crate::repair`; none by default).
 /// A section that is already applied is never applied again (`repair::applied`).
 pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<DiffEdit<'d>>> {
-    let n = idx.lines().len();
+    let mut plan = Plan::default();
     let mut edits = Vec::new();
-    let mut done = applied::Sections::default();
-    let mut cursor = 0; // first input line the next section may use
-    for (si, section) in diff.sections.iter().enumerate() {
+    for section in &diff.sections {
+        if let Some((_, found)) = plan.section(idx, section, ctx)? {
+            edits.extend(found);
+        }
+    }
+    let spans: Vec<(usize, usize)> = diff.sections.iter().map(Section::span).collect();
+    if plan.finish(&spans, ctx)? {
+        return Ok(Vec::new());
+    }
+    Ok(edits)
+}
+
+/// Strict's state between sections: the sections of a diff are found one
+/// after another ([`Plan::section`]), then judged as a whole
+/// ([`Plan::finish`]). `plan_with` runs it over a parsed diff, and
+/// `crate::stream` over sections as they arrive.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Index of the next section.
+    si: usize,
+    /// First input line the next section may use.
+    cursor: usize,
+    done: applied::Sections,
+}
+
+impl Plan {
+    /// Finds the next section of the diff: where its old lines start and
+    /// its edits, or `None` when it is already applied.
+    pub fn section<'d>(&mut self, idx: &Index, section: &Section<'d>, ctx: &mut Ctx) -> Result<Option<(usize, Vec<DiffEdit<'d>>)>> {
+        let si = self.si;
+        self.si += 1;
+        let n = idx.lines().len();
+        let done = &mut self.done;
+        let cursor = &mut self.cursor;
         idx.check_work()?;
         let mut last_anchor: Option<usize> = None;
         for a in &section.anchors {
@@ -68,10 +99,10 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
                 continue;
             }
             let at = match last_anchor {
-                None => find_anchor(idx, a, cursor)?,
-                Some(prev) => find_stacked_anchor(idx, a, prev, cursor)?,
+                None => find_anchor(idx, a, *cursor)?,
+                Some(prev) => find_stacked_anchor(idx, a, prev, *cursor)?,
             };
-            cursor = at + 1;
+            *cursor = at + 1;
             last_anchor = Some(at);
         }
         let anchored = last_anchor.is_some();
@@ -80,7 +111,7 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
             let at = if section.eof.is_some() {
                 n
             } else if anchored {
-                cursor
+                *cursor
             } else if n == 0 {
                 0
             } else {
@@ -88,65 +119,67 @@ pub fn plan_with<'d>(idx: &Index, diff: &Diff<'d>, ctx: &mut Ctx) -> Result<Vec<
             };
             if let Some((at, end)) = applied::insertion(idx, section, at, section.eof.is_some()) {
                 done.applied(at);
-                cursor = end;
-                continue;
+                *cursor = end;
+                return Ok(None);
             }
             done.fresh();
-            edits.extend(runs(section, at));
-            cursor = at;
-            continue;
+            *cursor = at;
+            return Ok(Some((at, runs(section, at))));
         }
         let start = if section.eof.is_some() {
             match n.checked_sub(old.len()) {
-                Some(s) if s >= cursor && idx.block_at(&old, s) => Some(s),
+                Some(s) if s >= *cursor && idx.block_at(&old, s) => Some(s),
                 _ => None,
             }
         } else {
-            match locate(idx, &old, last_anchor, cursor, usize::MAX) {
+            match locate(idx, &old, last_anchor, *cursor, usize::MAX) {
                 Place::One(s) => Some(s),
                 Place::None => None,
-                Place::Many(places) => return Err(ambiguous(idx, si, section, &old, cursor, places)),
+                Place::Many(places) => return Err(ambiguous(idx, si, section, &old, *cursor, places)),
             }
         };
         let Some(start) = start else {
-            if let Some((at, end)) = applied::instead_of_missing(idx, section, cursor) {
+            if let Some((at, end)) = applied::instead_of_missing(idx, section, *cursor) {
                 done.applied(at);
-                cursor = end;
-                continue;
+                *cursor = end;
+                return Ok(None);
             }
-            match repair_section::find(idx, si, section, cursor, ctx) {
+            return match repair_section::find(idx, si, section, *cursor, ctx) {
                 repair_section::Outcome::Found { edits: repaired, end } => {
                     done.fresh();
-                    edits.extend(repaired);
-                    cursor = end;
-                    continue;
+                    let at = repaired.first().map_or(*cursor, |e| e.edit.start);
+                    *cursor = end;
+                    Ok(Some((at, repaired)))
                 }
                 repair_section::Outcome::Applied { at, end } => {
                     done.applied(at);
-                    cursor = end;
-                    continue;
+                    *cursor = end;
+                    Ok(None)
                 }
                 repair_section::Outcome::Ambiguous(why) => {
-                    let mut e = not_found(idx, si, section, &old, cursor);
+                    let mut e = not_found(idx, si, section, &old, *cursor);
                     e.message.push_str(&format!("\nRepair:{why}"));
-                    return Err(e);
+                    Err(e)
                 }
-                repair_section::Outcome::None => return Err(not_found(idx, si, section, &old, cursor)),
-            }
+                repair_section::Outcome::None => Err(not_found(idx, si, section, &old, *cursor)),
+            };
         };
-        if let Some((at, end)) = applied::before_match(idx, section, cursor, start) {
+        if let Some((at, end)) = applied::before_match(idx, section, *cursor, start) {
             done.applied(at);
-            cursor = end;
-            continue;
+            *cursor = end;
+            return Ok(None);
         }
         done.fresh();
-        edits.extend(runs(section, start));
-        cursor = start + old.len();
+        *cursor = start + old.len();
+        Ok(Some((start, runs(section, start))))
     }
-    if done.finish(diff, ctx)? {
-        return Ok(Vec::new());
+
+    /// The whole diff's verdict once every section is found (`spans`: each
+    /// section's diff lines, first and last): `Ok(true)` when it is all
+    /// already applied and the repair allows that (nothing to change).
+    pub fn finish(&self, spans: &[(usize, usize)], ctx: &mut Ctx) -> Result<bool> {
+        self.done.finish(spans, ctx)
     }
-    Ok(edits)
 }
 
 fn section_name(si: usize, section: &Section) -> String {

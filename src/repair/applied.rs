@@ -13,7 +13,7 @@
 //! - for a section of added lines only, those lines are already right where
 //!   they would be inserted.
 
-use crate::diff::{Diff, Section};
+use crate::diff::Section;
 use crate::error::{Error, ErrorKind, Result};
 use crate::matcher::index::Index;
 
@@ -82,11 +82,12 @@ impl Sections {
     /// The whole diff's verdict: nothing applied yet (go on), all of it
     /// applied (an error, or a reported no-op with the `already-applied`
     /// repair; returns true), or part of it (an error naming the parts).
-    pub fn finish(&self, diff: &Diff, ctx: &mut Ctx) -> Result<bool> {
+    /// `spans`: each section's diff lines, first and last (`Section::span`).
+    pub fn finish(&self, spans: &[(usize, usize)], ctx: &mut Ctx) -> Result<bool> {
         let applied: Vec<(usize, usize)> = self.status.iter().enumerate().filter_map(|(i, s)| s.map(|at| (i, at))).collect();
         let Some(&(first_section, first_at)) = applied.first() else { return Ok(false) };
         let name = |si: usize| {
-            let (a, b) = diff.sections.get(si).map_or((1, 1), Section::span);
+            let (a, b) = spans.get(si).copied().unwrap_or((1, 1));
             if a == b {
                 format!("section {} (diff line {a})", si + 1)
             } else {
@@ -94,7 +95,7 @@ impl Sections {
             }
         };
         let places: Vec<String> = applied.iter().map(|&(si, at)| format!("{} at input line {}", name(si), at + 1)).collect();
-        let first_line = diff.sections.get(first_section).map_or(1, Section::first_line);
+        let first_line = spans.get(first_section).map_or(1, |s| s.0);
         let input_lines: Vec<usize> = applied.iter().map(|&(_, at)| at + 1).collect();
         if applied.len() == self.status.len() {
             let what = if applied.len() == 1 {

@@ -36,6 +36,7 @@ mod blocks;
 mod diff;
 mod patch;
 mod positions;
+mod stream;
 mod unified;
 
 fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {

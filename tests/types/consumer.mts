@@ -111,3 +111,23 @@ const format: 'patch' | 'diff' | 'blocks' | 'unified' = detectFormat('');
 // @ts-expect-error: not a format
 const notFormat: Format = 'git';
 void [unifiedMap, unifiedObj, offset, gitMode, movedFrom, status, written, ops, format, notFormat];
+
+// createPatchStream: events are a union on `type`; the decoder takes any event.
+import { createPatchStream, createToolInputDecoder, type PatchStream, type StreamEvent } from 'applypatch';
+
+const stream: PatchStream = createPatchStream('a\n', { mode: 'codex', format: 'diff' });
+const decode: (event: unknown) => string = createToolInputDecoder({ field: 'diff' });
+const events: StreamEvent[] = stream.push(decode({ type: 'response.custom_tool_call_input.delta', delta: '@@\n' }));
+for (const e of events) {
+  if (e.type === 'section') {
+    const from: number = e.splices[0]?.from ?? e.inputLine;
+    void from;
+  } else {
+    const code: ErrorCode = e.error.code;
+    void code;
+  }
+}
+// @ts-expect-error: only V4A diffs are streamed
+createPatchStream('a\n', { format: 'patch' });
+const streamed: string = stream.end();
+void streamed;

@@ -1,0 +1,263 @@
+// createPatchStream: a V4A update diff applied while it is still being
+// written (docs/stream.md). The engine keeps the parser's and the matcher's
+// state between pushes (src/stream/); this wrapper only holds back text, so
+// that what crosses into wasm is whole lines (never half a surrogate pair or
+// half a CRLF), about once per section.
+import { checkOptions, checkString, loneSurrogate, modeCode, wellFormed } from './args.js';
+import { type Held, holdPrepared, wasm } from './binding.js';
+import type { ApplyOptions } from './diff.js';
+import { call, PatchError, type PatchErrorFields } from './errors.js';
+import type * as Glue from './wasm-glue.js';
+
+/** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
+export interface StreamSplice {
+  from: number;
+  to: number;
+  insert: string;
+}
+
+/** What a push completed. */
+export type StreamEvent =
+  | {
+      type: 'section';
+      /** The section's index in the diff (0-based). */
+      index: number;
+      /** Its first diff line (its `@@`, else its first line), 1-based. */
+      diffLine: number;
+      /** The input line where its context and removed lines start, 1-based. */
+      inputLine: number;
+      /** Its changes, UTF-16 offsets into the target's original text, sorted and minimal. */
+      splices: StreamSplice[];
+    }
+  | { type: 'error'; error: PatchError };
+
+export interface StreamOptions extends ApplyOptions {
+  /** What the streamed text is: `'diff'` (a V4A update diff, the default and, for now, the only format streamed). */
+  format?: 'diff';
+}
+
+/** A diff being applied as it arrives. */
+export interface PatchStream {
+  /** Takes the next piece, cut anywhere; returns the events it completed. Throws after `end()`, `abort()` or an `error` event. */
+  push(chunk: string): StreamEvent[];
+  /** The target with every placed section applied. */
+  preview(): string;
+  /** Exactly what `apply(target, wholeText, options)` returns, or throws its `PatchError`. */
+  end(): string;
+  /** Releases the stream; it can no longer be used. */
+  abort(): void;
+}
+
+type Prepared = Glue.PreparedStream;
+
+const encoder = new TextEncoder();
+
+// A stream dropped without end() or abort() is released when it is collected.
+const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release());
+
+/**
+ * Starts applying a V4A update diff to `target` as it arrives: `push` the
+ * model's output as it streams, act on the events, and `end()` for the
+ * result, which is exactly `apply(target, diff, options)`.
+ */
+export function createPatchStream(target: string, options?: StreamOptions): PatchStream {
+  if (typeof target !== 'string') {
+    throw new TypeError(
+      'applypatch: createPatchStream streams a V4A update diff over one text for now: target must be a string (file maps, for patches, unified diffs and edit blocks, are not streamed yet)',
+    );
+  }
+  checkString('target', target);
+  const opts = checkOptions(options);
+  if (opts.format !== undefined && opts.format !== 'diff') {
+    throw new TypeError(`applypatch: createPatchStream streams only format 'diff' (V4A update diffs) for now, got ${String(opts.format)}`);
+  }
+  for (const unsupported of ['repair', 'base'] as const) {
+    if (opts[unsupported] !== undefined && opts[unsupported] !== false) {
+      throw new TypeError(
+        `applypatch: createPatchStream does not take options.${unsupported} yet; apply the whole diff with apply() for that`,
+      );
+    }
+  }
+  const mode = modeCode(opts);
+  const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(encoder.encode(target), mode)) as Prepared);
+  return new Stream(held);
+}
+
+/** Complete lines held back at most before they are sent anyway (UTF-16 units). */
+const HOLD = 1 << 16;
+
+const SPACE = 0x20;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const STAR = 0x2a;
+
+class Stream implements PatchStream {
+  #held: Held<Prepared>;
+  /** Text not sent yet, in pieces: complete lines (`0..#complete`), then the unfinished last line. */
+  #buffer: string[] = [];
+  /** UTF-16 units in `#buffer`. */
+  #length = 0;
+  #complete = 0;
+  /** The unfinished line's first UTF-16 unit (-1: none yet), and whether it has a carriage return inside. */
+  #first = -1;
+  #innerCr = false;
+  /** The last unit seen was a carriage return (whether a line break follows is not known yet). */
+  #crLast = false;
+  /** Lines are sent as soon as they are complete (after a `***` line). */
+  #eager = false;
+  #started = false;
+  /** UTF-16 units sent to the engine so far (for the index of a lone surrogate). */
+  #sent = 0;
+  #state: 'open' | 'failed' | 'ended' = 'open';
+  /** A lone surrogate in the text: the error the one-shot call throws, kept for end(). */
+  #invalid: PatchError | undefined;
+
+  constructor(held: Held<Prepared>) {
+    this.#held = held;
+    dropped.register(this, held, this);
+  }
+
+  /**
+   * Takes a piece. Complete lines go to the engine at once when they can
+   * complete a section or fail (a line that does not start with ' ', '+' or
+   * '-', one with a carriage return inside, any line after a `***` line, and
+   * the first push, which reports an input that cannot take any diff);
+   * lines of a section's body, which can do neither, wait for the next such
+   * line (at most {@link HOLD} units), so that the engine is called about
+   * once per section, not once per line.
+   */
+  push(chunk: string): StreamEvent[] {
+    if (typeof chunk !== 'string') throw new TypeError(`applypatch: push takes a string, got ${typeof chunk}`);
+    if (this.#state !== 'open') {
+      throw new Error(
+        this.#state === 'failed'
+          ? 'applypatch: this stream already reported an error; call end() for the final PatchError, or abort()'
+          : 'applypatch: this stream has ended; start a new one with createPatchStream()',
+      );
+    }
+    // Most pieces (a token or so) end no line: only remembered.
+    if (this.#started && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
+      if (chunk.length > 0) {
+        if (this.#first < 0) this.#first = chunk.charCodeAt(0);
+        if (this.#crLast) this.#innerCr = true;
+        this.#crLast = false;
+        this.#buffer.push(chunk);
+        this.#length += chunk.length;
+      }
+      return [];
+    }
+    const object = this.#object();
+    let send = !this.#started;
+    this.#started = true;
+    const base = this.#length;
+    this.#buffer.push(chunk);
+    this.#length += chunk.length;
+    let from = 0;
+    // The next carriage return of the chunk (searched once per one found).
+    let cr = chunk.indexOf('\r');
+    for (;;) {
+      const nl = chunk.indexOf('\n', from);
+      const end = nl < 0 ? chunk.length : nl;
+      if (end > from) {
+        if (this.#first < 0) this.#first = chunk.charCodeAt(from);
+        // A carriage return is inside the line unless a line break follows it.
+        if (this.#crLast) this.#innerCr = true;
+        for (; cr >= 0 && cr < end; cr = chunk.indexOf('\r', cr + 1)) {
+          if (cr < end - 1) this.#innerCr = true;
+        }
+        this.#crLast = chunk.charCodeAt(end - 1) === 0x0d;
+      }
+      if (nl < 0) break;
+      const first = this.#first;
+      if (first === STAR) this.#eager = true;
+      if (this.#eager || this.#innerCr || (first >= 0 && first !== SPACE && first !== PLUS && first !== MINUS)) send = true;
+      this.#complete = base + nl + 1;
+      this.#first = -1;
+      this.#innerCr = false;
+      this.#crLast = false;
+      from = nl + 1;
+    }
+    if (!send && this.#complete < HOLD) return [];
+    const held = this.#buffer.join('');
+    const lines = held.slice(0, this.#complete);
+    const rest = held.slice(this.#complete);
+    this.#buffer = rest === '' ? [] : [rest];
+    this.#length = rest.length;
+    this.#complete = 0;
+    const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
+    if (at >= 0) {
+      this.#invalid = invalid(this.#sent + at, lines.charCodeAt(at));
+      this.#state = 'failed';
+      return [{ type: 'error', error: this.#invalid }];
+    }
+    this.#sent += lines.length;
+    const raw = object.push(lines) as unknown[];
+    const events: StreamEvent[] = [];
+    for (const e of raw) {
+      if (Array.isArray(e)) {
+        const [index, diffLine, inputLine, offsets, texts] = e as [number, number, number, Uint32Array, string];
+        const splices: StreamSplice[] = [];
+        let text = 0;
+        for (let i = 0; i < offsets.length; i += 3) {
+          splices.push({ from: offsets[i], to: offsets[i + 1], insert: texts.slice(text, offsets[i + 2]) });
+          text = offsets[i + 2];
+        }
+        events.push({ type: 'section', index, diffLine, inputLine, splices });
+      } else {
+        this.#state = 'failed';
+        events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
+      }
+    }
+    return events;
+  }
+
+  preview(): string {
+    if (this.#state === 'ended') throw new Error('applypatch: this stream has ended');
+    return this.#object().preview();
+  }
+
+  end(): string {
+    if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
+    const object = this.#object();
+    this.#state = 'ended';
+    try {
+      if (this.#invalid !== undefined) throw this.#invalid;
+      const rest = this.#buffer.join('');
+      const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
+      if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
+      return call(() => object.end(rest));
+    } finally {
+      this.#release();
+    }
+  }
+
+  abort(): void {
+    this.#state = 'ended';
+    this.#release();
+  }
+
+  #object(): Prepared {
+    if (!this.#held.alive()) {
+      this.#state = 'ended';
+      throw new PatchError({
+        code: 'internal_error',
+        message:
+          'applypatch: the WebAssembly engine was restarted after a failure elsewhere, and this stream went with it. Start a new stream with createPatchStream() and push the text again.',
+      });
+    }
+    return this.#held.object;
+  }
+
+  #release(): void {
+    dropped.unregister(this);
+    this.#held.release();
+  }
+}
+
+/** The one-shot call's error for a diff with a lone surrogate at `index`. */
+function invalid(index: number, unit: number): PatchError {
+  return new PatchError({
+    code: 'invalid_string',
+    message: `diff is not well-formed UTF-16: it has a lone surrogate (\\u${unit.toString(16).toUpperCase()}) at index ${index}. Such a string cannot be encoded as UTF-8 without changing it, so it is refused.`,
+  });
+}

@@ -1,0 +1,206 @@
+// createPatchStream ends exactly as apply(), whatever the cuts: every V4A
+// case of the repository's corpora (the Strict vectors, the Agents SDK's
+// applyDiff cases, the repairs sample, the update bodies of the Codex parity
+// patches over their files), also with CRLF line breaks, in both modes,
+// pushed whole, one UTF-16 unit at a time (so surrogate pairs and CRLFs are
+// cut) and in random pieces. The first error event is apply()'s error for
+// the diff up to some line already pushed, and nothing follows it.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { apply, createPatchStream, PatchError, parse } from 'applypatch';
+import { fixture, rng } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const binding = require('../../dist/cjs/binding.js');
+
+function cases() {
+  const out = [];
+  for (const c of fixture('strict.json').apply) out.push({ name: `strict.json ${c.name}`, input: c.input, diff: c.diff });
+  for (const c of fixture('agents-applyDiff.cases.json')) {
+    if (typeof c.diff === 'string') out.push({ name: `agents ${c.name}`, input: c.input, diff: c.diff });
+  }
+  for (const [i, c] of fixture('repairs-sample.json').entries()) out.push({ name: `repairs ${i}`, input: c.input, diff: c.diff });
+  for (const c of fixture('codex-parity.json').cases) {
+    let patch;
+    try {
+      patch = parse(c.patch);
+    } catch {
+      continue;
+    }
+    for (const op of patch.operations) {
+      if (op.kind === 'update') out.push({ name: `parity ${c.name} ${op.path}`, input: c.files[op.path] ?? '', diff: op.diff });
+    }
+  }
+  const crlf = out.map((c) => ({
+    name: `${c.name} (CRLF)`,
+    input: c.input.replaceAll('\n', '\r\n'),
+    diff: c.diff.replaceAll('\n', '\r\n'),
+  }));
+  return [...out, ...crlf, { name: 'astral characters', input: 'a😀b\nc\n', diff: '@@\n-a😀b\n+😀x😀\n c' }];
+}
+
+const outcome = (fn) => {
+  try {
+    return { text: fn() };
+  } catch (e) {
+    assert.ok(e instanceof PatchError, `not a PatchError: ${e}`);
+    return { error: { code: e.code, message: e.message, diffLine: e.diffLine, inputLines: e.inputLines } };
+  }
+};
+
+function pieces(text, random) {
+  if (random === undefined) return [...text.split('')];
+  const out = [];
+  for (let at = 0; at < text.length; ) {
+    const n = Math.floor(random() * 13);
+    out.push(text.slice(at, at + n));
+    at += n;
+  }
+  return out;
+}
+
+/** The diff's first `n` lines, with their line breaks. */
+function firstLines(diff, n) {
+  let end = 0;
+  for (let i = 0; i < n; i++) {
+    const at = diff.indexOf('\n', end);
+    if (at < 0) return diff;
+    end = at + 1;
+  }
+  return diff.slice(0, end);
+}
+
+test('every chunking ends as apply() does, and the first error is apply() of a prefix', () => {
+  const random = rng(26);
+  let runs = 0;
+  for (const c of cases()) {
+    for (const mode of ['strict', 'codex']) {
+      const want = outcome(() => apply(c.input, c.diff, { mode }));
+      const ways = [[c.diff], pieces(c.diff), pieces(c.diff, random), pieces(c.diff, random)];
+      for (const way of ways) {
+        runs++;
+        const s = createPatchStream(c.input, { mode });
+        const events = [];
+        let pushed = '';
+        let error;
+        for (const p of way) {
+          if (error !== undefined) break;
+          pushed += p;
+          for (const e of s.push(p)) {
+            events.push(e);
+            if (e.type === 'error') error = { event: e, pushed };
+          }
+        }
+        const at = `${c.name} [${mode}, ${way.length} pieces]`;
+        if (error !== undefined) {
+          assert.equal(events.at(-1), error.event, `${at}: an event after the error`);
+          const lines = pushed.split('\n').length;
+          const got = {
+            code: error.event.error.code,
+            message: error.event.error.message,
+            diffLine: error.event.error.diffLine,
+            inputLines: error.event.error.inputLines,
+          };
+          const prefixes = Array.from({ length: lines }, (_, k) => outcome(() => apply(c.input, firstLines(c.diff, k), { mode })).error);
+          assert.ok(
+            prefixes.some((e) => e !== undefined && JSON.stringify(e) === JSON.stringify(got)),
+            `${at}: the error event ${JSON.stringify(got)} is apply()'s for no prefix`,
+          );
+          assert.throws(() => s.push('x'), /already reported an error/);
+          // end() answers for everything pushed.
+          assert.deepEqual(
+            outcome(() => s.end()),
+            outcome(() => apply(c.input, pushed, { mode })),
+            at,
+          );
+        } else {
+          assert.deepEqual(
+            outcome(() => s.end()),
+            want,
+            at,
+          );
+        }
+        assert.throws(() => s.push('x'), /has ended/);
+      }
+    }
+  }
+  assert.ok(runs > 3000, `${runs} runs`);
+});
+
+test('a section is placed when the next line opens another, with UTF-16 splices', () => {
+  const s = createPatchStream('😀 a\nb\nc\n');
+  assert.deepEqual(s.push('@@\n-😀 a\n+😀 A\n'), []);
+  assert.deepEqual(s.push('@'), []);
+  assert.deepEqual(s.push('@\n'), [{ type: 'section', index: 0, diffLine: 1, inputLine: 1, splices: [{ from: 3, to: 4, insert: 'A' }] }]);
+  assert.equal(s.preview(), '😀 A\nb\nc\n');
+  s.push('-c\n+C');
+  assert.equal(s.end(), '😀 A\nb\nC\n');
+});
+
+test('the first section that cannot apply stops the stream', () => {
+  const s = createPatchStream('a\nb\n');
+  const events = s.push('@@\n-x\n+y\n@@\n');
+  assert.equal(events.length, 1);
+  assert.equal(events[0].type, 'error');
+  assert.equal(events[0].error.code, 'context_not_found');
+  assert.throws(
+    () => s.end(),
+    (e) => e instanceof PatchError && e.code === 'empty_hunk',
+  );
+});
+
+test('a lone surrogate is refused as apply() refuses it, even cut from its pair', () => {
+  const s = createPatchStream('a\n');
+  assert.deepEqual(s.push('@@\n-a\n+\uD83D'), []);
+  assert.deepEqual(s.push('\uDE00\n'), []);
+  assert.equal(s.end(), 'a\n'.replace('a', '😀'));
+  const bad = createPatchStream('a\n');
+  const events = bad.push('@@\n-a\n+\uD83D\n');
+  assert.equal(events[0].error.code, 'invalid_string');
+  assert.deepEqual(
+    outcome(() => bad.end()),
+    outcome(() => apply('a\n', '@@\n-a\n+\uD83D\n')),
+  );
+});
+
+test('options streams do not take are refused clearly', () => {
+  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { format: 'patch' }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { repair: true }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { mode: 'loose' }), TypeError);
+  const s = createPatchStream('a\n');
+  s.abort();
+  assert.throws(() => s.push('@@\n'), /has ended/);
+});
+
+test('a stream left open never keeps the engine from recovering after a trap', () => {
+  const kept = createPatchStream('a\nb\n');
+  kept.push('@@\n-a\n+A\n');
+  createPatchStream('x\n').push('@@\n'); // dropped without end()
+  // A trap: memory grown to its maximum, then a call that must allocate.
+  const memory = binding.wasm().wasmMemory();
+  for (let pages = 32768; pages >= 1; pages = Math.floor(pages / 2)) {
+    for (;;) {
+      try {
+        memory.grow(pages);
+      } catch {
+        break;
+      }
+    }
+  }
+  assert.throws(
+    () => apply(`${'x\n'.repeat(1 << 18)}end\n`, '@@\n-y\n+z'),
+    (e) => e.code === 'internal_error',
+  );
+  assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
+  assert.ok(binding.wasm().wasmMemory().buffer.byteLength < binding.MEMORY_LIMIT);
+  // The stream went with the old instance, and says so; new ones work.
+  assert.throws(
+    () => kept.push('@@\n'),
+    (e) => e instanceof PatchError && e.code === 'internal_error' && /restarted/.test(e.message),
+  );
+  const fresh = createPatchStream('a\nb\n');
+  fresh.push('@@\n-a\n+A\n');
+  assert.equal(fresh.end(), 'A\nb\n');
+});
