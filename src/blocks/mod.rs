@@ -47,16 +47,22 @@ mod explain;
 mod files;
 mod indent;
 mod ladder;
+mod names;
+mod numbers;
 mod parse;
 mod similarity;
 
 use std::borrow::Cow;
 
-pub use files::{apply_blocks, apply_parsed_blocks, apply_parsed_blocks_to, BlockResult, BlocksResult};
+pub use files::{
+    apply_blocks, apply_blocks_in, apply_named_blocks_to, apply_parsed_blocks, apply_parsed_blocks_to, name_blocks, BlockResult,
+    BlocksResult, NamedBlocks,
+};
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 
 use crate::error::{Error, Result};
+use crate::repair::{Allow, Repair, RepairKind};
 use crate::text::Splice;
 use ladder::{Found, Reindent, Src};
 
@@ -180,6 +186,12 @@ pub struct Options {
     /// Every edit replaces all non-overlapping exact occurrences of its
     /// SEARCH text (as if each had `replace_all`). Off in both presets.
     pub replace_all: bool,
+    /// The repairs allowed, each reported in the result's `repairs`:
+    /// `line-numbers` (a SEARCH text whose lines carry read-tool prefixes
+    /// that are their own line numbers in the file, tried when the text as
+    /// written is not found) and, in [`apply_blocks_in`], `file-name`. None
+    /// in both presets.
+    pub repair: Allow,
 }
 
 /// How far (in lines) from an edit's `start_line` a match may start and
@@ -201,6 +213,7 @@ impl Options {
         no_change: false,
         line_hints: false,
         replace_all: false,
+        repair: Allow::NONE,
     };
 
     /// Every improvement on (the default): `unique`, `anchor_threshold` 0.5,
@@ -220,6 +233,7 @@ impl Options {
         no_change: true,
         line_hints: true,
         replace_all: false,
+        repair: Allow::NONE,
     };
 }
 
@@ -227,7 +241,7 @@ impl Options {
     /// The options as a binding passes them in one value: their names as the
     /// JS API spells them, in the order of [`Options::to_numbers`], and
     /// whether each is a flag (1 or 0) rather than a number.
-    pub const FIELDS: [(&'static str, bool); 12] = [
+    pub const FIELDS: [(&'static str, bool); 13] = [
         ("anchorSlack", false),
         ("threshold", false),
         ("anchorThreshold", false),
@@ -240,11 +254,12 @@ impl Options {
         ("noChange", true),
         ("lineHints", true),
         ("replaceAll", true),
+        ("repair", false),
     ];
 
     /// The options as numbers, in the order of [`Options::FIELDS`] (flags as
-    /// 1 or 0).
-    pub fn to_numbers(&self) -> [f64; 12] {
+    /// 1 or 0; `repair` as the bits of [`Allow::bits`]).
+    pub fn to_numbers(&self) -> [f64; 13] {
         let flag = |b: bool| if b { 1.0 } else { 0.0 };
         [
             self.anchor_slack as f64,
@@ -259,6 +274,7 @@ impl Options {
             flag(self.no_change),
             flag(self.line_hints),
             flag(self.replace_all),
+            f64::from(self.repair.bits()),
         ]
     }
 
@@ -289,6 +305,7 @@ impl Options {
             no_change: flag(9, c.no_change),
             line_hints: flag(10, c.line_hints),
             replace_all: flag(11, c.replace_all),
+            repair: at(12).filter(|v| v.is_finite() && *v >= 0.0).map_or(c.repair, |v| Allow::from_bits(v.min(f64::from(u32::MAX)) as u32)),
         }
     }
 }
@@ -457,6 +474,8 @@ pub struct Outcome {
     /// placed: chosen among several matches by its `start_line`, or how many
     /// places `replace_all` replaced.
     pub note: Option<String>,
+    /// On success, the repairs [`Options::repair`] allowed that placed it.
+    pub repairs: Vec<Repair>,
 }
 
 impl Outcome {
@@ -487,11 +506,13 @@ pub struct EditResult {
     pub failure: Option<Failure>,
     /// See [`Outcome::note`].
     pub note: Option<String>,
+    /// See [`Outcome::repairs`].
+    pub repairs: Vec<Repair>,
 }
 
 impl EditResult {
     fn new(source: &str, outcome: Outcome) -> Self {
-        let Outcome { strategy, similarity, matches, splice, failure, note } = outcome;
+        let Outcome { strategy, similarity, matches, splice, failure, note, repairs } = outcome;
         match splice {
             Some(s) => {
                 let text = crate::text::apply_splices(source, std::slice::from_ref(&s));
@@ -505,6 +526,7 @@ impl EditResult {
                     matches,
                     failure,
                     note,
+                    repairs,
                 }
             }
             None => EditResult {
@@ -517,6 +539,7 @@ impl EditResult {
                 matches,
                 failure,
                 note,
+                repairs,
             },
         }
     }
@@ -683,6 +706,27 @@ impl<'a> View<'a> {
 /// Decides what [`apply_edit`] does with one edit, without building the new
 /// text (the npm binding sends only the splice back).
 pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
+    let mut outcome = find_as_written(source, edit, options)?;
+    if outcome.ok() || outcome.failure.as_ref().is_some_and(|f| f.reason != Reason::NotFound) {
+        return Ok(outcome);
+    }
+    let Some(numbered) = numbers::strip(source, &edit.search, &edit.replace) else { return Ok(outcome) };
+    if options.repair.has(RepairKind::LineNumbers) {
+        // The numbers say where: the first place they name, among equal ones.
+        let stripped =
+            Edit { search: numbered.search.clone(), replace: numbered.replace.clone(), start_line: Some(numbered.first), ..edit.clone() };
+        let mut repaired = find_as_written(source, &stripped, &Options { line_hints: true, ..*options })?;
+        if repaired.ok() {
+            repaired.repairs.push(numbered.repair());
+            return Ok(repaired);
+        }
+    } else if let Some(f) = outcome.failure.as_mut() {
+        f.message.push_str(&numbered.hint());
+    }
+    Ok(outcome)
+}
+
+fn find_as_written(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
     crate::limits::check_text("the source", source)?;
     crate::limits::check_text("the SEARCH text", &edit.search)?;
     crate::limits::check_text("the REPLACE text", &edit.replace)?;
@@ -717,6 +761,7 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
             splice: Some(Splice { start: at, end: at, text: view.write(&replace) }),
             failure: None,
             note: None,
+            repairs: Vec::new(),
         });
     }
 
@@ -756,7 +801,15 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
         Reindent::Relative(r) => r.apply(&replace),
     };
     let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
-    Ok(Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None, note })
+    Ok(Outcome {
+        strategy: Some(strategy),
+        similarity,
+        matches: found.count,
+        splice: Some(splice),
+        failure: None,
+        note,
+        repairs: Vec::new(),
+    })
 }
 
 /// Where the ladder stopped.
@@ -791,7 +844,15 @@ pub(crate) fn climb(src: &Src, search: &str, replace: &str, options: &Options) -
         return Ok(Climb::Matched(Strategy::Fuzzy, found));
     }
     let failure = if options.explain { Some(explain::not_found(src, &lines, replace, options, fuzzy.best, &ctx.budget)?) } else { None };
-    Ok(Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure, note: None }))
+    Ok(Climb::Failed(Outcome {
+        strategy: None,
+        similarity: fuzzy.best.max(0.0),
+        matches: 0,
+        splice: None,
+        failure,
+        note: None,
+        repairs: Vec::new(),
+    }))
 }
 
 #[cfg(test)]

@@ -13,6 +13,11 @@
 //!   wrapped in a Markdown fence or a shell heredoc, is unwrapped;
 //! - a diff or patch that is already applied is a reported no-op.
 //!
+//! Edit blocks take the same option ([`crate::blocks::Options::repair`]):
+//! `line-numbers` there removes read-tool prefixes from a SEARCH text that
+//! are the lines' own numbers, and `file-name` maps a block's file name onto
+//! the one file of the map it can only mean.
+//!
 //! Every repair is a [`Repair`]: its kind, where, and what was forgiven.
 
 pub(crate) mod applied;
@@ -46,6 +51,10 @@ pub enum RepairKind {
     Envelope,
     /// The change is already in the input: nothing to do.
     AlreadyApplied,
+    /// Edit blocks over files: a file name written as the model remembered
+    /// it (`file3.py` for `dir/file3.py`, `file1_py`, a Windows path) taken as
+    /// the one file of the map it can only mean.
+    FileName,
 }
 
 impl RepairKind {
@@ -59,6 +68,7 @@ impl RepairKind {
         RepairKind::HunkHeader,
         RepairKind::Envelope,
         RepairKind::AlreadyApplied,
+        RepairKind::FileName,
     ];
 
     /// The stable code, e.g. `"trailing-ws"`.
@@ -72,6 +82,7 @@ impl RepairKind {
             RepairKind::HunkHeader => "hunk-header",
             RepairKind::Envelope => "envelope",
             RepairKind::AlreadyApplied => "already-applied",
+            RepairKind::FileName => "file-name",
         }
     }
 
@@ -97,7 +108,7 @@ impl Allow {
     /// No repair: plain Strict.
     pub const NONE: Allow = Allow(0);
     /// Every repair kind.
-    pub const ALL: Allow = Allow((1 << 8) - 1);
+    pub const ALL: Allow = Allow((1 << 9) - 1);
 
     /// Only these kinds.
     pub fn only(kinds: &[RepairKind]) -> Self {
