@@ -48,7 +48,10 @@ export const editOptionFields = [
 ] as const;
 
 /** The presets' option values, in the order of {{@link editOptionFields}}. */
-export const presets = {{ compatible: {compatible}, safe: {safe} }} as const;
+export const presets = {{
+  compatible: {compatible},
+  safe: {safe},
+}} as const;
 
 /** Every error code of the engine, in order. */
 export const engineErrorCodes = [
