@@ -353,6 +353,26 @@ mod tests {
     }
 
     #[test]
+    fn file_names_over_a_map() {
+        let files: BTreeMap<String, String> =
+            [("src/a.py", "x = 1\n"), ("src/b.py", "z = 3\n")].map(|(p, c)| (p.to_string(), c.to_string())).into();
+        let repair = Options { repair: crate::repair::Allow::ALL, ..Options::SAFE };
+        let message = [block("a.py", "x = 1", "x = 2"), block("src\\b.py", "z = 3", "z = 4")].concat();
+        let r = apply_blocks_in(&message, &repair, None, &files).unwrap();
+        assert!(r.ok);
+        let changes: Vec<_> = r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
+        assert_eq!(changes, [("src/a.py", Some("x = 2\n")), ("src/b.py", Some("z = 4\n"))]);
+        assert_eq!(r.results.iter().map(|b| b.repairs.len()).collect::<Vec<_>>(), [1, 1]);
+        // Without the repair: unknown, with the hint.
+        let r = apply_blocks_in(&message, &Options::SAFE, None, &files).unwrap();
+        let failure = r.results[0].failure.as_ref().unwrap();
+        assert_eq!(failure.reason, Reason::UnknownFile);
+        assert!(failure
+            .message
+            .ends_with("Did you mean src/a.py? (The 'file-name' repair takes a name that can mean one file only as that file.)"));
+    }
+
+    #[test]
     fn all_or_nothing() {
         let message = [block("a.py", "x = 1", "x = 10"), block("b.py", "nope", "z")].concat();
         let r = apply_blocks(&message, &Options::SAFE, None, get).unwrap();

@@ -39,11 +39,21 @@ enum How {
     Slips,
 }
 
-/// The file map's paths, indexed for the three lookups.
+/// The file map's paths, indexed for the three lookups (each list holds at
+/// most `LISTED + 1` paths: enough to list, and to say there are more), so a
+/// lookup costs the name's length, whatever the map.
 struct Index<'a> {
     known: HashSet<&'a str>,
-    by_base: HashMap<&'a str, Vec<&'a str>>,
+    /// Every path by each of its ends after a `/` (`b/c.py`, `c.py` for `a/b/c.py`).
+    by_end: HashMap<&'a str, Vec<&'a str>>,
     by_key: HashMap<String, Vec<&'a str>>,
+}
+
+fn add<'a, K: std::hash::Hash + Eq>(map: &mut HashMap<K, Vec<&'a str>>, k: K, path: &'a str) {
+    let list = map.entry(k).or_default();
+    if list.len() <= LISTED {
+        list.push(path);
+    }
 }
 
 /// The name without `.`, `_`, `/` and `\`.
@@ -51,19 +61,19 @@ fn key(name: &str) -> String {
     name.chars().filter(|c| !matches!(c, '.' | '_' | '/' | '\\')).collect()
 }
 
-fn base(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
-}
-
 impl<'a> Index<'a> {
     fn new(paths: &[&'a str]) -> Self {
-        let mut by_base: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut by_end: HashMap<&str, Vec<&str>> = HashMap::new();
         let mut by_key: HashMap<String, Vec<&str>> = HashMap::new();
         for &p in paths {
-            by_base.entry(base(p)).or_default().push(p);
-            by_key.entry(key(p)).or_default().push(p);
+            for (at, _) in p.match_indices('/') {
+                if let Some(end) = p.get(at + 1..).filter(|e| !e.is_empty()) {
+                    add(&mut by_end, end, p);
+                }
+            }
+            add(&mut by_key, key(p), p);
         }
-        Index { known: paths.iter().copied().collect(), by_base, by_key }
+        Index { known: paths.iter().copied().collect(), by_end, by_key }
     }
 
     /// The files a written name can mean, and how they were found.
@@ -73,11 +83,8 @@ impl<'a> Index<'a> {
         if let Some(&p) = self.known.get(posix) {
             return (vec![p], How::Posix);
         }
-        let tail = format!("/{posix}");
-        let ends: Vec<&str> =
-            self.by_base.get(base(posix)).map(|v| v.iter().copied().filter(|p| p.ends_with(&tail)).collect()).unwrap_or_default();
-        if !ends.is_empty() {
-            return (ends, How::Suffix);
+        if let Some(ends) = self.by_end.get(posix) {
+            return (ends.clone(), How::Suffix);
         }
         let k = key(written);
         let slips = if k.is_empty() { Vec::new() } else { self.by_key.get(&k).cloned().unwrap_or_default() };

@@ -97,6 +97,23 @@ impl Numbered {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blocks::{apply_edit, Edit, Options, Strategy};
+    use crate::repair::Allow;
+
+    #[test]
+    fn the_repair_is_opt_in_and_reported() {
+        let file = "line 1\nline to delete\nline 3";
+        let edit = Edit { start_line: Some(2), ..Edit::new("2 | line to delete", "") };
+        let repair = Options { repair: Allow::only(&[RepairKind::LineNumbers]), ..Options::SAFE };
+        let r = apply_edit(file, &edit, &repair).unwrap();
+        assert_eq!((r.ok, r.text.as_str(), r.strategy), (true, "line 1\nline 3", Some(Strategy::Exact)));
+        assert_eq!(r.repairs.iter().map(|x| (x.kind, x.input_line)).collect::<Vec<_>>(), [(RepairKind::LineNumbers, Some(2))]);
+        let plain = apply_edit(file, &edit, &Options::SAFE).unwrap();
+        assert!(!plain.ok && plain.repairs.is_empty());
+        assert!(plain.failure.unwrap().message.ends_with("(or allow the 'line-numbers' repair)."));
+        // Compatible explains nothing, and repairs all the same.
+        assert!(apply_edit(file, &edit, &Options { repair: Allow::ALL, ..Options::COMPATIBLE }).unwrap().ok);
+    }
 
     #[test]
     fn only_the_lines_own_numbers() {
