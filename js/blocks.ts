@@ -2,12 +2,13 @@
 // A failed match is data (`ok: false`), never an exception; only arguments of
 // the wrong type throw (TypeError), and strings with a lone surrogate are
 // refused with a PatchError like everywhere else in the package.
-import { checkOptions, checkString } from './args.js';
+import { checkOptions, checkString, describe, STRICT } from './args.js';
 import { type PreparedBlocks, putInput, wasm, withPrepared } from './binding.js';
 import { call } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
 import { type FileMap, type Files, fileMap, putPaths } from './patch.js';
 import { addSplices, type Splice } from './positions.js';
+import { type Repair, type RepairOptions, repairBits, repairKinds } from './repair.js';
 
 /** The ladder's rungs, in the order they are tried. */
 export type Strategy = (typeof strategies)[number];
@@ -57,7 +58,17 @@ export interface ParseBlocksOptions {
   detailed?: boolean;
 }
 
-export interface EditOptions {
+export interface EditOptions extends Omit<RepairOptions, 'repair'> {
+  /**
+   * Repairs allowed, each reported in the result's `repairs` (and to
+   * `onRepair`): `true` for all, or a list of kinds. `'line-numbers'`: a
+   * SEARCH text whose lines carry read-tool prefixes (`12 | code`) that are
+   * their own line numbers in the file is matched without them (when the
+   * text as written is not found); `'file-name'` ({@link applyBlocks}): a
+   * file name not in the map is taken as the one file it can only mean.
+   * Off in both presets.
+   */
+  repair?: RepairOptions['repair'];
   /** `'safe'` (default) or `'compatible'`; the options below override the preset's. */
   preset?: Preset;
   /** `anchor`: how far the gap between the anchor lines may differ from the SEARCH text's (2). */
@@ -144,6 +155,8 @@ export interface EditResult {
    * the engine on first read; not enumerable.
    */
   readonly splices: Splice[];
+  /** On success, the repairs (`options.repair`) that placed it. */
+  repairs?: Repair[];
 }
 
 export interface EditsResult {
@@ -162,7 +175,7 @@ export interface EditsResult {
 /** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?]`. */
 type RawResult = [number, number, number, number, number, string, FailureFields | undefined];
 
-type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied' | 'note'>;
+type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied' | 'note' | 'repairs'>;
 
 /** The binding's strategy numbers: 0 none, then the ladder in order. */
 const STRATEGIES: ReadonlyArray<Strategy | null> = [null, ...strategies];
@@ -187,10 +200,25 @@ function resolve(options: unknown): Float64Array {
   editOptionFields.forEach(([name, type], i) => {
     const v = o[name];
     if (v === undefined) return;
+    if (name === 'repair') {
+      values[i] = repairBits(o, STRICT);
+      return;
+    }
     if (typeof v !== type) throw new TypeError(`applypatch: options.${name} must be a ${type}, got ${kind(v)}`);
     values[i] = Number(v);
   });
+  const onRepair = o.onRepair;
+  if (onRepair !== undefined && typeof onRepair !== 'function') {
+    throw new TypeError(`applypatch: options.onRepair must be a function, got ${describe(onRepair)}`);
+  }
   return values;
+}
+
+/** Passes the results' repairs to `options.onRepair`, in order. */
+function reportRepairs(options: unknown, results: ReadonlyArray<{ repairs?: Repair[] }>): void {
+  const onRepair = (options as { onRepair?: (r: Repair) => void } | undefined)?.onRepair;
+  if (onRepair === undefined) return;
+  for (const r of results) for (const repair of r.repairs ?? []) onRepair(repair);
 }
 
 /** An edit's text, and its `[startLine, endLine, replaceAll]` for the binding (0 for none). */
@@ -261,7 +289,9 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
   const len = putInput(source);
   const searchLen = putInput(search, len);
   const replaceLen = putInput(replace, len + searchLen);
-  return finish(source, call(() => wasm().blocksApplyEdit(len, searchLen, replaceLen, args, new Float64Array(hints))) as RawResult);
+  const result = finish(source, call(() => wasm().blocksApplyEdit(len, searchLen, replaceLen, args, new Float64Array(hints))) as RawResult);
+  reportRepairs(options, [result]);
+  return result;
 }
 
 /**
@@ -289,6 +319,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
     return r;
   });
   const applied = results.filter((r) => r.ok).length;
+  reportRepairs(options, results);
   return addSplices({ ok: applied === edits.length, text, results, applied } as EditsResult, source, text);
 }
 
@@ -342,8 +373,14 @@ export function applyBlocks<T extends Files>(files: T, message: string, options?
   const args = resolve(options);
   const path = checkOptions(options).path;
   if (path !== undefined && typeof path !== 'string') throw new TypeError(`applypatch: options.path must be a string, got ${kind(path)}`);
-  return withBlocks(message, (prepared) => applyPreparedBlocks(map, prepared, args, path));
+  const result = withBlocks(message, (prepared) => applyPreparedBlocks(map, prepared, args, path));
+  reportRepairs(options, result.results);
+  return result;
 }
+
+/** The `repair` option's position in the binding's options. */
+const REPAIR = editOptionFields.findIndex(([name]) => name === 'repair');
+const FILE_NAME = 1 << repairKinds.indexOf('file-name');
 
 /** Options as the binding takes them (for {@link applyPreparedBlocks}). @internal */
 export function blockOptions(options?: EditOptions): Float64Array {
@@ -357,6 +394,24 @@ export function withBlocks<R>(message: string, use: (prepared: PreparedBlocks) =
 
 /** Applies prepared blocks to the files of a map they go to. @internal */
 export function applyPreparedBlocks<T extends Files>(
+  map: FileMap<T>,
+  prepared: PreparedBlocks,
+  args: Float64Array,
+  path: string | undefined,
+): BlocksResult<T> {
+  // With the `file-name` repair the engine reads the blocks' names against
+  // every path of the map (only the paths cross). Without it, only when a
+  // block's file is unknown: its message then names the one file the name
+  // can mean, if there is one.
+  const fileNames = ((args[REPAIR] as number) & FILE_NAME) !== 0;
+  if (fileNames) call(() => prepared.name(map.paths, args));
+  const result = applyNamedBlocks(map, prepared, args, path);
+  if (fileNames || result.ok || result.results.at(-1)?.reason !== 'unknown-file') return result;
+  call(() => prepared.name(map.paths, args));
+  return applyNamedBlocks(map, prepared, args, path);
+}
+
+function applyNamedBlocks<T extends Files>(
   map: FileMap<T>,
   prepared: PreparedBlocks,
   args: Float64Array,

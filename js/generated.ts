@@ -30,10 +30,14 @@ export const editOptionFields = [
   ['noChange', 'boolean'],
   ['lineHints', 'boolean'],
   ['replaceAll', 'boolean'],
+  ['repair', 'number'],
 ] as const;
 
 /** The presets' option values, in the order of {@link editOptionFields}. */
-export const presets = { compatible: [2, 0.85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], safe: [2, 0.85, 0.5, 1, 1, 1, 1, 1, 1, 1, 1, 0] } as const;
+export const presets = {
+  compatible: [2, 0.85, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+  safe: [2, 0.85, 0.5, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0],
+} as const;
 
 /** Every error code of the engine, in order. */
 export const engineErrorCodes = [
@@ -80,6 +84,7 @@ export const repairKinds = [
   'hunk-header',
   'envelope',
   'already-applied',
+  'file-name',
 ] as const;
 
 /** The engine's limit on one text, in UTF-8 bytes (`limits::MAX_TEXT_BYTES`). */

@@ -61,10 +61,10 @@ fn options() -> impl Strategy<Value = Options> {
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
-        prop::array::uniform5(any::<bool>()),
+        prop::array::uniform6(any::<bool>()),
     )
         .prop_map(|(anchor_slack, threshold, unique, anchor_threshold, newlines, relative_indent, explain, more)| {
-            let [whole_lines, empty_search, no_change, line_hints, replace_all] = more;
+            let [whole_lines, empty_search, no_change, line_hints, replace_all, repair] = more;
             Options {
                 anchor_slack,
                 threshold,
@@ -78,6 +78,7 @@ fn options() -> impl Strategy<Value = Options> {
                 no_change,
                 line_hints,
                 replace_all,
+                repair: if repair { applypatch::repair::Allow::ALL } else { applypatch::repair::Allow::NONE },
             }
         })
 }

@@ -146,7 +146,7 @@ fn only_the_allowed_kinds() {
     assert_eq!(r.value, "c\nb\n");
     assert_eq!(
         RepairKind::ALL.iter().map(|k| k.code()).collect::<Vec<_>>(),
-        ["trailing-ws", "unicode", "tabs", "indent", "line-numbers", "hunk-header", "envelope", "already-applied"]
+        ["trailing-ws", "unicode", "tabs", "indent", "line-numbers", "hunk-header", "envelope", "already-applied", "file-name"]
     );
 }
 

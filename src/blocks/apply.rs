@@ -8,9 +8,11 @@ use super::climb::{climb, Climb};
 use super::explain;
 use super::indent;
 use super::ladder::{Reindent, Src};
+use super::numbers;
 use super::similarity;
-use super::types::{Edit, EditResult, EditsResult, Options, Outcome, Strategy};
+use super::types::{Edit, EditResult, EditsResult, Options, Outcome, Reason, Strategy};
 use crate::error::{Error, Result};
+use crate::repair::context::RepairKind;
 use crate::text::Splice;
 
 /// Applies one edit. A failed match is a result with `ok == false` and the
@@ -138,6 +140,27 @@ impl<'a> View<'a> {
 /// Decides what [`apply_edit`] does with one edit, without building the new
 /// text (the npm binding sends only the splice back).
 pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
+    let mut outcome = find_as_written(source, edit, options)?;
+    if outcome.ok() || outcome.failure.as_ref().is_some_and(|f| f.reason != Reason::NotFound) {
+        return Ok(outcome);
+    }
+    let Some(numbered) = numbers::strip(source, &edit.search, &edit.replace) else { return Ok(outcome) };
+    if options.repair.has(RepairKind::LineNumbers) {
+        // The numbers say where: the first place they name, among equal ones.
+        let stripped =
+            Edit { search: numbered.search.clone(), replace: numbered.replace.clone(), start_line: Some(numbered.first), ..edit.clone() };
+        let mut repaired = find_as_written(source, &stripped, &Options { line_hints: true, ..*options })?;
+        if repaired.ok() {
+            repaired.repairs.push(numbered.repair());
+            return Ok(repaired);
+        }
+    } else if let Some(f) = outcome.failure.as_mut() {
+        f.message.push_str(&numbered.hint());
+    }
+    Ok(outcome)
+}
+
+fn find_as_written(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
     crate::limits::check_text("the source", source)?;
     crate::limits::check_text("the SEARCH text", &edit.search)?;
     crate::limits::check_text("the REPLACE text", &edit.replace)?;
@@ -172,6 +195,7 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
             splice: Some(Splice { start: at, end: at, text: view.write(&replace) }),
             failure: None,
             note: None,
+            repairs: Vec::new(),
         });
     }
 
@@ -211,7 +235,15 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
         Reindent::Relative(r) => r.apply(&replace),
     };
     let splice = Splice { start: view.to_source(hit.start), end: view.to_source(hit.end), text: view.write(&text) };
-    Ok(Outcome { strategy: Some(strategy), similarity, matches: found.count, splice: Some(splice), failure: None, note })
+    Ok(Outcome {
+        strategy: Some(strategy),
+        similarity,
+        matches: found.count,
+        splice: Some(splice),
+        failure: None,
+        note,
+        repairs: Vec::new(),
+    })
 }
 
 #[cfg(test)]

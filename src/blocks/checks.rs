@@ -26,6 +26,7 @@ fn failed(reason: Reason, message: String) -> Outcome {
         splice: None,
         failure: Some(Failure { reason, message, candidates: Vec::new(), nearest: None, already_applied: None }),
         note: None,
+        repairs: Vec::new(),
     }
 }
 
@@ -217,6 +218,7 @@ pub(crate) fn replace_all(
         splice: Some(Splice { start: to_source(first), end: to_source(last), text: out }),
         failure: None,
         note: Some(note),
+        repairs: Vec::new(),
     })
 }
 

@@ -37,5 +37,13 @@ pub(crate) fn climb(src: &Src, search: &str, replace: &str, options: &Options) -
         return Ok(Climb::Matched(Strategy::Fuzzy, found));
     }
     let failure = if options.explain { Some(explain::not_found(src, &lines, replace, options, fuzzy.best, &ctx.budget)?) } else { None };
-    Ok(Climb::Failed(Outcome { strategy: None, similarity: fuzzy.best.max(0.0), matches: 0, splice: None, failure, note: None }))
+    Ok(Climb::Failed(Outcome {
+        strategy: None,
+        similarity: fuzzy.best.max(0.0),
+        matches: 0,
+        splice: None,
+        failure,
+        note: None,
+        repairs: Vec::new(),
+    }))
 }

@@ -87,6 +87,7 @@ pub(crate) fn ambiguous(src: &Src, strategy: Strategy, found: &Found, similarity
         splice: None,
         failure: Some(Failure { reason: Reason::Ambiguous, message, candidates, nearest: None, already_applied: None }),
         note: None,
+        repairs: Vec::new(),
     }
 }
 

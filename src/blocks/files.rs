@@ -2,11 +2,13 @@
 //! line before it (or the default file), blocks apply in message order, each
 //! to its file as the blocks before it left it, and all or nothing.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
+use super::names::{map_names, Note};
 use super::{apply_edit, parse_blocks_detailed, Edit, EditResult, Failure, Options, Parsed, ParsedEdit, Problem, Reason, Strategy};
 use crate::error::Result;
 use crate::files::FileChange;
+use crate::repair::context::{Repair, RepairKind};
 
 /// What happened to one block of a message applied over files.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +35,10 @@ pub struct BlockResult {
     /// On success, how the block was placed (see [`super::Outcome::note`]).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub note: Option<String>,
+    /// The repairs [`Options::repair`] allowed for this block: its file
+    /// name (`file-name`, [`apply_blocks_in`]) and its SEARCH text.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub repairs: Vec<Repair>,
 }
 
 /// The result of [`apply_blocks`].
@@ -84,7 +90,72 @@ pub fn apply_parsed_blocks<'f>(
     get: impl Fn(&str) -> Option<&'f str>,
 ) -> Result<BlocksResult> {
     let (paths, slots) = slots(parsed, default_path);
-    apply_slots(parsed, options, &paths, &slots, |slot| paths.get(slot).and_then(|&p| get(p)))
+    apply_slots(parsed, &[], options, &paths, &slots, |slot| paths.get(slot).and_then(|&p| get(p)))
+}
+
+/// [`apply_blocks`] over a file map, where the map's paths are known: with
+/// the `file-name` repair allowed ([`Options::repair`]), a block's file name
+/// that is not in the map is taken as the one file it can only mean (the
+/// same path with `/` for `\`, the one path that ends with it, or the same
+/// name but for `.`, `_`, `/` and `\`), reported in the block's `repairs`;
+/// a name that could mean several files is refused, listing them. A block
+/// that creates a file (an empty SEARCH text) keeps its name.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use applypatch::blocks::{apply_blocks_in, Options};
+/// use applypatch::repair::Allow;
+/// let files = BTreeMap::from([("src/app.py".to_string(), "x = 1\n".to_string())]);
+/// let message = "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n";
+/// let r = apply_blocks_in(message, &Options { repair: Allow::ALL, ..Options::SAFE }, None, &files).unwrap();
+/// assert_eq!((r.changes[0].path.as_str(), r.results[0].repairs[0].kind.code()), ("src/app.py", "file-name"));
+/// ```
+pub fn apply_blocks_in(
+    message: &str,
+    options: &Options,
+    default_path: Option<&str>,
+    files: &BTreeMap<String, String>,
+) -> Result<BlocksResult> {
+    let paths: Vec<&str> = files.keys().map(String::as_str).collect();
+    let named = name_blocks(&parse_blocks_detailed(message), options, &paths);
+    let (paths, slots) = slots(&named.parsed, default_path);
+    apply_slots(&named.parsed, &named.notes, options, &paths, &slots, |slot| {
+        paths.get(slot).and_then(|&p| files.get(p)).map(String::as_str)
+    })
+}
+
+/// Parsed blocks whose file names were read against a file map's paths
+/// ([`name_blocks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedBlocks {
+    parsed: Parsed,
+    notes: Vec<Note>,
+}
+
+impl NamedBlocks {
+    /// The blocks, with the file names the `file-name` repair mapped.
+    pub fn parsed(&self) -> &Parsed {
+        &self.parsed
+    }
+}
+
+/// Reads the blocks' file names against `paths`, the file map's (see
+/// [`apply_blocks_in`]), for [`apply_named_blocks_to`].
+pub fn name_blocks(parsed: &Parsed, options: &Options, paths: &[&str]) -> NamedBlocks {
+    let (parsed, notes) = map_names(parsed, paths, options.repair.has(RepairKind::FileName));
+    NamedBlocks { parsed, notes }
+}
+
+/// [`apply_parsed_blocks_to`] for blocks named with [`name_blocks`]: `files`
+/// by position in `named.parsed().paths(default_path)`.
+pub fn apply_named_blocks_to(
+    named: &NamedBlocks,
+    options: &Options,
+    default_path: Option<&str>,
+    files: &[Option<&str>],
+) -> Result<BlocksResult> {
+    let (paths, slots) = slots(&named.parsed, default_path);
+    apply_slots(&named.parsed, &named.notes, options, &paths, &slots, |slot| files.get(slot).copied().flatten())
 }
 
 /// [`apply_parsed_blocks`] with the files given by position rather than
@@ -98,7 +169,7 @@ pub fn apply_parsed_blocks_to(
     files: &[Option<&str>],
 ) -> Result<BlocksResult> {
     let (paths, slots) = slots(parsed, default_path);
-    apply_slots(parsed, options, &paths, &slots, |slot| files.get(slot).copied().flatten())
+    apply_slots(parsed, &[], options, &paths, &slots, |slot| files.get(slot).copied().flatten())
 }
 
 impl Parsed {
@@ -132,6 +203,7 @@ pub(super) fn slots<'a>(parsed: &'a Parsed, default_path: Option<&'a str>) -> (V
 
 fn apply_slots<'f>(
     parsed: &Parsed,
+    notes: &[Note],
     options: &Options,
     paths: &[&str],
     slots: &[Option<usize>],
@@ -158,12 +230,19 @@ fn apply_slots<'f>(
             failed = true;
             break;
         };
+        let named = notes.get(i).unwrap_or(&Note::Kept);
+        if let Note::Refused(message) = named {
+            results.push(unknown(path.to_string(), block, message.clone()));
+            failed = true;
+            break;
+        }
         let Some(state) = current.get_mut(slot) else { break };
         if state.is_none() {
             let original = base(slot);
             if original.is_none() && !block.search.is_empty() {
+                let hint = if let Note::Hint(h) = named { h.as_str() } else { "" };
                 let message = format!(
-                    "Block {} (line {}) names {path}, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text.",
+                    "Block {} (line {}) names {path}, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text.{hint}",
                     i + 1,
                     block.line
                 );
@@ -179,12 +258,29 @@ fn apply_slots<'f>(
         rereads.read(text.len())?;
         let edit =
             Edit { start_line: block.start_line, end_line: block.end_line, ..Edit::new(block.search.as_str(), block.replace.as_str()) };
-        let EditResult { ok, text: new, strategy, similarity, matches, failure, note, .. } = apply_edit(text, &edit, options)?;
+        let EditResult { ok, text: new, strategy, similarity, matches, failure, note, repairs: found, .. } =
+            apply_edit(text, &edit, options)?;
         if ok {
             *text = new;
         }
+        let mut repairs = Vec::new();
+        if let Note::Mapped(r) = named {
+            repairs.push(r.clone());
+        }
+        repairs.extend(found.into_iter().map(|r| Repair { path: Some(path.to_string()), ..r }));
         let (line, end_marker_line) = (block.line, block.end_marker_line);
-        results.push(BlockResult { path: path.to_string(), line, end_marker_line, ok, strategy, similarity, matches, failure, note });
+        results.push(BlockResult {
+            path: path.to_string(),
+            line,
+            end_marker_line,
+            ok,
+            strategy,
+            similarity,
+            matches,
+            failure,
+            note,
+            repairs,
+        });
         failed = !ok;
     }
     let changes = if failed {
@@ -206,7 +302,18 @@ fn apply_slots<'f>(
 fn unknown(path: String, block: &ParsedEdit, message: String) -> BlockResult {
     let failure = Failure { reason: Reason::UnknownFile, message, candidates: Vec::new(), nearest: None, already_applied: None };
     let (line, end_marker_line) = (block.line, block.end_marker_line);
-    BlockResult { path, line, end_marker_line, ok: false, strategy: None, similarity: 0.0, matches: 0, failure: Some(failure), note: None }
+    BlockResult {
+        path,
+        line,
+        end_marker_line,
+        ok: false,
+        strategy: None,
+        similarity: 0.0,
+        matches: 0,
+        failure: Some(failure),
+        note: None,
+        repairs: Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -254,6 +361,26 @@ mod tests {
         assert_eq!(missing.results.iter().map(|b| (b.path.as_str(), b.ok)).collect::<Vec<_>>(), [("b.py", true), ("a.py", false)]);
         assert_eq!(missing.results[1].failure.as_ref().map(|f| f.reason), Some(Reason::UnknownFile));
         assert!(!missing.ok && missing.changes.is_empty());
+    }
+
+    #[test]
+    fn file_names_over_a_map() {
+        let files: BTreeMap<String, String> =
+            [("src/a.py", "x = 1\n"), ("src/b.py", "z = 3\n")].map(|(p, c)| (p.to_string(), c.to_string())).into();
+        let repair = Options { repair: crate::repair::Allow::ALL, ..Options::SAFE };
+        let message = [block("a.py", "x = 1", "x = 2"), block("src\\b.py", "z = 3", "z = 4")].concat();
+        let r = apply_blocks_in(&message, &repair, None, &files).unwrap();
+        assert!(r.ok);
+        let changes: Vec<_> = r.changes.iter().map(|c| (c.path.as_str(), c.contents.as_deref())).collect();
+        assert_eq!(changes, [("src/a.py", Some("x = 2\n")), ("src/b.py", Some("z = 4\n"))]);
+        assert_eq!(r.results.iter().map(|b| b.repairs.len()).collect::<Vec<_>>(), [1, 1]);
+        // Without the repair: unknown, with the hint.
+        let r = apply_blocks_in(&message, &Options::SAFE, None, &files).unwrap();
+        let failure = r.results[0].failure.as_ref().unwrap();
+        assert_eq!(failure.reason, Reason::UnknownFile);
+        assert!(failure
+            .message
+            .ends_with("Did you mean src/a.py? (The 'file-name' repair takes a name that can mean one file only as that file.)"));
     }
 
     #[test]

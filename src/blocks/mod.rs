@@ -49,13 +49,18 @@ mod explain;
 mod files;
 mod indent;
 mod ladder;
+mod names;
+mod numbers;
 mod parse;
 mod similarity;
 mod types;
 
 pub use apply::{apply_edit, apply_edits, find, find_each};
 pub(crate) use climb::{climb, Climb};
-pub use files::{apply_blocks, apply_parsed_blocks, apply_parsed_blocks_to, BlockResult, BlocksResult};
+pub use files::{
+    apply_blocks, apply_blocks_in, apply_named_blocks_to, apply_parsed_blocks, apply_parsed_blocks_to, name_blocks, BlockResult,
+    BlocksResult, NamedBlocks,
+};
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 pub(crate) use types::py_strip;

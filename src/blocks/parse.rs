@@ -191,7 +191,19 @@ fn file_name(line: &str) -> Option<String> {
     let pathlike = t.contains(['.', '/', '\\']);
     let letters = t.chars().all(|c| c.is_ascii_alphabetic());
     let named = letters && (t.to_ascii_lowercase().ends_with("file") || t.chars().all(|c| c.is_ascii_uppercase()) && t.len() >= 4);
-    (pathlike || named).then(|| t.to_string())
+    (pathlike || named || slipped_extension(t)).then(|| t.to_string())
+}
+
+/// A name whose extension's dot was written as `_` (`file1_py`, as aider
+/// sees models write it): the `file-name` repair maps it onto the file.
+fn slipped_extension(t: &str) -> bool {
+    const EXTENSIONS: [&str; 24] = [
+        "py", "js", "ts", "tsx", "jsx", "rs", "go", "java", "c", "h", "cpp", "cs", "rb", "php", "swift", "kt", "md", "txt", "json", "yaml",
+        "yml", "toml", "html", "css",
+    ];
+    t.rsplit_once('_').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') && EXTENSIONS.contains(&ext)
+    })
 }
 
 /// The file named just before the start marker at `lines[at]`: the nearest
@@ -253,9 +265,24 @@ fn roo_header(lines: &[&str], from: usize, marker_len: usize) -> (usize, Option<
 /// `\=======`), without it.
 fn unescape(line: &str) -> &str {
     match line.strip_prefix('\\') {
-        Some(rest) if equals_line(rest).is_some() || marker(rest, None).is_some() || run(rest, b'>') >= 3 || run(rest, b'<') >= 3 => rest,
+        Some(rest)
+            if equals_line(rest).is_some()
+                || marker(rest, None).is_some()
+                || run(rest, b'>') >= 3
+                || run(rest, b'<') >= 3
+                || line_marker(rest).is_some() =>
+        {
+            rest
+        }
         _ => line,
     }
+}
+
+/// Roo Code's line marker a line holds (`:start_line:` or `:end_line:`,
+/// spaces around allowed), if it is one.
+fn line_marker(line: &str) -> Option<&'static str> {
+    let t = line.trim_start();
+    [":start_line:", ":end_line:"].into_iter().find(|m| t.starts_with(m))
 }
 
 /// A marker of `n` characters `c`, as a message shows it: written out up to
@@ -273,6 +300,17 @@ fn shown(line: &str) -> String {
         Some((at, _)) => format!("{}…", line.get(..at).unwrap_or("")),
         None => line.to_string(),
     }
+}
+
+/// The problem of a block whose REPLACE part holds a line marker: where
+/// markers may stand, and how to write such a line as text.
+fn stray_marker(start: usize, at: usize, name: &str, len: usize) -> String {
+    format!(
+        "The edit block starting at line {} has the line marker '{name}' at line {}, in its REPLACE text, so it was not applied (the marker would have been written into the file). Line markers (:start_line: and :end_line:) may stand only in the SEARCH part, right after '{} SEARCH' and before the '-------' line; a line of text that starts with '{name}' is written '\\{name}'.",
+        start + 1,
+        at + 1,
+        rep('<', len)
+    )
 }
 
 /// Longest marker run a message writes out.
@@ -308,6 +346,9 @@ pub const MAX_PROBLEMS: usize = 100;
 ///   start marker), an end marker with no divider, a second divider (Roo Code
 ///   refuses it too: where SEARCH ends would be a guess), and an end marker
 ///   outside a block are reported as problems; such blocks give no edit.
+/// - So is a Roo Code line marker (`:start_line:`, `:end_line:`) in the
+///   REPLACE part, which Roo refuses too: it would be written into the file.
+///   `\\:start_line:` is the text `:start_line:`.
 pub fn parse_blocks_detailed(text: &str) -> Parsed {
     struct Open {
         start: usize,
@@ -323,6 +364,8 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
         loose: Vec<(usize, usize)>,
         /// A second divider in the REPLACE part.
         second: Option<usize>,
+        /// The first line marker (`:start_line:`) in the REPLACE part.
+        stray: Option<(usize, &'static str)>,
     }
     let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     let mut out = Parsed::default();
@@ -376,7 +419,18 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                 let (header, start_line, end_line) = roo_header(&lines, i + 1, len);
                 skip_to = i + 1 + header;
                 let cline = line.starts_with('-');
-                open = Some(Open { start: i, len, cline, body: skip_to, start_line, end_line, div: None, loose: Vec::new(), second: None });
+                open = Some(Open {
+                    start: i,
+                    len,
+                    cline,
+                    body: skip_to,
+                    start_line,
+                    end_line,
+                    div: None,
+                    loose: Vec::new(),
+                    second: None,
+                    stray: None,
+                });
             }
             (Some(Marker::End), Some(o)) => {
                 if o.div.is_none() && o.loose.len() == 1 {
@@ -384,6 +438,11 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                 }
                 let len = o.len;
                 match (o.div, o.second) {
+                    (Some(_), None) if o.stray.is_some() => {
+                        if let Some((at, name)) = o.stray {
+                            report(&mut out.problems, o.start + 1, &|| stray_marker(o.start, at, name, len));
+                        }
+                    }
                     (Some((div, dlen)), Some(second)) => report(&mut out.problems, o.start + 1, &|| {
                         format!(
                             "The edit block starting at line {} has two '{}' lines (lines {} and {}), so where its SEARCH text ends is unclear; it was not applied. Use one divider line between the SEARCH and the REPLACE text; a line '{}' inside the text is written '\\{}'.",
@@ -447,6 +506,7 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
                     (Some(n), None) if n == o.len || o.cline => o.div = Some((i, n)),
                     (Some(n), None) => o.loose.push((i, n)),
                     (Some(n), Some((_, dlen))) if n == dlen && o.second.is_none() => o.second = Some(i),
+                    (None, Some(_)) if o.stray.is_none() => o.stray = line_marker(line).map(|name| (i, name)),
                     _ => {}
                 }
             }
@@ -611,5 +671,29 @@ mod tests {
         // YAML front matter is text.
         let p = parse_blocks_detailed("<<<<<<< SEARCH\n---\ntitle: a\n---\n=======\n---\ntitle: b\n---\n>>>>>>> REPLACE");
         assert_eq!(p.edits[0].search, "---\ntitle: a\n---");
+    }
+
+    #[test]
+    fn a_slipped_extension_is_a_file_name() {
+        assert_eq!(file_name("file1_py").as_deref(), Some("file1_py"));
+        assert_eq!(file_name("my_var"), None);
+        assert_eq!(file_name("_py"), None);
+    }
+
+    #[test]
+    fn line_markers_in_replace_are_problems() {
+        let p = parse_blocks_detailed("a.py\n<<<<<<< SEARCH\nold\n=======\n  :start_line:5  \nnew\n:end_line:6\n>>>>>>> REPLACE\n");
+        assert!(p.edits.is_empty());
+        assert_eq!(
+            p.problems,
+            [Problem {
+                line: 2,
+                message: "The edit block starting at line 2 has the line marker ':start_line:' at line 5, in its REPLACE text, so it was not applied (the marker would have been written into the file). Line markers (:start_line: and :end_line:) may stand only in the SEARCH part, right after '<<<<<<< SEARCH' and before the '-------' line; a line of text that starts with ':start_line:' is written '\\:start_line:'.".into()
+            }]
+        );
+        // Escaped, it is text; in the SEARCH header, a marker.
+        let p = parse_blocks_detailed("<<<<<<< SEARCH\n:start_line:1\n-------\nold\n=======\nnew\n\\:end_line:10\n>>>>>>> REPLACE\n");
+        assert!(p.problems.is_empty());
+        assert_eq!((p.edits[0].replace.as_str(), p.edits[0].start_line), ("new\n:end_line:10", Some(1)));
     }
 }

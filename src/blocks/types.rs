@@ -3,6 +3,7 @@
 //! [`EditResult`], [`Failure`] and its parts); and Python's `strip()`, which
 //! every rung uses. At the bottom of `blocks/`: it imports none of its files.
 
+use crate::repair::context::{Allow, Repair};
 use crate::text::Splice;
 
 /// One search/replace edit.
@@ -125,6 +126,12 @@ pub struct Options {
     /// Every edit replaces all non-overlapping exact occurrences of its
     /// SEARCH text (as if each had `replace_all`). Off in both presets.
     pub replace_all: bool,
+    /// The repairs allowed, each reported in the result's `repairs`:
+    /// `line-numbers` (a SEARCH text whose lines carry read-tool prefixes
+    /// that are their own line numbers in the file, tried when the text as
+    /// written is not found) and, in [`apply_blocks_in`](super::apply_blocks_in), `file-name`. None
+    /// in both presets.
+    pub repair: Allow,
 }
 
 /// How far (in lines) from an edit's `start_line` a match may start and
@@ -146,6 +153,7 @@ impl Options {
         no_change: false,
         line_hints: false,
         replace_all: false,
+        repair: Allow::NONE,
     };
 
     /// Every improvement on (the default): `unique`, `anchor_threshold` 0.5,
@@ -165,6 +173,7 @@ impl Options {
         no_change: true,
         line_hints: true,
         replace_all: false,
+        repair: Allow::NONE,
     };
 }
 
@@ -172,7 +181,7 @@ impl Options {
     /// The options as a binding passes them in one value: their names as the
     /// JS API spells them, in the order of [`Options::to_numbers`], and
     /// whether each is a flag (1 or 0) rather than a number.
-    pub const FIELDS: [(&'static str, bool); 12] = [
+    pub const FIELDS: [(&'static str, bool); 13] = [
         ("anchorSlack", false),
         ("threshold", false),
         ("anchorThreshold", false),
@@ -185,11 +194,12 @@ impl Options {
         ("noChange", true),
         ("lineHints", true),
         ("replaceAll", true),
+        ("repair", false),
     ];
 
     /// The options as numbers, in the order of [`Options::FIELDS`] (flags as
-    /// 1 or 0).
-    pub fn to_numbers(&self) -> [f64; 12] {
+    /// 1 or 0; `repair` as the bits of [`Allow::bits`]).
+    pub fn to_numbers(&self) -> [f64; 13] {
         let flag = |b: bool| if b { 1.0 } else { 0.0 };
         [
             self.anchor_slack as f64,
@@ -204,6 +214,7 @@ impl Options {
             flag(self.no_change),
             flag(self.line_hints),
             flag(self.replace_all),
+            f64::from(self.repair.bits()),
         ]
     }
 
@@ -234,6 +245,7 @@ impl Options {
             no_change: flag(9, c.no_change),
             line_hints: flag(10, c.line_hints),
             replace_all: flag(11, c.replace_all),
+            repair: at(12).filter(|v| v.is_finite() && *v >= 0.0).map_or(c.repair, |v| Allow::from_bits(v.min(f64::from(u32::MAX)) as u32)),
         }
     }
 }
@@ -402,6 +414,8 @@ pub struct Outcome {
     /// placed: chosen among several matches by its `start_line`, or how many
     /// places `replace_all` replaced.
     pub note: Option<String>,
+    /// On success, the repairs [`Options::repair`] allowed that placed it.
+    pub repairs: Vec<Repair>,
 }
 
 impl Outcome {
@@ -432,11 +446,13 @@ pub struct EditResult {
     pub failure: Option<Failure>,
     /// See [`Outcome::note`].
     pub note: Option<String>,
+    /// See [`Outcome::repairs`].
+    pub repairs: Vec<Repair>,
 }
 
 impl EditResult {
     pub(super) fn new(source: &str, outcome: Outcome) -> Self {
-        let Outcome { strategy, similarity, matches, splice, failure, note } = outcome;
+        let Outcome { strategy, similarity, matches, splice, failure, note, repairs } = outcome;
         match splice {
             Some(s) => {
                 let text = crate::text::apply_splices(source, std::slice::from_ref(&s));
@@ -450,6 +466,7 @@ impl EditResult {
                     matches,
                     failure,
                     note,
+                    repairs,
                 }
             }
             None => EditResult {
@@ -462,6 +479,7 @@ impl EditResult {
                 matches,
                 failure,
                 note,
+                repairs,
             },
         }
     }

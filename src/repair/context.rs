@@ -27,6 +27,10 @@ pub enum RepairKind {
     Envelope,
     /// The change is already in the input: nothing to do.
     AlreadyApplied,
+    /// Edit blocks over files: a file name written as the model remembered
+    /// it (`file3.py` for `dir/file3.py`, `file1_py`, a Windows path) taken as
+    /// the one file of the map it can only mean.
+    FileName,
 }
 
 impl RepairKind {
@@ -40,6 +44,7 @@ impl RepairKind {
         RepairKind::HunkHeader,
         RepairKind::Envelope,
         RepairKind::AlreadyApplied,
+        RepairKind::FileName,
     ];
 
     /// The stable code, e.g. `"trailing-ws"`.
@@ -53,6 +58,7 @@ impl RepairKind {
             RepairKind::HunkHeader => "hunk-header",
             RepairKind::Envelope => "envelope",
             RepairKind::AlreadyApplied => "already-applied",
+            RepairKind::FileName => "file-name",
         }
     }
 
@@ -78,7 +84,7 @@ impl Allow {
     /// No repair: plain Strict.
     pub const NONE: Allow = Allow(0);
     /// Every repair kind.
-    pub const ALL: Allow = Allow((1 << 8) - 1);
+    pub const ALL: Allow = Allow((1 << 9) - 1);
 
     /// Only these kinds.
     pub fn only(kinds: &[RepairKind]) -> Self {

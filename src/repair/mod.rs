@@ -13,6 +13,11 @@
 //!   wrapped in a Markdown fence or a shell heredoc, is unwrapped;
 //! - a diff or patch that is already applied is a reported no-op.
 //!
+//! Edit blocks take the same option ([`crate::blocks::Options::repair`]):
+//! `line-numbers` there removes read-tool prefixes from a SEARCH text that
+//! are the lines' own numbers, and `file-name` maps a block's file name onto
+//! the one file of the map it can only mean.
+//!
 //! Every repair is a [`Repair`]: its kind, where, and what was forgiven.
 
 pub(crate) mod applied;

@@ -350,6 +350,18 @@ fn strip_numbers<'d>(old: &[&'d str]) -> Option<(Style, usize, Vec<&'d str>)> {
     first.map(|(s, n)| (s, n, out))
 }
 
+/// Lines that all carry a line-number prefix of one style with consecutive
+/// numbers: the first number and the lines without their prefixes (the edit
+/// blocks' `line-numbers` repair reads SEARCH texts with it).
+pub(crate) fn numbered_lines<'d>(lines: &[&'d str]) -> Option<(usize, Vec<&'d str>)> {
+    strip_numbers(lines).map(|(_, first, rest)| (first, rest))
+}
+
+/// A line's text after its line-number prefix, if it has one.
+pub(crate) fn without_number(line: &str) -> Option<&str> {
+    number_prefix(line).map(|(_, _, rest)| rest)
+}
+
 /// Looks for a section that did not match byte for byte, with the slips
 /// `ctx` allows forgiven. `eof`: the section must end the input.
 pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ctx: &mut Ctx) -> Outcome<'d> {

@@ -4,7 +4,10 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::{by_position, changes_to_js, serialize, to_js_error, with_input};
+use serde::Serialize;
+
 use crate::blocks::{self, Edit, Options, Outcome, Strategy};
+use crate::repair::Repair;
 
 // Search/replace edit blocks (js/blocks.ts). The source crosses like the diff
 // input (putInput, then its length); the options as one array of numbers
@@ -16,7 +19,7 @@ use crate::blocks::{self, Edit, Options, Outcome, Strategy};
 /// field through serde costs ~10 µs a call, more than a small edit): `[strategy
 /// (0 for none, else its position in `Strategy::ALL` plus 1), similarity,
 /// start, end, matches, replacement, failure (the engine's `Failure`, or
-/// undefined; on success `{ note }` when the outcome has one)]`, offsets in
+/// undefined; on success `{ note, repairs }` when the outcome has them)]`, offsets in
 /// UTF-16 code units of `source`.
 fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
     let (start, end) = match &o.splice {
@@ -29,9 +32,17 @@ fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
         None => (-1.0, -1.0),
     };
     let strategy = o.strategy.and_then(|s| Strategy::ALL.iter().position(|&t| t == s)).map_or(0, |i| i + 1);
+    /// A success's note and repairs.
+    #[derive(Serialize)]
+    struct Placed<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<&'a String>,
+        #[serde(skip_serializing_if = "<[Repair]>::is_empty")]
+        repairs: &'a [Repair],
+    }
     let failure = match (&o.failure, &o.note) {
-        (None, None) => JsValue::UNDEFINED,
-        (None, Some(note)) => serialize(&std::collections::BTreeMap::from([("note", note)]))?,
+        (None, None) if o.repairs.is_empty() => JsValue::UNDEFINED,
+        (None, note) => serialize(&Placed { note: note.as_ref(), repairs: &o.repairs })?,
         (Some(f), _) => serialize(f)?,
     };
     let out = Array::new_with_length(7);
@@ -116,12 +127,14 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub struct PreparedBlocks {
     parsed: blocks::Parsed,
+    /// The blocks with their file names read against a file map (`name`).
+    named: Option<blocks::NamedBlocks>,
 }
 
 /// Parses the edit blocks of `message` once.
 #[wasm_bindgen(js_name = prepareBlocks)]
 pub fn prepare_blocks(message: &str) -> PreparedBlocks {
-    PreparedBlocks { parsed: blocks::parse_blocks_detailed(message) }
+    PreparedBlocks { parsed: blocks::parse_blocks_detailed(message), named: None }
 }
 
 #[wasm_bindgen]
@@ -131,11 +144,20 @@ impl PreparedBlocks {
         serialize(&self.parsed)
     }
 
+    /// Reads the blocks' file names against the file map's `paths` with the
+    /// options' `file-name` repair (`blocks::name_blocks`): `paths` and
+    /// `apply` then go by the names it maps.
+    pub fn name(&mut self, paths: Vec<String>, options: &[f64]) {
+        let known: Vec<&str> = paths.iter().map(String::as_str).collect();
+        self.named = Some(blocks::name_blocks(&self.parsed, &Options::from_numbers(options), &known));
+    }
+
     /// The files the blocks go to (`default_path` for a block that names
     /// none), each followed by `\n`: the files the wrapper puts in for `apply`.
     pub fn paths(&self, default_path: Option<String>) -> String {
         let mut out = String::new();
-        for path in self.parsed.paths(default_path.as_deref()) {
+        let parsed = self.named.as_ref().map_or(&self.parsed, |n| n.parsed());
+        for path in parsed.paths(default_path.as_deref()) {
             out.push_str(path);
             out.push('\n');
         }
@@ -152,14 +174,17 @@ impl PreparedBlocks {
     /// `changes` is `[path, contents | null, …]`, `numbers` holds six per
     /// block (`line`, `endMarkerLine`, `ok` as 0 or 1, the strategy as in
     /// `blocksApplyEdit`, `similarity`, `matches`), `paths` each block's path
-    /// followed by `\n`, and `full` the blocks with a failure or a note, as
+    /// followed by `\n`, and `full` the blocks with a failure, a note or repairs, as
     /// `[index, BlockResult, …]`.
     pub fn apply(&self, lengths: Vec<u32>, options: &[f64], default_path: Option<String>) -> Result<Array, JsValue> {
         let options = Options::from_numbers(options);
         let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         with_input(total, |all| {
             let files = by_position(all, &lengths)?;
-            let r = blocks::apply_parsed_blocks_to(&self.parsed, &options, default_path.as_deref(), &files)?;
+            let r = match &self.named {
+                Some(named) => blocks::apply_named_blocks_to(named, &options, default_path.as_deref(), &files)?,
+                None => blocks::apply_parsed_blocks_to(&self.parsed, &options, default_path.as_deref(), &files)?,
+            };
             let mut numbers = Vec::with_capacity(r.results.len() * 6);
             let mut block_paths = String::new();
             let full = Array::new();
@@ -175,7 +200,7 @@ impl PreparedBlocks {
                 ]);
                 block_paths.push_str(&b.path);
                 block_paths.push('\n');
-                if b.failure.is_some() || b.note.is_some() {
+                if b.failure.is_some() || b.note.is_some() || !b.repairs.is_empty() {
                     full.push(&JsValue::from(i as u32));
                     full.push(&serialize(b)?);
                 }

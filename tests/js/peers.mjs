@@ -1,9 +1,11 @@
 // Runs one transcribed case of a peer's test suite (tests/fixtures/peers/)
 // through the package, in the mode or preset that matches the peer, and says
 // what applypatch gives: { output } (the new text), { files } (a file map),
-// { edits } (parsed blocks) or { fails: code } (an error code or a failure
-// reason).
-import { apply, applyEdits, applyFiles, createFile, PatchError, parseBlocks } from 'applypatch';
+// { edits } (parsed blocks), { valid: true } (blocks without a problem),
+// { path } (the file a block went to) or { fails: code } (an error code or a
+// failure reason). Edit blocks run with every repair allowed (the peers
+// strip read-tool line numbers and map file names).
+import { apply, applyBlocks, applyEdits, applyFiles, createFile, PatchError, parseBlocks } from 'applypatch';
 
 function thrown(f) {
   try {
@@ -23,7 +25,7 @@ function blocksOf(text) {
 }
 
 function edited(input, edits) {
-  const r = applyEdits(input, edits);
+  const r = applyEdits(input, edits, { repair: true });
   if (r.ok) return { output: r.text };
   return { fails: r.results.at(-1)?.reason ?? 'not-found' };
 }
@@ -39,6 +41,14 @@ export function runPeerCase(c) {
     }
     case 'edits':
       return edited(c.input, c.edits);
+    case 'validate':
+      return parseBlocks(c.blocks, { detailed: true }).problems.length > 0 ? { fails: 'invalid-blocks' } : { valid: true };
+    case 'filename': {
+      // The lines before one block, over a map of the peer's file names.
+      const message = `${c.lines.join('\n')}\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n`;
+      const r = applyBlocks(Object.fromEntries(c.files.map((f) => [f, 'old\n'])), message, { repair: true });
+      return r.results.length > 0 ? { path: r.results[0].path } : { fails: 'no-blocks' };
+    }
     case 'parse': {
       const parsed = blocksOf(c.blocks);
       if (parsed.fails) return parsed;
@@ -56,9 +66,19 @@ export function runPeerCase(c) {
   }
 }
 
-/** Whether applypatch's result is the peer's: the same text, files or edits, or both fail. */
+/**
+ * Whether applypatch's result is the peer's: the same text, files or edits,
+ * or both fail; a peer that asserts only parts of the text (`contains`,
+ * `excludes`) agrees with a text that has them (and the text, when given).
+ */
 export function agrees(peer, ours) {
   if (peer.fails) return ours.fails !== undefined;
   if (ours.fails !== undefined) return false;
+  if (peer.contains !== undefined || peer.excludes !== undefined) {
+    const text = ours.output;
+    if (typeof text !== 'string') return false;
+    if (peer.output !== undefined && text !== peer.output) return false;
+    return (peer.contains ?? []).every((s) => text.includes(s)) && !(peer.excludes ?? []).some((s) => text.includes(s));
+  }
   return JSON.stringify(ours) === JSON.stringify(peer);
 }

@@ -2,15 +2,16 @@
 // peer's test asserts, transcribed as data (input, edit, the peer's expected
 // result or failure, and where it comes from), run through the package in the
 // matching mode or preset. A case where applypatch differs must say which
-// documented difference it is (an id of the README's differences table) and
-// what applypatch gives instead; the README's count per peer must be right.
+// documented difference it is (an id of the differences table of
+// docs/peers.md) and what applypatch gives instead; the count per peer there
+// must be right.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { agrees, runPeerCase } from './peers.mjs';
 
 const dir = new URL('../fixtures/peers/', import.meta.url);
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const page = readFileSync(new URL('../../docs/peers.md', import.meta.url), 'utf8');
 const suites = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
@@ -46,17 +47,21 @@ for (const s of suites) {
       } else {
         assert.ok(!agrees(c.peer, ours), `${at}: listed as a difference, but applypatch now agrees`);
         assert.deepEqual(ours, c.differs.ours, at);
-        assert.ok(readme.includes(`| \`${c.differs.id}\` |`), `${at}: the README's differences table has no row \`${c.differs.id}\``);
+        assert.ok(page.includes(`| \`${c.differs.id}\` |`), `${at}: docs/peers.md's differences table has no row \`${c.differs.id}\``);
         differ++;
       }
     }
-    const row = readme.split('\n').find((l) => l.startsWith(`| ${s.peer} |`));
-    assert.ok(row, `the README's count table has a row for ${s.peer}`);
+    const row = page.split('\n').find((l) => l.startsWith(`| ${s.peer} |`));
+    assert.ok(row, `docs/peers.md's count table has a row for ${s.peer}`);
     const numbers = row
       .split('|')
       .map((x) => x.trim())
       .filter((x) => /^\d+$/.test(x))
       .map(Number);
-    assert.deepEqual(numbers.slice(-3), [s.cases.length, agree, differ], `README counts for ${s.peer}: cases, agree, differ by design`);
+    assert.deepEqual(
+      numbers.slice(-3),
+      [s.cases.length, agree, differ],
+      `docs/peers.md counts for ${s.peer}: cases, agree, differ by design`,
+    );
   });
 }

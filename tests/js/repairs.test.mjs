@@ -33,7 +33,17 @@ const collect = () => {
 
 test('the codes: already_applied last, and the repair kinds', () => {
   assert.equal(errorCodes.at(-1), 'already_applied');
-  assert.deepEqual(repairKinds, ['trailing-ws', 'unicode', 'tabs', 'indent', 'line-numbers', 'hunk-header', 'envelope', 'already-applied']);
+  assert.deepEqual(repairKinds, [
+    'trailing-ws',
+    'unicode',
+    'tabs',
+    'indent',
+    'line-numbers',
+    'hunk-header',
+    'envelope',
+    'already-applied',
+    'file-name',
+  ]);
   assert.ok(Object.isFrozen(repairKinds));
 });
 
@@ -107,7 +117,7 @@ test('wrong repair options are TypeErrors', () => {
   assert.throws(() => apply('a\n', '-a\n+b', { repair: ['tab'] }), {
     name: 'TypeError',
     message:
-      "applypatch: options.repair has an unknown kind 'tab'; the kinds are trailing-ws, unicode, tabs, indent, line-numbers, hunk-header, envelope, already-applied",
+      "applypatch: options.repair has an unknown kind 'tab'; the kinds are trailing-ws, unicode, tabs, indent, line-numbers, hunk-header, envelope, already-applied, file-name",
   });
   assert.throws(() => apply('a\n', '-a\n+b', { repair: 'yes' }), TypeError);
   assert.throws(() => apply('a\n', '-a\n+b', { mode: 'codex', repair: true }), /Strict mode option/);
