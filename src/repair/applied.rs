@@ -65,14 +65,19 @@ pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize)
     }
     // All but one of four or more old lines, in place somewhere else: the
     // old text is still there with one line misremembered, and the new lines
-    // found are a coincidence.
+    // found are a coincidence. Not where the new lines are: an insertion
+    // whose added lines end like the context after it (a function ending in
+    // `}` and a blank line, before another one) leaves its old lines there,
+    // shifted, all but one.
+    let new_len = section.new_side().count();
     let whole = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= lines.len();
+    let elsewhere = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= n || c.start >= n + new_len;
     if old.len() >= 4
-        && crate::matcher::diagnose::nearest(idx, &old, cursor).is_some_and(|c| c.start != n && whole(&c) && c.equal + 1 >= old.len())
+        && crate::matcher::diagnose::nearest(idx, &old, cursor)
+            .is_some_and(|c| c.start != n && whole(&c) && elsewhere(&c) && c.equal + 1 >= old.len())
     {
         return false;
     }
-    let new_len = section.new_side().count();
     let is_removed = |l: &&crate::diff::DiffLine| l.kind == crate::diff::LineKind::Remove;
     let leading: Vec<&str> = section.lines.iter().take_while(is_removed).map(|l| l.text).collect();
     let trailing: Vec<&str> = section.lines.iter().rev().take_while(is_removed).map(|l| l.text).collect();
