@@ -47,6 +47,7 @@ const V4A = [
   'repairs',
   'repairs_sample',
   'repair_rules',
+  'resent',
   'limits',
 ];
 const UNIFIED = ['unified', 'unified_differential', 'unified_properties'];

@@ -682,12 +682,11 @@ fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, o
 
 /// A move sent again (Strict): its source is gone, and its destination
 /// already has what the update would write there (its every section is
-/// already applied, or for a move alone, the file is there). The
-/// destination is left as it is.
+/// already applied). The destination is left as it is.
 fn moved_already<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, op: &Step, ctx: &mut Ctx) -> Result<bool> {
     let Some((_, dest)) = op.move_to else { return Ok(false) };
     let Some(there) = files.get(dest) else { return Ok(false) };
-    let Some(diff) = op.body else { return Ok(true) };
+    let Some(diff) = op.body else { return Ok(false) };
     files.rereads.read(there.len())?;
     let there = files.get(dest).unwrap_or_default();
     let mut sub = Ctx::new(Allow::from_bits(ctx.allow.bits() | Allow::only(&[RepairKind::AlreadyApplied]).bits()));

@@ -5,7 +5,8 @@
 //!
 //! A section is already applied when its new lines occur exactly once at or
 //! after the cursor, at line `n`, and
-//! - its old lines (context and removed) are not there at all; or
+//! - its old lines (context and removed) are not there at all (other than
+//!   over the new lines themselves, with other whitespace); or
 //! - its old lines match once, at `o`, and `n < o` (the new text comes
 //!   first: the old text further down is another copy, which a replay would
 //!   change), or `n == o` and the new side is longer (an insertion whose
@@ -60,7 +61,8 @@ pub fn instead_of_missing(idx: &Index, section: &Section, cursor: usize) -> Opti
 pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize) -> bool {
     let old: Vec<&str> = section.old().map(|l| l.text).collect();
     let lines = idx.lines();
-    if super::section::loosely_present(idx, &old, cursor, section.eof.is_some()) {
+    let new_len = section.new_side().count();
+    if super::section::loosely_present(idx, &old, cursor, section.eof.is_some(), n..n + new_len) {
         return false;
     }
     // All but one of four or more old lines, in place somewhere else: the
@@ -68,11 +70,15 @@ pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize)
     // found are a coincidence. Not where the new lines are: an insertion
     // whose added lines end like the context after it (a function ending in
     // `}` and a blank line, before another one) leaves its old lines there,
-    // shifted, all but one.
-    let new_len = section.new_side().count();
+    // shifted, all but one. Nor for a section that only adds lines: its new
+    // lines found hold every one of its context lines exactly, in order,
+    // with the added ones among them, so they are no coincidence (a file of
+    // repeated blocks has its context, all but one line, all over it).
+    let removes = section.lines.iter().any(|l| l.kind == crate::diff::LineKind::Remove);
     let whole = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= lines.len();
     let elsewhere = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= n || c.start >= n + new_len;
-    if old.len() >= 4
+    if removes
+        && old.len() >= 4
         && crate::matcher::diagnose::nearest(idx, &old, cursor)
             .is_some_and(|c| c.start != n && whole(&c) && elsewhere(&c) && c.equal + 1 >= old.len())
     {

@@ -186,11 +186,15 @@ fn indentation_slip_is_plain<'a>(old: &[&str], file: impl Iterator<Item = &'a st
 
 /// Whether `old` is in the input at or after `cursor` once every slip is
 /// forgiven (whitespace around lines, however indented, Unicode
-/// punctuation): then its old lines are still there, and the section is not
-/// "already applied".
-pub(crate) fn loosely_present(idx: &Index, old: &[&str], cursor: usize, eof: bool) -> bool {
+/// punctuation), somewhere other than over the lines `new` (where the new
+/// lines were found: a change of whitespace alone, done, is the old lines
+/// there with other whitespace): then its old lines are still there, and
+/// the section is not "already applied".
+pub(crate) fn loosely_present(idx: &Index, old: &[&str], cursor: usize, eof: bool, new: std::ops::Range<usize>) -> bool {
     let loosest = Level { trailing: true, unicode: true, tabs: None, indent: true };
-    !matches(idx, old, cursor, eof, loosest, 1, false).is_empty()
+    // Fewer than this many starts overlap `new`.
+    let cap = old.len() + new.len() + 1;
+    matches(idx, old, cursor, eof, loosest, cap, false).into_iter().any(|s| s + old.len() <= new.start || s >= new.end)
 }
 
 /// The smallest slip that makes `diff` equal to `file`.
