@@ -267,7 +267,7 @@ function mutate(real, family, kind, random) {
     // less than 2), its added lines too: a section with at least two
     // non-blank old lines, so that the shift is evidence.
     const nonblank = (l) => l.text.trim() !== '';
-    const spots = secs.map((s, si) => si).filter((si) => secs[si].lines.filter((l) => l.kind !== '+' && nonblank(l)).length >= 2);
+    const spots = secs.map((_, si) => si).filter((si) => secs[si].lines.filter((l) => l.kind !== '+' && nonblank(l)).length >= 2);
     if (spots.length === 0) return null;
     const si = spots[Math.floor(random() * spots.length)];
     const lines = secs[si].lines;
