@@ -4,8 +4,8 @@
 // each mutant is a small change to the code (a condition negated, a result
 // replaced by a default, an operator swapped); `cargo test` must fail on it.
 //
-// - Modules: matcher, diff, patch, files, blocks, text, unified, mode (mode,
-//   batch, format), lib, error, tool
+// - Modules: matcher, diff, patch, files, blocks, text, unified, repair,
+//   limits, mode (mode, batch, format), lib, error, tool
 //   (default: all of them; src/wasm.rs, the binding, is excluded in
 //   .cargo/mutants.toml because host tests never compile it).
 // - One job at a time (in place there is only one), each module in its own run, results in
@@ -46,6 +46,9 @@ const V4A = [
   'patch_messages',
   'repairs',
   'repairs_sample',
+  'repair_rules',
+  'resent',
+  'limits',
 ];
 const UNIFIED = ['unified', 'unified_differential', 'unified_properties'];
 const BLOCKS = ['blocks_differential', 'blocks_messages', 'blocks_properties', 'blocks_safe', 'blocks_vectors', 'generated'];
@@ -57,7 +60,9 @@ const MODULES = {
   files: { files: ['src/files.rs'], tests: V4A },
   blocks: { files: ['src/blocks/*.rs'], tests: BLOCKS },
   text: { files: ['src/text.rs'], tests: ALL },
-  unified: { files: ['src/unified/*.rs'], tests: [...UNIFIED, 'generated'] },
+  unified: { files: ['src/unified/*.rs'], tests: [...UNIFIED, 'generated', 'limits'] },
+  repair: { files: ['src/repair/*.rs'], tests: V4A },
+  limits: { files: ['src/limits.rs'], tests: ALL },
   mode: { files: ['src/mode.rs', 'src/batch.rs', 'src/format.rs'], tests: ALL },
   lib: { files: ['src/lib.rs'], tests: ALL },
   error: { files: ['src/error.rs'], tests: ALL },

@@ -205,11 +205,7 @@ const LOOKALIKE = { '-': '\u2013', '"': '\u201C', "'": '\u2019', ' ': '\u00A0' }
 const MUTATIONS = {
   drift: {
     'trailing-ws': (t) => (t.trim() === '' ? null : `${t}  `),
-    indent: (t) => {
-      if (t.trim() === '') return null;
-      const lead = t.length - t.trimStart().length;
-      return lead >= 2 ? t.slice(2) : `  ${t}`;
-    },
+    indent: null, // every line of a section shifted (below)
     tabs: (t) => {
       if (t.trim() === '') return null;
       if (t.startsWith('\t')) return t.replace(/^\t+/, (m) => '    '.repeat(m.length));
@@ -232,6 +228,13 @@ const MUTATIONS = {
     'stale-identifier': (t) => {
       const m = /[A-Za-z_][A-Za-z0-9_]{2,}/.exec(t);
       return m ? t.slice(0, m.index) + `${m[0]}Old` + t.slice(m.index + m[0].length) : null;
+    },
+    // One line indented differently among lines that match exactly: another
+    // line, not drift (a uniform shift of the section is `drift:indent`).
+    'one-line-indent': (t) => {
+      if (t.trim() === '') return null;
+      const lead = t.length - t.trimStart().length;
+      return lead >= 2 ? t.slice(2) : `  ${t}`;
     },
     'made-up-line': null, // inserted, not changed (below)
     'missing-line': null, // removed, not changed (below)
@@ -258,6 +261,19 @@ function mutate(real, family, kind, random) {
     const indent = /^\s*/.exec(secs[si].lines[li].text)[0];
     secs[si].lines.splice(li + 1, 0, { kind: ' ', text: `${indent}// checked earlier by validateInput()` });
     return { secs, si, li };
+  }
+  if (kind === 'indent') {
+    // The whole section indented 2 spaces less (or more, when a line has
+    // less than 2), its added lines too: a section with at least two
+    // non-blank old lines, so that the shift is evidence.
+    const nonblank = (l) => l.text.trim() !== '';
+    const spots = secs.map((_, si) => si).filter((si) => secs[si].lines.filter((l) => l.kind !== '+' && nonblank(l)).length >= 2);
+    if (spots.length === 0) return null;
+    const si = spots[Math.floor(random() * spots.length)];
+    const lines = secs[si].lines;
+    const less = lines.filter(nonblank).every((l) => l.text.startsWith('  '));
+    for (const l of lines) if (nonblank(l)) l.text = less ? l.text.slice(2) : `  ${l.text}`;
+    return { secs, si, li: lines.findIndex((l) => l.kind !== '+') };
   }
   if (kind === 'missing-line') {
     // A context line between two other old lines of its section (so that

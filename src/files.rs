@@ -640,6 +640,9 @@ fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, o
         }
         OperationKind::Update => {
             let Some(current) = files.get(slot) else {
+                if mode == Mode::Strict && moved_already(files, op, ctx).map_err(at_line)? {
+                    return Ok(Found::Applied);
+                }
                 return Err(at_line(Error::new(
                     ErrorKind::FileNotFound,
                     format!("Failed to read file to update {path}: No such file or directory (os error 2)"),
@@ -672,6 +675,26 @@ fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, o
         }
     }
     Ok(Found::Fresh)
+}
+
+/// A move sent again (Strict): its source is gone, and its destination
+/// already has what the update would write there (its every section is
+/// already applied). The destination is left as it is.
+fn moved_already<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, op: &Step, ctx: &mut Ctx) -> Result<bool> {
+    let Some((_, dest)) = op.move_to else { return Ok(false) };
+    let Some(there) = files.get(dest) else { return Ok(false) };
+    let Some(diff) = op.body else { return Ok(false) };
+    files.rereads.read(there.len())?;
+    let there = files.get(dest).unwrap_or_default();
+    let mut sub = Ctx::new(Allow::from_bits(ctx.allow.bits() | Allow::only(&[RepairKind::AlreadyApplied]).bits()));
+    let applied = match crate::batch::apply_parsed_with(Mode::Strict, there, diff, Some(op.path), &mut sub) {
+        Ok(out) => out == there && sub.repairs.iter().any(|r| r.kind == RepairKind::AlreadyApplied),
+        Err(_) => false,
+    };
+    if applied {
+        ctx.repairs.extend(sub.repairs);
+    }
+    Ok(applied)
 }
 
 /// Adds the operation's place to an error. Codex mode keeps Codex's wording

@@ -77,10 +77,10 @@ fn uniform_indentation_shifts_the_added_lines() {
         "{}",
         reps[0].3
     );
-    // One line re-indented: the added lines are written as the model wrote them.
+    // One line indented differently among lines that match exactly is a
+    // different line, not drift: refused (tests/repair_rules.rs).
     let input = "if a:\n    b = 1\n    c = 2\n";
-    let (out, _) = repaired(input, " if a:\n-      b = 1\n+    b = 3\n     c = 2");
-    assert_eq!(out, "if a:\n    b = 3\n    c = 2\n");
+    assert_eq!(refused(input, " if a:\n-      b = 1\n+    b = 3\n     c = 2").kind, ErrorKind::ContextNotFound);
 }
 
 #[test]
@@ -272,7 +272,11 @@ fn envelopes() {
         (format!("apply_patch '{body}'"), "the command around the patch ('apply_patch') was removed"),
         ("*** Update File: a.txt\n-one\n+two\n*** End Patch".to_string(), "the patch did not start with '*** Begin Patch'"),
         (
-            "*** Begin Patch\n*** Update File: a.txt\n-one\n+two\n".to_string(),
+            "```\n*** Begin Patch\n*** Update File: a.txt\n-one\n+two\n```".to_string(),
+            "the patch did not end with '*** End Patch'; the marker was added",
+        ),
+        (
+            "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a.txt\n-one\n+two\nEOF".to_string(),
             "the patch did not end with '*** End Patch'; the marker was added",
         ),
     ] {
@@ -286,7 +290,7 @@ fn envelopes() {
     let e = repair::apply_files(&start, "```\n*** Begin Patch\n*** Update File: a.txt\n-nope\n+two\n*** End Patch\n```", Allow::ALL)
         .unwrap_err();
     assert_eq!((e.kind, e.diff_line), (ErrorKind::ContextNotFound, Some(4)));
-    let e = repair::apply_files(&start, "*** Update File: a.txt\n-nope\n+two", Allow::ALL).unwrap_err();
+    let e = repair::apply_files(&start, "*** Update File: a.txt\n-nope\n+two\n*** End Patch", Allow::ALL).unwrap_err();
     assert_eq!((e.kind, e.diff_line), (ErrorKind::ContextNotFound, Some(2)));
     // Not a patch at all: the original error.
     let e = repair::apply_files(&start, "hello", Allow::ALL).unwrap_err();

@@ -74,11 +74,8 @@ pub fn seek(idx: &Index, pattern: &[&str], start: usize, eof: bool) -> Option<us
     // Each pass is coarser than the one before (lines equal under one are
     // equal under the next), so the last pass's first match says whether
     // any pass matches, and where the others' first matches can start.
-    let line = |i: usize| {
-        idx.spend(super::index::LINEAR_STEP);
-        lines.get(i)
-    };
-    let seek = |pass: Pass, from: usize| linear::first(pattern, last + pattern.len(), from, line, pass.key());
+    let line = |i: usize| lines.get(i);
+    let seek = |pass: Pass, from: usize| linear::first(pattern, last + pattern.len(), from, line, pass.key(), |u| idx.spend(u));
     let coarsest = seek(Pass::Normalised, from)?;
     for pass in [Pass::TrimEnd, Pass::Trim] {
         let found = seek(pass, coarsest);

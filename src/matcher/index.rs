@@ -25,9 +25,6 @@ use crate::text::{Line, Lines};
 /// beyond [`MAX_WORK`]: a few hundred passes over the input.
 pub const PASSES: u64 = 256;
 
-/// Work units of one line read by [`linear::Matches`] (it hashes the line).
-pub const LINEAR_STEP: u64 = 8;
-
 /// Scans of every line that one index may do instead of building its
 /// fingerprint table, on top of [`SCAN_LINES`]: building the table costs
 /// about as much as this many scans of a large file...
@@ -229,13 +226,20 @@ impl<'t> Index<'t> {
         self.spent.set(self.spent.get().saturating_add(units));
     }
 
+    /// The work the searches of this index have done so far: one unit per
+    /// line comparison, [`linear::LINEAR_STEP`] per line the linear search
+    /// reads. Tests pin the cost of a call with it.
+    pub fn spent(&self) -> u64 {
+        self.spent.get()
+    }
+
     /// Fails once the searches of one call have done more than [`MAX_WORK`]
     /// and [`PASSES`] per input line comparisons: each search is linear, but a diff of
     /// very many sections made of lines common all over the input would
     /// repeat that for every section.
     pub fn check_work(&self) -> Result<()> {
         let allowed = MAX_WORK.saturating_add(PASSES.saturating_mul(self.lines.len() as u64));
-        if self.spent.get() > allowed {
+        if self.spent() > allowed {
             return Err(Error::new(
                 ErrorKind::InputTooLarge,
                 format!(
@@ -319,7 +323,7 @@ impl<'t> Index<'t> {
                         let lines = self.lines;
                         return linear
                             .insert(linear::Matches::new(keys, n, s, move |i| {
-                                self.spend(LINEAR_STEP);
+                                self.spend(linear::LINEAR_STEP);
                                 Cow::Borrowed(lines.get(i))
                             }))
                             .next();
@@ -654,5 +658,40 @@ mod tests {
         let lines = Lines::split(&text);
         let idx = Index::new(&lines);
         assert_eq!(idx.occurrences(&b, 0).collect::<Vec<_>>(), [1]);
+    }
+
+    #[test]
+    fn fingerprints_spread_lines_over_the_buckets() {
+        // 100,000 distinct lines of code-like text in about four lines per
+        // bucket: a search for one of them checks its bucket's few lines,
+        // not a large share of the file.
+        let text: String = (0..100_000).map(|i| format!("    let value_{i} = compute(&input[{i}..]);\n")).collect();
+        let lines = Lines::split(&text);
+        let t = Table::new(&lines);
+        let sizes: Vec<u32> = t.offsets.windows(2).map(|w| w[1] - w[0]).collect();
+        assert_eq!(sizes.len(), 32_768);
+        let largest = sizes.iter().copied().max().unwrap_or(0);
+        assert!(largest <= 24, "the largest bucket holds {largest} lines");
+        let used = sizes.iter().filter(|&&c| c > 0).count();
+        assert!(used > 30_000, "{used} buckets in use");
+        // And a search's work: every line found once, each in a few checks.
+        let idx = Index::with_table(&lines);
+        for i in (0..100_000).step_by(50) {
+            let line = lines.get(i);
+            assert_eq!(idx.find_block(&[line], 0).collect::<Vec<_>>(), [i]);
+        }
+        // Each search compares the lines of one bucket: about 4, on average.
+        assert!(idx.spent() <= 2_000 * 8, "{} comparisons for 2,000 searches", idx.spent());
+    }
+
+    #[test]
+    fn a_block_never_runs_past_the_end_of_the_input() {
+        // The block's first line is the input's last: the block would need a
+        // line after it, and no line there is not a blank line.
+        let lines = Lines::split("x\na\n");
+        for_both(&lines, |idx| {
+            assert_eq!(idx.find_block(&["a", ""], 0).count(), 0);
+            assert_eq!(idx.find_block(&["a"], 0).collect::<Vec<_>>(), [1]);
+        });
     }
 }

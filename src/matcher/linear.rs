@@ -120,15 +120,22 @@ fn direct_budget(lines: usize, from: usize, k: usize) -> usize {
     4 * (lines.saturating_sub(from) + k) + 64
 }
 
+/// Work units of one line read by [`Matches`] (it hashes the line's key);
+/// a direct comparison is one.
+pub const LINEAR_STEP: u64 = 8;
+
 /// The first start `s` in `from..=lines - pattern.len()` where every line
 /// `s + j` has the key of `pattern[j]`. Checks each start directly while that
 /// stays within a few passes over the input, then finishes with [`Matches`].
+/// `spend` is told the work done: 1 per direct comparison,
+/// [`LINEAR_STEP`] per line [`Matches`] reads.
 pub fn first<'k>(
     pattern: &[&'k str],
     lines: usize,
     from: usize,
     line: impl Fn(usize) -> &'k str,
     key: fn(&'k str) -> Cow<'k, str>,
+    spend: impl Fn(u64),
 ) -> Option<usize> {
     let k = pattern.len();
     let last = lines.checked_sub(k)?;
@@ -138,9 +145,14 @@ pub fn first<'k>(
         let mut all = true;
         for (j, want) in keys.iter().enumerate() {
             if checks == 0 {
-                return Matches::new(keys, lines, s, |i| key(line(i))).next();
+                return Matches::new(keys, lines, s, |i| {
+                    spend(LINEAR_STEP);
+                    key(line(i))
+                })
+                .next();
             }
             checks -= 1;
+            spend(1);
             if key(line(s + j)) != *want {
                 all = false;
                 break;
@@ -202,13 +214,15 @@ mod tests {
             Cow::Borrowed(s.trim())
         }
         let block = vec!["x"; 99];
-        assert_eq!(first(&block, text.len(), 0, line, trim), Some(0));
-        assert_eq!(first(&block, text.len(), 1, line, trim), Some(100));
+        let spent = std::cell::Cell::new(0u64);
+        let spend = |u: u64| spent.set(spent.get() + u);
+        assert_eq!(first(&block, text.len(), 0, line, trim, spend), Some(0));
+        assert_eq!(first(&block, text.len(), 1, line, trim, spend), Some(100));
         let block = vec!["x"; 100];
-        assert_eq!(first(&block, text.len(), 0, line, trim), None);
+        assert_eq!(first(&block, text.len(), 0, line, trim, spend), None);
         let mut tail = vec!["x"; 98];
         tail.push("y");
-        assert_eq!(first(&tail, text.len(), 2, line, trim), Some(101));
+        assert_eq!(first(&tail, text.len(), 2, line, trim, spend), Some(101));
     }
 
     #[test]
@@ -230,5 +244,48 @@ mod tests {
         assert_eq!(find(&text, &["x"], 0), Vec::<usize>::new());
         assert_eq!(find(&text, &["a", "a", "b", "a", "a", "a"], 0), Vec::<usize>::new());
         assert_eq!(find(&["x", "y", "x", "y", "x"], &["x", "y", "x"], 0), [0, 2]);
+    }
+
+    /// The work of `first` on `text` for `block` from `from`, and its answer.
+    fn first_work(text: &[String], block: &[&str], from: usize) -> (Option<usize>, u64) {
+        let line = |i: usize| text.get(i).map_or("", String::as_str);
+        fn trim(s: &str) -> Cow<'_, str> {
+            Cow::Borrowed(s.trim())
+        }
+        let spent = std::cell::Cell::new(0u64);
+        let found = first(block, text.len(), from, line, trim, |u| spent.set(spent.get() + u));
+        (found, spent.get())
+    }
+
+    #[test]
+    fn first_compares_directly_near_the_start() {
+        // A block found 10,000 lines on: each start is ruled out by one
+        // direct comparison, where the Knuth–Morris–Pratt search would hash
+        // every line (8 units each).
+        let text: Vec<String> = (0..20_000).map(|i| format!("line {i} ")).collect();
+        let block = ["line 10000", "line 10001"];
+        let (found, work) = first_work(&text, &block, 0);
+        assert_eq!(found, Some(10_000));
+        assert_eq!(work, 10_000 + 2, "one comparison per start ruled out, two for the match");
+    }
+
+    #[test]
+    fn first_hands_over_to_the_linear_search_within_its_budget() {
+        // Every start matches 999 lines and fails on the last: checking each
+        // start directly would cost 999 comparisons per start (32 million in
+        // all); first stops after its budget of a few passes and finishes in
+        // linear time.
+        let n = 32_000;
+        let mut text: Vec<String> = vec!["x ".to_string(); n];
+        text.push("y".to_string());
+        let mut block = vec!["x"; 999];
+        block.push("y");
+        let (found, work) = first_work(&text, &block, 0);
+        assert_eq!(found, Some(n - 999));
+        let budget = direct_budget(text.len(), 0, block.len()) as u64;
+        assert_eq!(budget, 4 * (32_001 + 1_000) + 64);
+        // The budget, then at most one read of each line by the linear search.
+        assert!(work <= budget + LINEAR_STEP * text.len() as u64, "{work}");
+        assert!(work > budget, "{work}");
     }
 }

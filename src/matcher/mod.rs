@@ -2,6 +2,8 @@
 //! A matcher returns line edits; it never builds text (see `text::splices`).
 
 pub mod codex;
+#[cfg(test)]
+mod cost;
 pub mod diagnose;
 pub mod index;
 pub mod linear;

@@ -394,7 +394,7 @@ fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: us
             return Error::new(
                 ErrorKind::ContextNotFound,
                 format!(
-                    "{name}: its context and removed lines are not in the input{}, but its context and added lines are, at input line {}: the change looks already applied. Re-read the file before sending another diff.",
+                    "{name}: its context and removed lines are not in the input{}. Its context and added lines are, at input line {}, but its old lines are not gone (they are still in the input, perhaps with other whitespace or one line changed, or its removed lines are still next to the added ones), so it was not taken as already applied either. Re-read the file, then send a diff of what it does not have yet.",
                     after(cursor),
                     s + 1
                 ),

@@ -5,7 +5,8 @@
 //!
 //! A section is already applied when its new lines occur exactly once at or
 //! after the cursor, at line `n`, and
-//! - its old lines (context and removed) are not there at all; or
+//! - its old lines (context and removed) are not there at all (other than
+//!   over the new lines themselves, with other whitespace); or
 //! - its old lines match once, at `o`, and `n < o` (the new text comes
 //!   first: the old text further down is another copy, which a replay would
 //!   change), or `n == o` and the new side is longer (an insertion whose

@@ -8,12 +8,15 @@
 //!   delimiter, also inside `bash -lc "…"` or after `cd dir &&`), a Jupyter
 //!   `%%bash` line, or the patch as a quoted argument (`apply_patch '*** Begin Patch` … `*** End Patch'`);
 //! - a missing `*** Begin Patch` (the patch starts with a file header) or a
-//!   missing `*** End Patch`.
+//!   missing `*** End Patch`, the latter only when a wrapper closes after
+//!   the last operation (a closing fence, a heredoc terminator, a closing
+//!   quote): without one, a patch cut off by the model's output limit looks
+//!   the same, and its last file would be written in part, so it is refused.
 //!
 //! Line numbers keep counting lines of the patch as given.
 
 use crate::diff::show;
-use crate::error::{ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::patch::{self, Patch};
 
 use super::context::{Ctx, Repair, RepairKind};
@@ -40,8 +43,16 @@ fn runs_tool(line: &str) -> bool {
     l.contains("apply_patch") || l.contains("applypatch") || l.contains("apply-patch")
 }
 
-/// One layer taken off the outside of `lines[lo..hi]`, and its description.
-fn peel<'a>(lines: &mut [std::borrow::Cow<'a, str>], lo: &mut usize, hi: &mut usize) -> Option<String> {
+/// A layer taken off the outside of a patch: what it was, and whether it
+/// closes after the patch (a fence, a heredoc terminator, a closing quote),
+/// which shows that the text inside is complete.
+struct Layer {
+    what: String,
+    closes: bool,
+}
+
+/// One layer taken off the outside of `lines[lo..hi]`.
+fn peel<'a>(lines: &mut [std::borrow::Cow<'a, str>], lo: &mut usize, hi: &mut usize) -> Option<Layer> {
     let first = lines.get(*lo)?.trim().to_string();
     let last = lines.get(hi.checked_sub(1)?)?.trim().to_string();
     if *hi - *lo >= 2 && (first.starts_with("```") || first.starts_with("~~~")) {
@@ -49,11 +60,11 @@ fn peel<'a>(lines: &mut [std::borrow::Cow<'a, str>], lo: &mut usize, hi: &mut us
         let close = (*lo + 1..*hi).rev().find(|&i| lines.get(i).is_some_and(|l| l.trim() == fence))?;
         *hi = close;
         *lo += 1;
-        return Some(format!("a Markdown code fence ({}) around the patch was removed", show(&first)));
+        return Some(Layer { what: format!("a Markdown code fence ({}) around the patch was removed", show(&first)), closes: true });
     }
     if first.starts_with("%%") {
         *lo += 1;
-        return Some(format!("the notebook cell magic {} before the patch was removed", show(&first)));
+        return Some(Layer { what: format!("the notebook cell magic {} before the patch was removed", show(&first)), closes: false });
     }
     if let Some(delim) = heredoc(&first).filter(|_| runs_tool(&first) || first.starts_with("<<") || first.starts_with("cat ")) {
         let close = (*lo + 1..*hi).rev().find(|&i| {
@@ -64,7 +75,10 @@ fn peel<'a>(lines: &mut [std::borrow::Cow<'a, str>], lo: &mut usize, hi: &mut us
         })?;
         *hi = close;
         *lo += 1;
-        return Some(format!("the shell heredoc around the patch ({} … {}) was removed", show(&first), show(delim)));
+        return Some(Layer {
+            what: format!("the shell heredoc around the patch ({} … {}) was removed", show(&first), show(delim)),
+            closes: true,
+        });
     }
     if runs_tool(&first) {
         // The patch as a quoted argument: `apply_patch "*** Begin Patch` … `*** End Patch"`.
@@ -83,12 +97,29 @@ fn peel<'a>(lines: &mut [std::borrow::Cow<'a, str>], lo: &mut usize, hi: &mut us
         if let Some(l) = lines.get_mut(end) {
             *l = std::borrow::Cow::Owned(last_text);
         }
-        return Some(format!(
-            "the command around the patch ({}) was removed: the patch was its quoted argument",
-            show(first.get(..at).unwrap_or("").trim_end().trim_end_matches(quote).trim_end())
-        ));
+        return Some(Layer {
+            what: format!(
+                "the command around the patch ({}) was removed: the patch was its quoted argument",
+                show(first.get(..at).unwrap_or("").trim_end().trim_end_matches(quote).trim_end())
+            ),
+            closes: true,
+        });
     }
     None
+}
+
+/// The refusal of a patch without `*** End Patch` and without a wrapper
+/// closing after it: it may have been cut off. `hi`: the line after its
+/// last non-blank line (0-based), so its 1-based number.
+fn cut_off(last: &str, hi: usize) -> Error {
+    Error::new(
+        ErrorKind::InvalidPatch,
+        format!(
+            "Invalid patch: the patch does not end with '{END}' (its last line, patch line {hi}, is {}), and nothing after its last operation shows that it is complete (no closing Markdown fence or heredoc terminator), so it may have been cut off, for example by the model's output token limit, and its last file would be written only in part. Nothing was applied. Send the whole patch again, ending with '{END}'; if it is long, split it into several smaller patches.",
+            show(last)
+        ),
+    )
+    .at_diff_line(hi.max(1))
 }
 
 /// Parses a patch, repairing its envelope when `ctx` allows and the patch as
@@ -104,10 +135,14 @@ pub fn parse(text: &str, ctx: &mut Ctx) -> Result<Patch> {
     let mut lo = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
     let mut hi = lines.iter().rposition(|l| !l.trim().is_empty()).map_or(0, |i| i + 1);
     let mut found: Vec<(String, usize)> = Vec::new();
+    let mut closed = false;
     for _ in 0..4 {
         let at = lo + 1;
         match peel(&mut lines, &mut lo, &mut hi) {
-            Some(what) => found.push((what, at)),
+            Some(layer) => {
+                closed |= layer.closes;
+                found.push((layer.what, at));
+            }
             None => break,
         }
         // Blank lines inside a wrapper.
@@ -125,6 +160,9 @@ pub fn parse(text: &str, ctx: &mut Ctx) -> Result<Patch> {
         return Err(err);
     }
     let end = last != END;
+    if end && !closed {
+        return Err(cut_off(hi.checked_sub(1).and_then(|i| lines.get(i)).map_or("", |l| l.as_ref()), hi));
+    }
     let mut inner: Vec<&str> = Vec::new();
     if begin {
         inner.push(BEGIN);

@@ -2,7 +2,10 @@
 //! input byte for byte is looked for again with a slip forgiven, in order
 //! from the smallest slip to the largest: trailing whitespace, then also
 //! Unicode punctuation (Codex's table), then tabs against spaces (a tab as 4,
-//! 8 or 2 spaces), then any indentation. The first level that matches at all
+//! 8 or 2 spaces), then indentation, when every line of the section is
+//! shifted by the same amount (a line that matches exactly is a shift of 0,
+//! so one line indented differently among exact ones is another line, and
+//! the error says so). The first level that matches at all
 //! decides: one place is a repair, several are refused. Line-number prefixes
 //! copied from a read tool are stripped when every old line carries one, and
 //! the stripped lines are looked for the same way.
@@ -25,7 +28,8 @@ use crate::matcher::diagnose::list_lines as list;
 pub enum Outcome<'d> {
     /// One place: the edits to make there, and the line after the match.
     Found { edits: Vec<DiffEdit<'d>>, end: usize },
-    /// Several places once the slip is forgiven: a sentence for the error.
+    /// Several places once the slip is forgiven, or one whose indentation
+    /// is not one shift: a sentence for the error, why it was not repaired.
     Ambiguous(String),
     /// Its new lines are already there, once the same slips are forgiven:
     /// the line where they start, and the line after them.
@@ -136,8 +140,9 @@ fn canon(s: &str, lv: Level) -> Cow<'_, str> {
 }
 
 /// Every start at or after `cursor` (only the end, for `eof`) where `old`
-/// matches at level `lv`; at most `cap`.
-fn matches(idx: &Index, old: &[&str], cursor: usize, eof: bool, lv: Level, cap: usize) -> Vec<usize> {
+/// matches at level `lv`; at most `cap`. `plain`: at the indentation level,
+/// only where the indentation differs by one shift for every line.
+fn matches(idx: &Index, old: &[&str], cursor: usize, eof: bool, lv: Level, cap: usize, plain: bool) -> Vec<usize> {
     let lines = idx.lines();
     let n = lines.len();
     let Some(last) = n.checked_sub(old.len()) else { return Vec::new() };
@@ -149,7 +154,7 @@ fn matches(idx: &Index, old: &[&str], cursor: usize, eof: bool, lv: Level, cap: 
             continue;
         }
         let ok = pat.iter().enumerate().all(|(i, p)| canon(lines.get(s + i), lv) == *p)
-            && (!lv.indent || indentation_slip_is_plain(old, (s..s + old.len()).map(|i| lines.get(i))));
+            && (!lv.indent || !plain || indentation_slip_is_plain(old, (s..s + old.len()).map(|i| lines.get(i))));
         if ok {
             out.push(s);
             if out.len() >= cap {
@@ -160,33 +165,37 @@ fn matches(idx: &Index, old: &[&str], cursor: usize, eof: bool, lv: Level, cap: 
     out
 }
 
-/// At the indentation level, a match must differ in indentation in a way a
-/// model slips: on one line, or on every line by the same amount. Lines
-/// whose indentation differs by varying amounts (closing braces of other
-/// blocks, say) are another place, not a slip.
+/// At the indentation level, a match must differ in indentation the way a
+/// model drifts: every non-blank line shifted by the same amount, a line
+/// that matches exactly counting as a shift of 0. One line indented
+/// differently among lines that match exactly (the closing brace of another
+/// block, say) is a different line, not drift.
 fn indentation_slip_is_plain<'a>(old: &[&str], file: impl Iterator<Item = &'a str>) -> bool {
     let width = |s: &str| leading(s).chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>() as isize;
-    let mut deltas = Vec::new();
-    let mut nonblank = 0;
+    let mut shift: Option<isize> = None;
     for (d, f) in old.iter().zip(file) {
         if d.trim().is_empty() || f.trim().is_empty() {
             continue;
         }
-        nonblank += 1;
         let delta = width(f) - width(d);
-        if delta != 0 {
-            deltas.push(delta);
+        if *shift.get_or_insert(delta) != delta {
+            return false;
         }
     }
-    deltas.len() <= 1 || (deltas.len() == nonblank && deltas.iter().all(|&x| Some(&x) == deltas.first()))
+    true
 }
 
 /// Whether `old` is in the input at or after `cursor` once every slip is
-/// forgiven (whitespace around lines, Unicode punctuation): then its old
-/// lines are still there, and the section is not "already applied".
-pub(crate) fn loosely_present(idx: &Index, old: &[&str], cursor: usize, eof: bool) -> bool {
+/// forgiven (whitespace around lines, however indented, Unicode
+/// punctuation), somewhere other than over the lines `new` (where the new
+/// lines were found: a change of whitespace alone, done, is the old lines
+/// there with other whitespace): then its old lines are still there, and
+/// the section is not "already applied".
+pub(crate) fn loosely_present(idx: &Index, old: &[&str], cursor: usize, eof: bool, new: std::ops::Range<usize>) -> bool {
     let loosest = Level { trailing: true, unicode: true, tabs: None, indent: true };
-    !matches(idx, old, cursor, eof, loosest, 1).is_empty()
+    // Fewer than this many starts overlap `new`.
+    let cap = old.len() + new.len() + 1;
+    matches(idx, old, cursor, eof, loosest, cap, false).into_iter().any(|s| s + old.len() <= new.start || s >= new.end)
 }
 
 /// The smallest slip that makes `diff` equal to `file`.
@@ -377,15 +386,23 @@ pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ct
             tries.push((stripped, Some(style)));
         }
     }
+    // A place where the lines match but for an indentation that is not one
+    // shift: said in the error, never repaired.
+    let mut uneven: Option<usize> = None;
     for (pattern, numbers) in tries {
         let mut lvs = levels(ctx);
         if numbers.is_some() {
             lvs.insert(0, Level { trailing: false, unicode: false, tabs: None, indent: false });
         }
         for lv in lvs {
-            let found = matches(idx, &pattern, cursor, eof, lv, 11);
+            let found = matches(idx, &pattern, cursor, eof, lv, 11, true);
             match found.as_slice() {
-                [] => continue,
+                [] => {
+                    if lv.indent && uneven.is_none() {
+                        uneven = matches(idx, &pattern, cursor, eof, lv, 1, false).first().copied();
+                    }
+                    continue;
+                }
                 [o] => return found_at(idx, si, section, &pattern, numbers, *o, lv, ctx),
                 many => {
                     let shown: Vec<usize> = many.iter().take(10).map(|s| s + 1).collect();
@@ -409,7 +426,7 @@ pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ct
     // applied before it is).
     if let Some(new) = new_side(section) {
         for lv in levels(ctx).into_iter().filter(|lv| !lv.indent) {
-            match matches(idx, &new, cursor, eof, lv, 2).as_slice() {
+            match matches(idx, &new, cursor, eof, lv, 2, true).as_slice() {
                 [] => continue,
                 [n] if plausible(idx, section, cursor, *n) => return Outcome::Applied { at: *n, end: n + new.len() },
                 [_] => break,
@@ -417,7 +434,13 @@ pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ct
             }
         }
     }
-    Outcome::None
+    match uneven {
+        Some(at) => Outcome::Ambiguous(format!(
+            " ignoring indentation, it matches at input line {}, but its lines are not all shifted by the same amount there (a line that matches exactly is a shift of 0), so it was not repaired: one line indented differently among lines that match is another line, not drift.",
+            at + 1
+        )),
+        None => Outcome::None,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -569,19 +592,29 @@ pub(crate) fn new_side<'d>(section: &Section<'d>) -> Option<Vec<&'d str>> {
 pub(crate) fn plausible(idx: &Index, section: &Section, cursor: usize, n: usize) -> bool {
     let old: Vec<&str> = section.old().map(|l| l.text).collect();
     let lines = idx.lines();
-    if loosely_present(idx, &old, cursor, section.eof.is_some()) {
+    let new_len = section.new_side().count();
+    if loosely_present(idx, &old, cursor, section.eof.is_some(), n..n + new_len) {
         return false;
     }
     // All but one of four or more old lines, in place somewhere else: the
     // old text is still there with one line misremembered, and the new lines
-    // found are a coincidence.
+    // found are a coincidence. Not where the new lines are: an insertion
+    // whose added lines end like the context after it (a function ending in
+    // `}` and a blank line, before another one) leaves its old lines there,
+    // shifted, all but one. Nor for a section that only adds lines: its new
+    // lines found hold every one of its context lines exactly, in order,
+    // with the added ones among them, so they are no coincidence (a file of
+    // repeated blocks has its context, all but one line, all over it).
+    let removes = section.lines.iter().any(|l| l.kind == crate::diff::LineKind::Remove);
     let whole = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= lines.len();
-    if old.len() >= 4
-        && crate::matcher::diagnose::nearest(idx, &old, cursor).is_some_and(|c| c.start != n && whole(&c) && c.equal + 1 >= old.len())
+    let elsewhere = |c: &crate::matcher::diagnose::Candidate| c.start + old.len() <= n || c.start >= n + new_len;
+    if removes
+        && old.len() >= 4
+        && crate::matcher::diagnose::nearest(idx, &old, cursor)
+            .is_some_and(|c| c.start != n && whole(&c) && elsewhere(&c) && c.equal + 1 >= old.len())
     {
         return false;
     }
-    let new_len = section.new_side().count();
     let is_removed = |l: &&crate::diff::DiffLine| l.kind == crate::diff::LineKind::Remove;
     let leading: Vec<&str> = section.lines.iter().take_while(is_removed).map(|l| l.text).collect();
     let trailing: Vec<&str> = section.lines.iter().rev().take_while(is_removed).map(|l| l.text).collect();

@@ -206,6 +206,37 @@ test('applyFiles: envelope repairs, and a patch sent twice', () => {
   }
 });
 
+test('applyFiles: a patch without its end marker is unwrapped only when it shows it is complete', () => {
+  // Cut off, perhaps by the model's output limit: refused, nothing written.
+  assert.throws(() => applyFiles({}, '*** Begin Patch\n*** Add File: note.txt\n+hello', { repair: true }), {
+    code: 'invalid_patch',
+    diffLine: 3,
+    message:
+      "Invalid patch: the patch does not end with '*** End Patch' (its last line, patch line 3, is '+hello'), and nothing after its last operation shows that it is complete (no closing Markdown fence or heredoc terminator), so it may have been cut off, for example by the model's output token limit, and its last file would be written only in part. Nothing was applied. Send the whole patch again, ending with '*** End Patch'; if it is long, split it into several smaller patches.",
+  });
+  // A closing fence or heredoc terminator shows the end.
+  for (const wrapped of [
+    '```\n*** Begin Patch\n*** Add File: note.txt\n+hello\n```',
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: note.txt\n+hello\nEOF",
+  ]) {
+    assert.deepEqual(applyFiles({}, wrapped, { repair: true }), { 'note.txt': 'hello\n' }, wrapped);
+  }
+});
+
+test('apply: one line indented differently among exact ones is not repaired', () => {
+  const file = "describe('res', function(){\n  it('works', function(done){\n    done()\n  })\n})\n";
+  const diff = "@@\n     done()\n })\n+\n+describe('other', function(){\n+})";
+  assert.throws(() => apply(file, diff, { repair: true }), {
+    code: 'context_not_found',
+    message: /\nRepair: ignoring indentation, it matches at input line 3, but its lines are not all shifted by the same amount there/,
+  });
+  // The whole section shifted by one amount is drift: repaired.
+  assert.equal(
+    apply(file, '@@\n   done()\n })\n+  assert(true)', { repair: true }),
+    "describe('res', function(){\n  it('works', function(done){\n    done()\n  })\n    assert(true)\n})\n",
+  );
+});
+
 test('applyOperation: an update or a create sent twice', () => {
   const files = { 'a.txt': 'one\n' };
   const op = { type: 'update_file', path: 'a.txt', diff: '@@\n one\n+two' };

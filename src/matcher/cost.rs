@@ -1,0 +1,56 @@
+//! The cost of whole calls, pinned by the work their searches count
+//! (`Index::spent`: line comparisons, and lines read by the linear search),
+//! never by timers: bounded cost is a promise, so a change that only makes a
+//! call slower must fail a test too.
+
+use super::index::Index;
+use super::{codex, strict};
+use crate::diff::parse;
+use crate::mode::Mode;
+use crate::repair::Ctx;
+use crate::text::Lines;
+
+/// 2,000 sections on 100,000 distinct lines: each section is found by
+/// checking a few lines of one fingerprint bucket, so the whole diff costs a
+/// few comparisons per diff line, not a pass over the input per section.
+#[test]
+fn strict_sections_cost_a_few_comparisons_each() {
+    let n = 100_000;
+    let line = |i: usize| format!("    total += weight({i}) * price[{i}];");
+    let input: String = (0..n).map(|i| format!("{}\n", line(i))).collect();
+    let mut diff = String::new();
+    let mut diff_lines = 0;
+    for s in 0..2_000 {
+        let i = 50 * s + 25;
+        diff.push_str(&format!("@@\n {}\n-{}\n+    total += {i};\n {}\n", line(i - 1), line(i), line(i + 1)));
+        diff_lines += 5;
+    }
+    let d = parse(&diff, Mode::Strict, 1).unwrap();
+    let lines = Lines::split(&input);
+    let idx = Index::for_searches(&lines, d.searches());
+    let edits = strict::plan_with(&idx, &d, &mut Ctx::default()).unwrap();
+    assert_eq!(edits.len(), 2_000);
+    let work = idx.spent();
+    assert!(work <= 8 * diff_lines as u64, "{work} comparisons for {diff_lines} diff lines on {n} input lines");
+}
+
+/// A Codex diff of two sections on 32,000 lines, the second made of 999
+/// lines that match at every start but for their trailing space and a
+/// last line found only at the end: the direct checks of its fuzzy search
+/// stop after a few passes over the input and the linear search finishes,
+/// so the call costs a few dozen units per input line, not one per line of
+/// the block per start (32 million comparisons).
+#[test]
+fn a_codex_fuzzy_search_costs_a_few_passes() {
+    let n = 32_000;
+    let input = format!("start\n{}y\n", "x \n".repeat(n));
+    let diff = format!("@@\n start\n+new\n@@\n{}\n y\n+z", vec![" x"; 999].join("\n"));
+    let d = parse(&diff, Mode::Codex, 1).unwrap();
+    let lines = Lines::split(&input);
+    let idx = Index::for_searches(&lines, d.searches());
+    let edits = codex::plan(&idx, &d, None).unwrap();
+    assert_eq!(edits.len(), 2);
+    let work = idx.spent();
+    assert!(work > n as u64, "{work}: the fuzzy search reads the input");
+    assert!(work <= 16 * n as u64, "{work} units on {n} input lines");
+}
