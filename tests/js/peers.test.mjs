@@ -2,15 +2,15 @@
 // peer's test asserts, transcribed as data (input, edit, the peer's expected
 // result or failure, and where it comes from), run through the package in the
 // matching mode or preset. A case where applypatch differs must say which
-// documented difference it is (an id of the README's differences table) and
-// what applypatch gives instead; the README's count per peer must be right.
+// documented difference it is (an id of the differences table in docs/testing.md) and
+// what applypatch gives instead; the table's count per peer must be right.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { agrees, runPeerCase } from './peers.mjs';
 
 const dir = new URL('../fixtures/peers/', import.meta.url);
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8');
 const suites = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
