@@ -29,6 +29,10 @@ export function blocks(file) {
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s*)(`{3,})([^`]*)$/.exec(lines[i]);
     if (!open) continue;
+    // A fixture for the test, in an HTML comment right above the fence (not shown on the page).
+    let k = i - 1;
+    while (k >= 0 && lines[k].trim() === '') k--;
+    const fixture = k >= 0 ? /^<!-- example-fixture: (.*) -->$/.exec(lines[k]) : null;
     const [, indent, fence, info] = open;
     const [lang = '', ...flags] = info.trim().split(/\s+/).filter(Boolean);
     const body = [];
@@ -36,7 +40,7 @@ export function blocks(file) {
     for (; j < lines.length && !(lines[j].startsWith(indent + fence) && lines[j].trim() === fence); j++) {
       body.push(lines[j].slice(indent.length));
     }
-    out.push({ file, line: i + 1, lang, flags, code: body.join('\n') });
+    out.push({ file, line: i + 1, lang, flags, code: body.join('\n'), ...(fixture ? { fixture: JSON.parse(fixture[1]) } : {}) });
     i = j;
   }
   for (let k = 0; k < out.length; k++) {
@@ -120,4 +124,28 @@ export function packageImports(code) {
     }
   }
   return out;
+}
+
+/**
+ * `@openai/agents` for an example flagged `agents`: the real SDK
+ * (`@openai/agents-core`, this repository's devDependency), with `run`
+ * driving the agent with the SDK's own ScriptedModel, which sends the
+ * fixture's apply_patch operations as one turn and then answers 'done'.
+ * What the model got back is written to `agents-outputs.json`.
+ */
+export function agentsShim(core, testing) {
+  return `export * from ${JSON.stringify(core)};
+import { Runner } from ${JSON.stringify(core)};
+import { assistantMessage, ScriptedModel } from ${JSON.stringify(testing)};
+import { readFileSync, writeFileSync } from 'node:fs';
+export async function run(agent, input) {
+  const fixture = JSON.parse(readFileSync('fixture.json', 'utf8'));
+  const calls = fixture.model.map((operation, i) => ({ type: 'apply_patch_call', callId: 'call_' + (i + 1), status: 'completed', operation }));
+  const model = new ScriptedModel([calls, [assistantMessage('done')]]);
+  const result = await new Runner({ tracingDisabled: true }).run(agent.clone({ model }), input);
+  const outputs = model.calls[1].request.input.filter((item) => item.type === 'apply_patch_call_output').map(({ status, output }) => ({ status, output }));
+  writeFileSync('agents-outputs.json', JSON.stringify(outputs));
+  return result;
+}
+`;
 }

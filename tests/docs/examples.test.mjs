@@ -4,21 +4,26 @@
 //   `// prints: TEXT` comments are checked (tests/docs/examples.mjs);
 // - ```ts: type-checked with tsc --strict against the installed package's
 //   types, then run the same way;
-// - flagged `model` (calls a model: the Agents SDK, the Responses API) and
-//   ```html pages (a browser): parsed, and every name they import from
-//   applypatch must be an export of the package;
+// - flagged `agents` (an Agents SDK agent): run with the SDK's ScriptedModel
+//   in place of the model, which sends the apply_patch operations of the
+//   block's fixture (an `<!-- example-fixture: JSON -->` comment above it);
+//   the files and what the model got back are checked;
+// - flagged `model` (calls a model: the Responses API) and ```html pages (a
+//   browser): parsed, and every name they import from applypatch must be an
+//   export of the package;
 // - ```sh flagged `run`: run with bash -e in an empty directory of the project;
 // - ```json: parsed.
 // Rust examples are examples/*.rs and doctests (cargo test); other languages
 // (```toml, ```text, plain ```) are not code.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { blocks, documents, harness, instrument, packageImports, root } from './examples.mjs';
+import { pathToFileURL } from 'node:url';
+import { agentsShim, blocks, documents, harness, instrument, packageImports, root } from './examples.mjs';
 
 const require = createRequire(import.meta.url);
 const ts = require(join(root, 'node_modules', 'typescript'));
@@ -40,6 +45,15 @@ before(() => {
     cwd: project,
     stdio: 'ignore',
   });
+  // '@openai/agents' for the examples flagged `agents` (see agentsShim).
+  const core = join(root, 'node_modules', '@openai', 'agents-core', 'dist');
+  const shim = join(project, 'node_modules', '@openai', 'agents');
+  mkdirSync(shim, { recursive: true });
+  writeFileSync(join(shim, 'package.json'), '{ "name": "@openai/agents", "type": "module", "main": "index.mjs" }\n');
+  writeFileSync(
+    join(shim, 'index.mjs'),
+    agentsShim(pathToFileURL(join(core, 'index.mjs')).href, pathToFileURL(join(core, 'testing', 'index.mjs')).href),
+  );
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -82,6 +96,11 @@ function run(b) {
     assert.equal(tsc.status, 0, `${where(b)}: tsc --strict rejects the example:\n${tsc.stdout}${tsc.stderr}`);
     program = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   }
+  for (const [path, text] of Object.entries(b.fixture?.files ?? {})) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  if (b.fixture) writeFileSync(join(dir, 'fixture.json'), JSON.stringify(b.fixture));
   writeFileSync(join(dir, 'example.mjs'), `${harness}${program}`);
   const r = spawnSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
   assert.equal(r.status, 0, `${where(b)}: the example fails:\n${r.stderr}`);
@@ -90,6 +109,14 @@ function run(b) {
     prints.map((p) => `${p}\n`).join(''),
     `${where(b)}: the example prints other text than its '// prints:' comments say`,
   );
+  // The fixture's files after the run, and what the model was told.
+  for (const [path, text] of Object.entries(b.fixture?.expect ?? {})) {
+    assert.equal(readFileSync(join(dir, path), 'utf8'), text, `${where(b)}: ${path} after the example`);
+  }
+  if (b.fixture?.outputs) {
+    const told = JSON.parse(readFileSync(join(dir, 'agents-outputs.json'), 'utf8'));
+    assert.deepEqual(told, b.fixture.outputs, `${where(b)}: what the model got back`);
+  }
 }
 
 async function parseOnly(b, code) {
