@@ -124,22 +124,48 @@ export interface NearestBlock extends LineRange {
   differences: LineDifference[];
 }
 
-export interface EditResult {
-  ok: boolean;
+/** What every edit result has, applied or not. */
+interface EditResultBase {
   /** The new text; on failure the source unchanged. */
   text: string;
-  /** The strategy that matched; `null` on failure. */
-  strategy: Strategy | null;
   /** apply-edit-block's similarity: 1 for exact and empty-search, the line similarity of the replaced text otherwise; on failure the best fuzzy score. */
   similarity: number;
-  /** Replaced range of the source, in UTF-16 code units; -1 on failure. */
-  start: number;
-  end: number;
   /** How many places the winning strategy matched (0 on a plain failure). */
   matches: number;
-  /** On failure with `explain`, `unique`, `emptySearch` or `noChange`: why (`'unknown-file'`: {@link applyBlocks} only). */
+  /**
+   * The changes from the text this edit applied to to `text`, as minimal
+   * splices (UTF-16 offsets; `[]` on failure), for an editor. Computed by
+   * the engine on first read; not enumerable.
+   */
+  readonly splices: Splice[];
+}
+
+/** An edit that applied. */
+export interface EditApplied extends EditResultBase {
+  ok: true;
+  /** The strategy that matched. */
+  strategy: Strategy;
+  /** Replaced range of the source, in UTF-16 code units. */
+  start: number;
+  end: number;
+  /** How the edit was placed when that needs saying: chosen among several matches by its `startLine`, or how many places `replaceAll` replaced. */
+  note?: string;
+  /** The repairs (`options.repair`) that placed it. */
+  repairs?: Repair[];
+  reason?: undefined;
+  message?: undefined;
+}
+
+/** An edit that did not apply: the text is the source, unchanged. */
+export interface EditFailed extends EditResultBase {
+  ok: false;
+  strategy: null;
+  /** -1: nothing was replaced. */
+  start: -1;
+  end: -1;
+  /** With `explain`, `unique`, `emptySearch` or `noChange`: why (`'unknown-file'`: {@link applyBlocks} only). */
   reason?: (typeof editFailureReasons)[number];
-  /** On failure with `explain` or `unique`: what failed and what to change, for the model. */
+  /** With `explain` or `unique`: what failed and what to change, for the model. */
   message?: string;
   /** `ambiguous`: the places matched (at most 20). */
   candidates?: LineRange[];
@@ -147,35 +173,45 @@ export interface EditResult {
   nearest?: NearestBlock;
   /** `not-found` with `explain`: where the REPLACE text already is (the edit was probably applied). */
   alreadyApplied?: LineRange;
-  /** On success, how the edit was placed when that needs saying: chosen among several matches by its `startLine`, or how many places `replaceAll` replaced. */
-  note?: string;
-  /**
-   * The changes from the text this edit applied to to `text`, as minimal
-   * splices (UTF-16 offsets; `[]` on failure), for an editor. Computed by
-   * the engine on first read; not enumerable.
-   */
-  readonly splices: Splice[];
-  /** On success, the repairs (`options.repair`) that placed it. */
-  repairs?: Repair[];
+  note?: undefined;
+  repairs?: undefined;
 }
 
-export interface EditsResult {
-  /** Whether every edit applied. */
-  ok: boolean;
-  /** The text after the last edit that applied. */
-  text: string;
-  /** One result per edit tried (the failing one last); offsets refer to the text at that step. */
-  results: EditResult[];
-  /** How many edits applied. */
-  applied: number;
-  /** The changes from the source to `text`, as minimal splices (UTF-16 offsets). Computed on first read; not enumerable. */
-  readonly splices: Splice[];
-}
+/** The result of one edit: a union on `ok`. */
+export type EditResult = EditApplied | EditFailed;
+
+/** {@link applyEdits}: every edit applied, or it stopped at the first failure (the last result). */
+export type EditsResult =
+  | {
+      ok: true;
+      /** The text after every edit. */
+      text: string;
+      /** One result per edit; offsets refer to the text at that step. */
+      results: EditApplied[];
+      /** How many edits applied: all of them. */
+      applied: number;
+      /** The changes from the source to `text`, as minimal splices (UTF-16 offsets). Computed on first read; not enumerable. */
+      readonly splices: Splice[];
+    }
+  | {
+      ok: false;
+      /** The text after the last edit that applied (discard it for all or nothing). */
+      text: string;
+      /** One result per edit tried, the failing one last. */
+      results: EditResult[];
+      /** How many edits applied before the failure. */
+      applied: number;
+      /** The changes from the source to `text`, as minimal splices (UTF-16 offsets). Computed on first read; not enumerable. */
+      readonly splices: Splice[];
+    };
 
 /** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?]`. */
 type RawResult = [number, number, number, number, number, string, FailureFields | undefined];
 
-type FailureFields = Pick<EditResult, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied' | 'note' | 'repairs'>;
+type FailureFields = Pick<EditFailed, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied'> & {
+  note?: string;
+  repairs?: Repair[];
+};
 
 /** The binding's strategy numbers: 0 none, then the ladder in order. */
 const STRATEGIES: ReadonlyArray<Strategy | null> = [null, ...strategies];
@@ -255,8 +291,9 @@ function finish(source: string, raw: RawResult): EditResult {
   const strategy = STRATEGIES[code] ?? null;
   const ok = strategy !== null;
   const text = ok ? source.slice(0, start) + replacement + source.slice(end) : source;
-  const result = { ok, text, strategy, similarity, start, end, matches };
-  return addSplices(failure === undefined ? result : { ...result, ...failure }, source, text);
+  // The engine's invariant: a strategy exactly when the edit applied, and then a range.
+  const result = { ok, text, strategy, similarity, start, end, matches } as EditResult;
+  return addSplices((failure === undefined ? result : { ...result, ...failure }) as EditResult, source, text);
 }
 
 /**
@@ -333,8 +370,8 @@ export function similarity(a: string, b: string): number {
   return call(() => wasm().blocksSimilarity(a, b));
 }
 
-/** One block of {@link applyBlocks}: the file it went to, and its result (offsets and text left out). */
-export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end' | 'splices'> {
+/** Where a block of {@link applyBlocks} is and which file it went to. */
+interface BlockPlace {
   /** The file the block applies to. */
   path: string;
   /** 1-based line of the block's start marker in the message. */
@@ -343,16 +380,31 @@ export interface BlockResult extends Omit<EditResult, 'text' | 'start' | 'end' |
   endMarkerLine: number;
 }
 
-export interface BlocksResult<T extends Files> {
-  /** Every block applied, there was at least one, and none was malformed. */
-  ok: boolean;
-  /** The new file map (of the same kind); the files unchanged unless `ok`: all or nothing. */
-  files: T;
-  /** One per block tried, in message order, the failing one last. */
-  results: BlockResult[];
-  /** Blocks that are not closed (then nothing is applied). */
-  problems: BlockProblem[];
-}
+/** One block of {@link applyBlocks}: the file it went to, and its result (offsets and text left out); a union on `ok`. */
+export type BlockResult =
+  | (Omit<EditApplied, 'text' | 'start' | 'end' | 'splices'> & BlockPlace)
+  | (Omit<EditFailed, 'text' | 'start' | 'end' | 'splices'> & BlockPlace);
+
+/** {@link applyBlocks}: a union on `ok`. */
+export type BlocksResult<T extends Files> =
+  | {
+      /** Every block applied, there was at least one, and none was malformed. */
+      ok: true;
+      /** The new file map, of the same kind. */
+      files: T;
+      /** One per block, in message order. */
+      results: BlockResult[];
+      problems: [];
+    }
+  | {
+      ok: false;
+      /** The file map unchanged: all or nothing. */
+      files: T;
+      /** One per block tried, in message order, the failing one last (none when a block is malformed). */
+      results: BlockResult[];
+      /** Blocks that are not closed, or malformed (then nothing is applied). */
+      problems: BlockProblem[];
+    };
 
 export interface ApplyBlocksOptions extends EditOptions {
   /** The file for blocks that name none. */
@@ -442,8 +494,8 @@ function applyNamedBlocks<T extends Files>(
       strategy: STRATEGIES[numbers[k + 3] as number] ?? null,
       similarity: numbers[k + 4] as number,
       matches: numbers[k + 5] as number,
-    };
+    } as BlockResult;
   }
   for (let i = 0; i < full.length; i += 2) results[full[i] as number] = full[i + 1] as BlockResult;
-  return { ok, files: map.with(changes), results, problems };
+  return { ok, files: map.with(changes), results, problems } as BlocksResult<T>;
 }

@@ -1,17 +1,22 @@
 // apply and applyBatch: V4A update diffs on one text.
-import { checkOptions, checkString, checkStrings, type Mode, modeCode } from './args.js';
+import { checkOptions, checkString, checkStrings, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
 import { type PlacedSection, type Splice, sectionsOf, splicesOf } from './positions.js';
 import { engine, type Repair, type RepairOptions } from './repair.js';
 
-export interface ApplyOptions extends RepairOptions {
-  /**
-   * `'strict'` (default): anchors, context and removed lines match byte for
-   * byte and exactly once. `'codex'`: what the OpenAI Codex CLI's apply_patch
-   * does (first match, whitespace and Unicode-punctuation fallbacks).
-   */
-  mode?: Mode;
+/**
+ * `mode: 'strict'` (default): anchors, context and removed lines match byte
+ * for byte and exactly once; `repair` and `onRepair` forgive slips there.
+ * `mode: 'codex'`: what the OpenAI Codex CLI's apply_patch does (first match,
+ * whitespace and Unicode-punctuation fallbacks); it takes no `repair`, and
+ * the compiler says so.
+ */
+export type ApplyOptions = StrictOptions | CodexOptions;
+
+/** Strict mode, with the repairs it may make. */
+export interface StrictOptions extends RepairOptions {
+  mode?: 'strict';
 }
 
 /** `report: true`: `apply` and `applyBatch` return an {@link ApplyReport} instead of the text alone. */
@@ -54,6 +59,16 @@ function wantsReport(options: Record<string, unknown>): boolean {
   if (r !== undefined && typeof r !== 'boolean') throw new TypeError(`applypatch: options.report must be a boolean, got ${typeof r}`);
   return r === true;
 }
+
+/** Codex mode: exactly what the Codex CLI does, so no repairs. */
+export interface CodexOptions {
+  mode: 'codex';
+  repair?: false;
+  onRepair?: undefined;
+}
+
+/** Options without `onRepair` (the editors report repairs in their output). */
+export type WithoutOnRepair<T> = T extends unknown ? Omit<T, 'onRepair'> : never;
 
 /** Builds the new text from the input and the changed ranges only. */
 function splice(input: string, [offsets, texts]: FlatChanges): string {

@@ -39,11 +39,8 @@ export interface PatchErrorFields {
   conflict?: Conflict;
 }
 
-/**
- * A patch that could not be applied. Nothing was applied: a call that throws
- * returns no partial result. Line numbers are 1-based; indexes are 0-based.
- */
-export class PatchError extends Error {
+/** The fields every {@link PatchError} has, whatever its code. */
+interface PatchErrorBase extends Error {
   /** What kind of failure this is; one of {@link errorCodes}. */
   readonly code: ErrorCode;
   /** 1-based line in the diff or patch. */
@@ -56,10 +53,55 @@ export class PatchError extends Error {
   readonly operation?: number;
   /** 0-based index of the diff in a batch. */
   readonly diff?: number;
-  /** Where the input came closest, when a match was not found. */
+  /** Where the input came closest, when a match was not found (`context_not_found` only). */
   readonly nearest?: Nearest;
   /** For an `overlap`: the other diff. */
   readonly conflict?: Conflict;
+}
+
+/** A `context_not_found` error: it may say where the input came closest. */
+export interface ContextNotFoundError extends PatchErrorBase {
+  readonly code: 'context_not_found';
+  readonly conflict?: undefined;
+}
+
+/** An `overlap` of two diffs of a batch: both are named. */
+export interface OverlapError extends PatchErrorBase {
+  readonly code: 'overlap';
+  /** 0-based index of the second of the two diffs. */
+  readonly diff: number;
+  /** Its first changed line. */
+  readonly diffLine: number;
+  /** Where each of the two changes starts in the input. */
+  readonly inputLines: number[];
+  readonly conflict: Conflict;
+  readonly nearest?: undefined;
+}
+
+/** Every other code: no closest place, no conflicting diff. */
+export interface OtherPatchError extends PatchErrorBase {
+  readonly code: Exclude<ErrorCode, 'context_not_found' | 'overlap'>;
+  readonly nearest?: undefined;
+  readonly conflict?: undefined;
+}
+
+/**
+ * A patch that could not be applied. Nothing was applied: a call that throws
+ * returns no partial result. Line numbers are 1-based; indexes are 0-based.
+ *
+ * As a type, a union discriminated by `code`: after `e.code === 'overlap'`,
+ * `e.conflict` is there; only `context_not_found` has `nearest`.
+ */
+export type PatchError = ContextNotFoundError | OverlapError | OtherPatchError;
+
+/** The PatchError class: `new PatchError(fields)`, `e instanceof PatchError`. */
+export interface PatchErrorConstructor {
+  new (fields: PatchErrorFields): PatchError;
+  readonly prototype: PatchError;
+}
+
+export const PatchError: PatchErrorConstructor = class PatchError extends Error {
+  readonly code: ErrorCode;
 
   constructor(fields: PatchErrorFields) {
     super(fields.message);
@@ -71,7 +113,7 @@ export class PatchError extends Error {
       }
     }
   }
-}
+} as unknown as PatchErrorConstructor;
 
 /** Runs a wasm call, turning the plain error objects it throws into PatchErrors. */
 export function call<T>(fn: () => T): T {

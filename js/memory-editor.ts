@@ -1,7 +1,7 @@
 // An editor for the OpenAI Agents SDK's apply_patch tool (`applyPatchTool({
 // editor })`) over a file map, and the texts every editor gives the model.
 import { checkOptions, type Mode, modeCode } from './args.js';
-import type { ApplyOptions } from './diff.js';
+import type { ApplyOptions, WithoutOnRepair } from './diff.js';
 import { PatchError } from './errors.js';
 import {
   applyOperation,
@@ -131,7 +131,7 @@ export async function run(operation: unknown, fn: () => string, written?: (e: Pa
  * text for the model: what changed, or `status: 'failed'` with the error and
  * its location, and nothing changed.
  */
-export function createMemoryEditor<T extends Files>(files: T, options?: Omit<ApplyOptions, 'onRepair'>): MemoryEditor<T> {
+export function createMemoryEditor<T extends Files>(files: T, options?: WithoutOnRepair<ApplyOptions>): MemoryEditor<T> {
   let current = fileMap(files).with([]);
   const opts = checkOptions(options);
   const code = modeCode(opts);
@@ -144,7 +144,7 @@ export function createMemoryEditor<T extends Files>(files: T, options?: Omit<App
       const repairs: Repair[] = [];
       const repairing =
         opts.repair === undefined ? {} : { repair: opts.repair as RepairOptions['repair'], onRepair: (r: Repair) => repairs.push(r) };
-      const next = applyOperation(current, operation as CreateFileOperation, { mode, ...repairing });
+      const next = applyOperation(current, operation as CreateFileOperation, { mode, ...repairing } as ApplyOptions);
       current = next;
       return withRepairs(
         describeSuccess(op, (p) => before.get(p) !== undefined, fileMap(next).get(op.path)),

@@ -35,6 +35,8 @@ step "the shipped .d.ts types, from ESM and CJS consumers"
 node node_modules/typescript/bin/tsc -p tests/types
 step "packed tarball in an empty project"
 node tests/pack/run.mjs
+step "every code example of README.md and docs/, against the packed tarball (tests/docs/)"
+node --test tests/docs/
 step "playground in headless Chromium"
 node --test tests/browser/
 step "bundler matrix: Vite, webpack, esbuild, Rollup, Parcel, bun builds in Chromium; Node bundles; worker; CSP; Deno, Bun"

@@ -126,6 +126,34 @@ pub fn repaired_apply_batch<S: AsRef<str>>(input: &str, diffs: &[S], allow: Allo
 }
 
 fn strict_with<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut Ctx) -> Result<Changes> {
+    strict_diffs(input, diffs, shape, ctx).map_err(|e| other_format(e, diffs))
+}
+
+/// A Strict error about a diff that is another format (a unified diff, edit
+/// blocks) says so first, and which function takes it: its lines were read as
+/// V4A lines, so the error alone would send the model fixing the wrong thing.
+/// (A `*** Begin Patch` patch is named by the parser's own `invalid_line`.)
+fn other_format<S: AsRef<str>>(mut e: Error, diffs: &[S]) -> Error {
+    if matches!(e.kind, ErrorKind::InputTooLarge | ErrorKind::InvalidString) {
+        return e;
+    }
+    let Some(diff) = e.diff.map_or(diffs.first(), |i| diffs.get(i)) else {
+        return e;
+    };
+    let note = match crate::format::detect_format(diff.as_ref()) {
+        crate::format::Format::Unified => {
+            "This is a unified diff (file headers '--- a/PATH' and '+++ b/PATH', hunks '@@ -l,s +l,s @@'), not a V4A diff: apply it with applyUnified(files, diff), which reads its paths and line numbers. Nothing was applied. Read as a V4A diff, it fails:"
+        }
+        crate::format::Format::Blocks => {
+            "These are search/replace edit blocks ('<<<<<<< SEARCH', '=======', '>>>>>>> REPLACE'), not a V4A diff: apply them with applyBlocks(files, text). Nothing was applied. Read as a V4A diff, they fail:"
+        }
+        _ => return e,
+    };
+    e.message = format!("{note}\n{}", e.message);
+    e
+}
+
+fn strict_diffs<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut Ctx) -> Result<Changes> {
     check_inputs(input, diffs, shape)?;
     let parsed = parse_all(diffs, Mode::Strict, shape)?;
     let lines = Lines::split(input);

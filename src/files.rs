@@ -271,7 +271,7 @@ fn whole_patch(patch: &Patch, found: &[Found], ctx: &mut Ctx) -> Result<()> {
     if let Some(k) = found.iter().position(|f| *f == Found::Gone).filter(|_| gone_error) {
         let op = patch.operations().get(k);
         let path = op.map_or("", |o| o.path());
-        let mut e = Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}"));
+        let mut e = Error::new(ErrorKind::FileNotFound, missing_delete(path, true));
         e.path = Some(path.to_string());
         e.operation = Some(k);
         e.diff_line = op.map(|o| o.line());
@@ -472,7 +472,7 @@ pub fn apply_file_operation_with<'f>(
     }
     if mode == Mode::Strict && found != Found::Fresh {
         if found == Found::Gone {
-            return Err(located(Error::new(ErrorKind::FileNotFound, format!("Failed to delete file {path}"))));
+            return Err(located(Error::new(ErrorKind::FileNotFound, missing_delete(path, false))));
         }
         let what = if found == Found::Same {
             "the file already has exactly these contents"
@@ -643,10 +643,12 @@ fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, o
                 if mode == Mode::Strict && moved_already(files, op, ctx).map_err(at_line)? {
                     return Ok(Found::Applied);
                 }
-                return Err(at_line(Error::new(
-                    ErrorKind::FileNotFound,
-                    format!("Failed to read file to update {path}: No such file or directory (os error 2)"),
-                )));
+                let message = match mode {
+                    // Codex's own words (the parity corpus pins them).
+                    Mode::Codex => format!("Failed to read file to update {path}: No such file or directory (os error 2)"),
+                    Mode::Strict => missing_update(path, op.line.is_some()),
+                };
+                return Err(at_line(Error::new(ErrorKind::FileNotFound, message)));
             };
             // Already-applied updates are noted here and judged with the
             // whole patch, so the diff's own verdict is a note, not an error.
@@ -695,6 +697,32 @@ fn moved_already<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>
         ctx.repairs.extend(sub.repairs);
     }
     Ok(applied)
+}
+
+/// Strict's message for an update of a path that has no file: what failed,
+/// that nothing was applied, and how to create the file instead (in a patch,
+/// or as a Responses API operation).
+fn missing_update(path: &str, in_patch: bool) -> String {
+    let create = if in_patch {
+        format!("write '*** Add File: {path}' instead, with every line of the new file starting with '+'")
+    } else {
+        "send a create_file operation instead, its diff every line of the new file starting with '+'".to_string()
+    };
+    format!(
+        "{path}: there is no file at this path to update. Nothing was applied. Check the path (it is used exactly as written, relative to the project root); to create the file, {create}."
+    )
+}
+
+/// Strict's message for a delete of a path that has no file.
+fn missing_delete(path: &str, in_patch: bool) -> String {
+    let next = if in_patch {
+        format!("Check the path, or leave out '*** Delete File: {path}' and send the rest again.")
+    } else {
+        "Check the path; if the file is already gone, there is nothing left to do.".to_string()
+    };
+    format!(
+        "{path}: there is no file at this path to delete (it may be deleted already, or the path misspelt). Nothing was applied. {next}"
+    )
 }
 
 /// Adds the operation's place to an error. Codex mode keeps Codex's wording

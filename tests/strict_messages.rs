@@ -180,3 +180,34 @@ fn already_applied() {
     one(&mut c, "an insertion after an anchor, sent twice", "def f():\n    x = 1\n    y = 2\n", "@@ def f():\n+    x = 1\n     y = 2");
     snapshot("already_applied", &c);
 }
+
+/// A text of another format given to `apply` says which format it is and
+/// which function takes it (the JS test tests/js/other-format.test.mjs
+/// checks that following the advice applies it).
+#[test]
+fn another_format() {
+    let mut c = Cases::default();
+    let input = "def f():\n    return 1\n";
+    one(&mut c, "a unified diff", input, "--- a/f.py\n+++ b/f.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n");
+    one(
+        &mut c,
+        "a git diff",
+        input,
+        "diff --git a/f.py b/f.py\nindex 1111111..2222222 100644\n--- a/f.py\n+++ b/f.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n",
+    );
+    one(&mut c, "edit blocks", input, "f.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n");
+    one(
+        &mut c,
+        "a whole patch (named by the parser)",
+        input,
+        "*** Begin Patch\n*** Update File: f.py\n-    return 1\n+    return 2\n*** End Patch",
+    );
+    batch(
+        &mut c,
+        "a unified diff second in a batch",
+        input,
+        &["@@ def f():\n-    return 1\n+    return 2", "--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n-def f():\n+def g():\n"],
+    );
+    // Of several codes: what each reads as V4A lines fails with.
+    insta::assert_snapshot!("another_format", c.text());
+}

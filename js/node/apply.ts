@@ -94,6 +94,8 @@ export interface DirectoryChange {
   /** The path as written in the patch. */
   path: string;
   status: 'added' | 'modified' | 'deleted';
+  /** For the destination of a move: the path it was moved from (which is listed as deleted). */
+  movedFrom?: string;
 }
 
 export interface DirectoryResult {
@@ -107,7 +109,7 @@ export interface DirectoryResult {
   repairs?: Repair[];
 }
 
-export interface DirectoryOptions extends ApplyOptions {
+export type DirectoryOptions = ApplyOptions & {
   /** Compute and check everything, return the diff, write nothing. */
   dryRun?: boolean;
   /** Also return a unified diff of what changed. */
@@ -116,7 +118,7 @@ export interface DirectoryOptions extends ApplyOptions {
   fs?: Partial<Fs>;
   /** @internal Hooks of the tool handlers (./tools.ts): merge bases, the plan's texts. */
   hooks?: PlanHooks;
-}
+};
 
 /** @internal How the tool handlers (./tools.ts) take part in a plan. */
 export interface PlanHooks {
@@ -136,10 +138,12 @@ export function computeWith(
 }
 
 export function changesOf(p: Plan): DirectoryChange[] {
-  return p.changes.map((c) => ({
-    path: c.target.path,
-    status: c.contents === null ? 'deleted' : p.before.has(c.target.path) ? 'modified' : 'added',
-  }));
+  return p.changes.map((c) => {
+    const path = c.target.path;
+    const status = c.contents === null ? 'deleted' : p.before.has(path) ? 'modified' : 'added';
+    const from = c.contents === null ? undefined : p.moves.get(path);
+    return from === undefined || from === path ? { path, status } : { path, status, movedFrom: from };
+  });
 }
 
 /** A unified diff of a plan: moves as one file diff from the source to the destination. */

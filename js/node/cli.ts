@@ -8,6 +8,7 @@ import {
   applyPreparedBlocks,
   type BlocksResult,
   blockOptions,
+  type EditApplied,
   type EditResult,
   type ParsedBlocks,
   type ParsedEditBlock,
@@ -15,12 +16,13 @@ import {
   parseBlocks,
   withBlocks,
 } from '../blocks.js';
-import { type ErrorCode, PatchError } from '../errors.js';
+import { PatchError } from '../errors.js';
 import { detectFormat } from '../format.js';
 import { fileMap } from '../patch.js';
 import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
-import { type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
+import { type DirectoryOptions, type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
+import type { CliError, CliErrorCode, CliOutput } from './cli-output.js';
 import { binaryError, commit, type Fs, openRoot, type Root, readTarget, resolveTarget } from './directory.js';
 import { applyUnifiedToDirectory } from './unified-dir.js';
 
@@ -38,8 +40,9 @@ is '-' or missing. On success it prints what Codex prints:
   M changed.txt
   D deleted.txt
 
-It also applies unified diffs (git diff output, diff -u): detected, or with
---format unified. New files, deletes, renames and mode changes are applied.
+It also applies unified diffs (git diff output, diff -u; new files, deletes,
+renames and mode changes too) and search/replace edit blocks: each is
+detected, or named with --format.
 
 Options:
   --mode strict|codex|git
@@ -67,12 +70,14 @@ Options:
                           "summary":"...","diff":"..." (with --dry-run)}
                          {"ok":false,"error":{"code","message","path",
                           "hunk","line",...}}
+                       (type CliOutput in applypatch/node); the human text
+                       still goes to standard error
   --format patch|unified|blocks
-                       the input: a patch, a unified diff (detected when
-                       not given), or search/replace edit blocks
-                       (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE)
-  --file PATH          with --format blocks: the file the blocks edit (not needed
-                       when each block names its file on the line before it)
+                       the input: a patch, a unified diff, or search/replace
+                       edit blocks (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE);
+                       detected when not given
+  --file PATH          edit blocks: the file the blocks edit (not needed when
+                       each block names its file on the line before it)
   --preset safe|compatible
                        with --format blocks: how blocks match (default: safe)
   -h, --help           print this help
@@ -181,6 +186,8 @@ function parseArgs(argv: string[]): Args {
   }
   if (positional.length > 1) throw new UsageError(`one patch file at most, got ${positional.length}: ${positional.join(' ')}`);
   if (positional.length === 1 && positional[0] !== '-') args.input = positional[0];
+  // --file names the one file edit blocks edit: it implies --format blocks.
+  if (args.format === undefined && args.file !== undefined) args.format = 'blocks';
   if (args.format !== 'blocks' && args.file !== undefined)
     throw new UsageError('--file is for --format blocks; a patch names its own files');
   if (args.format === 'patch' && args.mode === 'git')
@@ -222,14 +229,19 @@ async function readInput(args: Args, io: Io): Promise<string> {
 }
 
 /** The error as JSON, with the hunk (1-based operation) added. */
-function errorJson(e: PatchError): Record<string, unknown> {
-  const out: Record<string, unknown> = { code: e.code, message: e.message };
+function errorJson(e: PatchError): CliError {
+  const out: CliError = { code: e.code, message: e.message };
   for (const key of ['path', 'operation', 'diffLine', 'inputLines', 'nearest', 'diff', 'conflict'] as const) {
-    if (e[key] !== undefined) out[key] = e[key];
+    if (e[key] !== undefined) Object.assign(out, { [key]: e[key] });
   }
   if (e.operation !== undefined) out.hunk = e.operation + 1;
   if (e.diffLine !== undefined) out.line = e.diffLine;
   return out;
+}
+
+/** The one JSON object of `--json`, typed. */
+function json(io: Io, out: CliOutput): void {
+  io.stdout(`${JSON.stringify(out)}\n`);
 }
 
 /** `error[code] in path (hunk N, patch line L): nothing was written.` then the message. */
@@ -256,7 +268,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     const message = `Internal error: ${detail}. Files may or may not have been changed: check them (git status). Please report this with the patch.`;
-    if (argv.includes('--json')) io.stdout(JSON.stringify({ ok: false, error: { code: 'internal_error', message } }) + '\n');
+    if (argv.includes('--json')) json(io, { ok: false, error: { code: 'internal_error', message } });
     io.stderr(`applypatch: ${message}\n${e instanceof Error && e.stack ? `${e.stack}\n` : ''}`);
     return 70;
   }
@@ -312,9 +324,9 @@ async function mcp(argv: string[], io: Io): Promise<number> {
 async function run(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'mcp') return mcp(argv.slice(1), io);
   let args: Args;
-  const json = argv.includes('--json');
+  const asJson = argv.includes('--json');
   const usage = (message: string): number => {
-    if (json) io.stdout(JSON.stringify({ ok: false, error: { code: 'usage', message } }) + '\n');
+    if (asJson) json(io, { ok: false, error: { code: 'usage', message } });
     io.stderr(`applypatch: ${message}\nRun 'applypatch --help' for usage.\n`);
     return 2;
   };
@@ -341,6 +353,13 @@ async function run(argv: string[], io: Io): Promise<number> {
     if (e instanceof UsageError) return usage(e.message);
     throw e;
   }
+  // Edit blocks are detected like unified diffs (detectFormat: the edit-block parser finds a block).
+  if (args.format === undefined && detectFormat(input) === 'blocks') {
+    if (args.repair !== undefined) return usage('--repair is for *** Begin Patch patches; this input is search/replace edit blocks');
+    if (args.mode !== 'strict')
+      return usage(`--mode ${args.mode} is for patches and unified diffs; this input is search/replace edit blocks`);
+    args.format = 'blocks';
+  }
   if (args.format === 'blocks' && args.file === undefined) {
     // Without --file, every block must name its file. One parse: the files the blocks name, then the blocks over them.
     return withBlocks(input, (prepared) => {
@@ -363,7 +382,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const repair = args.repair !== undefined ? { repair: args.repair } : {};
   // One parse: the engine answers the paths, the changes and the summary.
   return reportDirectory(args, io, 'patch', () =>
-    patchDirectory(cwd, input, { mode, dryRun: args.dryRun, ...repair, ...(io.fs ? { fs: io.fs } : {}) }),
+    patchDirectory(cwd, input, { mode, dryRun: args.dryRun, ...repair, ...(io.fs ? { fs: io.fs } : {}) } as DirectoryOptions),
   );
 }
 
@@ -379,16 +398,14 @@ function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => 
     const text = already ? `Nothing changed: the ${what} is already applied.\n` : computed;
     for (const r of repairs) io.stderr(`applypatch: ${repairLine(r, 'patch')}\n`);
     if (args.json) {
-      io.stdout(
-        JSON.stringify({
-          ok: true,
-          applied: result.applied,
-          changes: result.changes,
-          summary: text,
-          ...(args.dryRun ? { diff: result.diff } : {}),
-          ...(result.repairs !== undefined ? { repairs: result.repairs } : {}),
-        }) + '\n',
-      );
+      json(io, {
+        ok: true,
+        applied: result.applied,
+        changes: result.changes,
+        summary: text,
+        ...(args.dryRun ? { diff: result.diff } : {}),
+        ...(result.repairs !== undefined ? { repairs: result.repairs } : {}),
+      });
     } else if (args.dryRun) {
       io.stdout(result.diff ?? '');
       io.stderr(
@@ -400,7 +417,7 @@ function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => 
     return 0;
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
-    if (args.json) io.stdout(JSON.stringify({ ok: false, error: errorJson(e) }) + '\n');
+    if (args.json) json(io, { ok: false, error: errorJson(e) });
     io.stderr(errorText(e, what));
     return 1;
   }
@@ -421,8 +438,8 @@ function unified(args: Args, io: Io, cwd: string, input: string): number {
 
 /** `--format blocks`: search/replace edit blocks on one file, all or nothing. */
 function blocks(args: Args, io: Io, cwd: string, input: string): number {
-  const fail = (code: ErrorCode | 'no_blocks' | 'no_match', message: string, extra: Record<string, unknown> = {}): number => {
-    if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path: args.file, ...extra } }) + '\n');
+  const fail = (code: CliErrorCode, message: string, extra: Partial<CliError> = {}): number => {
+    if (args.json) json(io, { ok: false, error: { code, message, ...(args.file !== undefined ? { path: args.file } : {}), ...extra } });
     io.stderr(`applypatch: error[${code}] in ${args.file}.${code === 'write_failed' ? '' : ' Nothing was written.'}\n${message}\n`);
     return 1;
   };
@@ -459,16 +476,14 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
       commit(root, [{ target, contents: result.text, ...(target.mode !== undefined ? { mode: target.mode } : {}) }], fs);
     const diff = unifiedDiff(target.kind === 'file' ? args.file! : null, args.file!, source, result.text);
     if (args.json) {
-      io.stdout(
-        JSON.stringify({
-          ok: true,
-          applied: changed && !args.dryRun,
-          path: args.file,
-          blocks: edits.length,
-          results,
-          ...(args.dryRun ? { diff } : {}),
-        }) + '\n',
-      );
+      json(io, {
+        ok: true,
+        applied: changed && !args.dryRun,
+        path: args.file!,
+        blocks: edits.length,
+        results: results as Array<Omit<EditApplied, 'text'>>, // every edit applied (result.ok)
+        ...(args.dryRun ? { diff } : {}),
+      });
     } else if (args.dryRun) {
       io.stdout(diff);
       io.stderr(
@@ -493,8 +508,8 @@ function blocks(args: Args, io: Io, cwd: string, input: string): number {
 function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock[], prepared: PreparedBlocks): number {
   const paths = prepared.paths(undefined).split('\n');
   paths.pop();
-  const fail = (code: ErrorCode | 'no_match', message: string, path: string, extra: Record<string, unknown> = {}): number => {
-    if (args.json) io.stdout(JSON.stringify({ ok: false, error: { code, message, path, ...extra } }) + '\n');
+  const fail = (code: CliErrorCode, message: string, path: string, extra: Partial<CliError> = {}): number => {
+    if (args.json) json(io, { ok: false, error: { code, message, path, ...extra } });
     io.stderr(`applypatch: error[${code}] in ${path}.${code === 'write_failed' ? '' : ' Nothing was written.'}\n${message}\n`);
     return 1;
   };
@@ -534,16 +549,14 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock
     if (!args.dryRun) commit(root, p.changes, fs);
     const changed = p.changes.map((c) => c.target.path);
     if (args.json) {
-      io.stdout(
-        JSON.stringify({
-          ok: true,
-          applied: changed.length > 0 && !args.dryRun,
-          paths: changed,
-          blocks: edits.length,
-          results,
-          ...(args.dryRun ? { diff: diffOf(p) } : {}),
-        }) + '\n',
-      );
+      json(io, {
+        ok: true,
+        applied: changed.length > 0 && !args.dryRun,
+        paths: changed,
+        blocks: edits.length,
+        results,
+        ...(args.dryRun ? { diff: diffOf(p) } : {}),
+      });
     } else if (args.dryRun) {
       io.stdout(diffOf(p));
       io.stderr(

@@ -2,22 +2,27 @@
 // The Agents SDK editor over a directory.
 import * as nodeFs from 'node:fs';
 import { checkOptions, type Mode, modeCode } from '../args.js';
+import type { ApplyOptions } from '../diff.js';
 import { type ApplyPatchResult, describeSuccess, type Editor, run, withRepairs } from '../memory-editor.js';
 import { type CheckedOperation, checkOperation } from '../operation.js';
 import { type Repair, type RepairOptions, repairBits } from '../repair.js';
 import { applyOperationToDirectory, checkRoot, repairOptions, withFs } from './apply.js';
 import { type Fs, leftChanges } from './directory.js';
 
-export interface EditorOptions {
+export type EditorOptions = {
   /** The directory the model's paths are relative to; nothing outside it is read or written. */
   root: string;
-  /** `'strict'` (default) or `'codex'`, as for `apply`. */
-  mode?: Mode;
-  /** Strict only: the repairs to allow, as for `apply`; each one made is named in the output. */
-  repair?: RepairOptions['repair'];
   /** @internal Replaces node:fs functions (tests inject failures). */
   fs?: Partial<Fs>;
-}
+} & (
+  | {
+      /** `'strict'` (default) or `'codex'`, as for `apply`. */
+      mode?: 'strict';
+      /** Strict only: the repairs to allow, as for `apply`; each one made is named in the output. */
+      repair?: RepairOptions['repair'];
+    }
+  | { mode: 'codex'; repair?: false }
+);
 
 /**
  * An Agents SDK editor (for `applyPatchTool({ editor })`) over the files
@@ -45,7 +50,7 @@ export function createEditor(options: EditorOptions): Editor {
       () => {
         const op = checkOperation(operation, expected);
         const repairs: Repair[] = [];
-        const plan = applyOperationToDirectory(root, op, { mode, ...repairOptions(opts, repairs) }, fs);
+        const plan = applyOperationToDirectory(root, op, { mode, ...repairOptions(opts, repairs) } as ApplyOptions, fs);
         return withRepairs(
           describeSuccess(op, (p) => plan.before.has(p), plan.after.get(op.path)),
           op,

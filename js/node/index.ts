@@ -2,6 +2,7 @@
 // main entry so that browsers and bundlers never pull them in.
 
 export { applyPatchToDirectory, type DirectoryChange, type DirectoryOptions, type DirectoryResult } from './apply.js';
+export type { CliBlocksApplied, CliError, CliErrorCode, CliFilesApplied, CliOutput, CliPatchApplied, EditOutcome } from './cli-output.js';
 export { createEditor, type EditorOptions } from './directory-editor.js';
 export {
   createToolHandlers,

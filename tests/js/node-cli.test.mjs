@@ -224,7 +224,7 @@ test('usage errors exit 2', (t) => {
     [['missing.patch'], /cannot read missing\.patch/],
     [['--cwd', 'nowhere'], /--cwd nowhere: no such directory/],
     [['--format', 'blocks'], /--format blocks needs --file PATH/],
-    [['--file', 'a.txt'], /--file is for --format blocks/],
+    [['--format', 'patch', '--file', 'a.txt'], /--file is for --format blocks/],
     [['--dry-run=yes'], /--dry-run takes no value/],
   ];
   for (const [args, message] of cases) {
@@ -351,4 +351,42 @@ test('--format blocks through main(): JSON results, binary files, new files, dir
   r = await run(['--format', 'blocks', '--file', 'd'], blocksText);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /error\[not_a_file\]/);
+});
+
+test('edit blocks are detected without --format: --file alone, or blocks that name their files; --json is typed CliOutput', (t) => {
+  const { root } = makeTree(t, { 'a.py': 'def f():\n    return 1\n' });
+  // --file alone means edit blocks.
+  let r = cli(['--file', 'a.py', '--dry-run'], { cwd: root, input: blocksText });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n');
+  // Blocks that name their file, detected (detectFormat says 'blocks'): applied all or nothing.
+  r = cli(['--json'], { cwd: root, input: `a.py\n${blocksText}` });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(
+    { ok: out.ok, applied: out.applied, paths: out.paths, blocks: out.blocks, strategy: out.results[0].strategy },
+    { ok: true, applied: true, paths: ['a.py'], blocks: 1, strategy: 'exact' },
+  );
+  assert.equal(read(root, 'a.py'), 'def f():\n    return 2\n');
+  // Detected blocks that name no file: the usage error says what to add.
+  r = cli([], { cwd: root, input: blocksText });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--format blocks needs --file PATH \(the file the blocks edit\), or blocks that each name their file/);
+  // Modes and repairs are for patches: said so, not ignored.
+  r = cli(['--mode', 'codex'], { cwd: root, input: `a.py\n${blocksText}` });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--mode codex is for patches and unified diffs; this input is search\/replace edit blocks/);
+  r = cli(['--repair'], { cwd: root, input: `a.py\n${blocksText}` });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--repair is for \*\*\* Begin Patch patches; this input is search\/replace edit blocks/);
+});
+
+test('--json: a move is its destination with movedFrom, and the source deleted', (t) => {
+  const { root } = makeTree(t, { 'a.txt': 'one\n' });
+  const r = cli(['--json'], { cwd: root, input: patchOf('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-one', '+two') });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).changes, [
+    { path: 'a.txt', status: 'deleted' },
+    { path: 'b.txt', status: 'added', movedFrom: 'a.txt' },
+  ]);
 });

@@ -54,7 +54,7 @@ test('a CLI run parses the patch once, and prints the summary and the move from 
     applied: true,
     changes: [
       { path: 'a.txt', status: 'deleted' },
-      { path: 'b.txt', status: 'added' },
+      { path: 'b.txt', status: 'added', movedFrom: 'a.txt' },
       { path: 'c.txt', status: 'added' },
       { path: 'd.txt', status: 'deleted' },
     ],
@@ -156,7 +156,7 @@ test('a CLI run of a unified diff parses it once (and detects it without parsing
     applied: true,
     changes: [
       { path: 'a.txt', status: 'deleted' },
-      { path: 'b.txt', status: 'added' },
+      { path: 'b.txt', status: 'added', movedFrom: 'a.txt' },
       { path: 'c.sh', status: 'added' },
     ],
     summary: 'Success. Updated the following files:\nD a.txt\nA b.txt\nA c.sh\n',

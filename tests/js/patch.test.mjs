@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { apply, applyBatch, applyFiles, codexGrammar, codexTool, PatchError, parse, summary } from 'applypatch';
+import { apply, applyBatch, applyFiles, applyOperation, codexGrammar, codexTool, PatchError, parse, summary } from 'applypatch';
 
 const patch = `*** Begin Patch
 *** Update File: src/app.py
@@ -61,7 +61,12 @@ test('applyFiles is all or nothing', () => {
       assert.equal(e.path, 'missing.txt');
       assert.equal(e.operation, 2);
       assert.equal(e.diffLine, 9);
-      assert.equal(e.message, 'Failed to delete file missing.txt');
+      assert.equal(
+        e.message,
+        mode === 'codex'
+          ? 'Failed to delete file missing.txt'
+          : "missing.txt: there is no file at this path to delete (it may be deleted already, or the path misspelt). Nothing was applied. Check the path, or leave out '*** Delete File: missing.txt' and send the rest again.",
+      );
     }
   }
   assert.deepEqual(files, copy);
@@ -181,4 +186,35 @@ test('wrong argument types throw TypeError', () => {
     () => applyFiles({ 'src/app.py': 'bad \uD800' }, patch),
     (e) => e.code === 'invalid_string' && /src\/app\.py/.test(e.message),
   );
+});
+
+test("Strict's missing-file errors say nothing was applied and how to create the file; the advice works", () => {
+  const map = { 'src/util.py': 'x = 1\n' };
+  const update = '*** Begin Patch\n*** Update File: src/utils.py\n@@\n-x = 1\n+x = 2\n*** End Patch';
+  let e;
+  try {
+    applyFiles(map, update);
+  } catch (caught) {
+    e = caught;
+  }
+  assert.ok(e instanceof PatchError);
+  assert.equal(e.code, 'file_not_found');
+  assert.equal(
+    e.message,
+    "src/utils.py: there is no file at this path to update. Nothing was applied. Check the path (it is used exactly as written, relative to the project root); to create the file, write '*** Add File: src/utils.py' instead, with every line of the new file starting with '+'.",
+  );
+  // Followed: an Add File with the new lines creates it.
+  const added = applyFiles(map, '*** Begin Patch\n*** Add File: src/utils.py\n+x = 2\n*** End Patch');
+  assert.deepEqual(added, { 'src/util.py': 'x = 1\n', 'src/utils.py': 'x = 2\n' });
+  // The same for a Responses API operation, in its own terms.
+  try {
+    applyOperation(map, { type: 'update_file', path: 'src/utils.py', diff: '@@\n-x = 1\n+x = 2' });
+    assert.fail('should throw');
+  } catch (caught) {
+    assert.match(caught.message, /to create the file, send a create_file operation instead/);
+  }
+  // Codex mode keeps Codex's words.
+  assert.throws(() => applyFiles(map, update, { mode: 'codex' }), {
+    message: 'Failed to read file to update src/utils.py: No such file or directory (os error 2)',
+  });
 });
