@@ -66,7 +66,10 @@ fn a_move_sent_again_is_already_applied() {
     // The destination without the change: the source is missing, as before.
     let e = applypatch::apply_files(&files(&[("b.txt", "other\n")]), patch, Mode::Strict).unwrap_err();
     assert_eq!(e.kind, ErrorKind::FileNotFound);
-    assert_eq!(e.message, "Failed to read file to update a.txt: No such file or directory (os error 2)");
+    assert_eq!(
+        e.message,
+        "a.txt: there is no file at this path to update. Nothing was applied. Check the path (it is used exactly as written, relative to the project root); to create the file, write '*** Add File: a.txt' instead, with every line of the new file starting with '+'."
+    );
     // Codex mode keeps Codex's behaviour.
     let e = applypatch::apply_files(&once, patch, Mode::Codex).unwrap_err();
     assert_eq!(e.kind, ErrorKind::FileNotFound);
