@@ -89,6 +89,7 @@ mod files;
 mod format;
 pub mod limits;
 mod matcher;
+pub mod merge;
 mod mode;
 mod patch;
 pub mod repair;
