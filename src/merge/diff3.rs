@@ -7,7 +7,7 @@
 //! digit, are joined. In `diff3` style conflicts stay whole; in `zdiff3` style
 //! only the lines both sides begin or end with are taken out.
 
-use super::xdiff::{diff, Change, Work};
+use super::xdiff::{diff, Change, Counts, Work};
 use super::Style;
 use crate::error::Result;
 
@@ -76,9 +76,9 @@ fn signed(c: &Change) -> (isize, isize, isize, isize) {
 
 /// The regions of the merge, in file order; `None` when one side did not
 /// change the base (the result is then the other side).
-pub(crate) fn regions(files: &Files, style: Style, work: &mut Work) -> Result<Option<Vec<Region>>> {
-    let ours = diff(files.base, files.ours, work)?;
-    let theirs = diff(files.base, files.theirs, work)?;
+pub(crate) fn regions(files: &Files, style: Style, counts: &mut Counts, work: &mut Work) -> Result<Option<Vec<Region>>> {
+    let ours = diff(files.base, files.ours, counts, work)?;
+    let theirs = diff(files.base, files.theirs, counts, work)?;
     if ours.is_empty() || theirs.is_empty() {
         return Ok(None);
     }
@@ -148,7 +148,7 @@ pub(crate) fn regions(files: &Files, style: Style, work: &mut Work) -> Result<Op
         Style::Zdiff3 => trim_conflicts(files, &mut out),
         Style::Diff3 => {}
         Style::Merge => {
-            out = join_conflicts(files, refine_conflicts(files, out, work)?);
+            out = join_conflicts(files, refine_conflicts(files, out, counts, work)?);
         }
     }
     Ok(Some(out))
@@ -156,14 +156,14 @@ pub(crate) fn regions(files: &Files, style: Style, work: &mut Work) -> Result<Op
 
 /// `merge` style: each conflict becomes the changes of a diff of our lines
 /// against their lines (an empty diff: both sides made the same change).
-fn refine_conflicts(files: &Files, regions: Vec<Region>, work: &mut Work) -> Result<Vec<Region>> {
+fn refine_conflicts(files: &Files, regions: Vec<Region>, counts: &mut Counts, work: &mut Work) -> Result<Vec<Region>> {
     let mut out = Vec::with_capacity(regions.len());
     for mut m in regions {
         if m.mode != Mode::Conflict || m.chg1 == 0 || m.chg2 == 0 {
             out.push(m);
             continue;
         }
-        let changes = diff(ids(files.ours, m.i1, m.chg1), ids(files.theirs, m.i2, m.chg2), work)?;
+        let changes = diff(ids(files.ours, m.i1, m.chg1), ids(files.theirs, m.i2, m.chg2), counts, work)?;
         if changes.is_empty() {
             m.mode = Mode::Same;
             out.push(m);

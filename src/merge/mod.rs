@@ -43,16 +43,18 @@ mod diff3;
 mod xdiff;
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::Result;
 use crate::limits::check_text;
+use crate::matcher::index::fingerprint;
 use diff3::{regions, Files, Mode, Region};
-use xdiff::Work;
+use xdiff::{Counts, Work};
 
-/// Most steps of line diff work one merge may do (2^28: diagonal steps and
+/// Most steps of line diff work one merge may do (2^26: diagonal steps and
 /// snake lines of the two diffs against the base and of the diffs that
 /// narrow conflicts; a few tenths of a second).
-pub const MAX_MERGE_WORK: u64 = 1 << 28;
+pub const MAX_MERGE_WORK: u64 = 1 << 26;
 
 /// How conflicts are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -142,7 +144,8 @@ pub fn merge3(base: &str, ours: &str, theirs: &str, options: &Merge3Options) -> 
 
 fn merge3_counted(base: &str, ours: &str, theirs: &str, options: &Merge3Options, work: &mut Work) -> Result<Merge3> {
     let lines = [records(base), records(ours), records(theirs)];
-    let mut table: HashMap<&str, u32> = HashMap::new();
+    let mut table: HashMap<&str, u32, BuildHasherDefault<LineHasher>> =
+        HashMap::with_capacity_and_hasher(lines.iter().map(Vec::len).sum(), BuildHasherDefault::default());
     let [base_ids, ours_ids, theirs_ids] = lines.each_ref().map(|l| {
         l.iter()
             .map(|&line| {
@@ -153,13 +156,28 @@ fn merge3_counted(base: &str, ours: &str, theirs: &str, options: &Merge3Options,
     });
     let [base_lines, ours_lines, theirs_lines] = &lines;
     let files = Files { base: &base_ids, ours: &ours_ids, theirs: &theirs_ids, ours_lines };
-    let Some(regions) = regions(&files, options.style, work)? else {
+    let mut counts = Counts::new(table.len());
+    let Some(regions) = regions(&files, options.style, &mut counts, work)? else {
         // One side left the base as it was: the result is the other side.
         let text = if files.base == files.ours { theirs } else { ours };
         return Ok(Merge3 { text: text.to_string(), conflicts: Vec::new() });
     };
     let texts = Texts { base: base_lines, ours: ours_lines, theirs: theirs_lines };
     Ok(write(&texts, &regions, options))
+}
+
+/// Hashes a line with the line index's fingerprint (fast, unkeyed).
+#[derive(Default)]
+struct LineHasher(u64);
+
+impl Hasher for LineHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(fingerprint(bytes))).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u8(&mut self, _: u8) {}
 }
 
 /// A text's lines, each with its line break (the last may have none).

@@ -21,8 +21,6 @@
 //! Cost: every diagonal step and every line of a snake is counted against a
 //! [`Work`] budget; a diff that would need more stops with `input_too_large`.
 
-use std::collections::HashMap;
-
 use crate::error::{Error, ErrorKind, Result};
 
 /// Lines `i1..i1 + chg1` of the first file became lines `i2..i2 + chg2` of the
@@ -99,6 +97,23 @@ fn same(a: &[usize], i: isize, b: &[usize], j: isize) -> bool {
     }
 }
 
+fn part(v: &[usize], start: isize, end: isize) -> &[usize] {
+    match (usize::try_from(start), usize::try_from(end)) {
+        (Ok(s), Ok(e)) => v.get(s..e).unwrap_or(&[]),
+        _ => &[],
+    }
+}
+
+/// How many lines from `i1` and `i2` on are equal (below `lim1`, `lim2`).
+fn forward_run(ha1: &[usize], i1: isize, lim1: isize, ha2: &[usize], i2: isize, lim2: isize) -> isize {
+    part(ha1, i1, lim1).iter().zip(part(ha2, i2, lim2)).take_while(|(x, y)| x == y).count() as isize
+}
+
+/// How many lines before `i1` and `i2` are equal (from `off1`, `off2`).
+fn backward_run(ha1: &[usize], off1: isize, i1: isize, ha2: &[usize], off2: isize, i2: isize) -> isize {
+    part(ha1, off1, i1).iter().rev().zip(part(ha2, off2, i2).iter().rev()).take_while(|(x, y)| x == y).count() as isize
+}
+
 /// A flag per line with a `false` before the first and after the last.
 struct Marks(Vec<bool>);
 
@@ -118,30 +133,42 @@ impl Marks {
 
 /// The diff of two files given as line ids (equal ids, equal lines), in file
 /// order.
-pub(crate) fn diff(a: &[u32], b: &[u32], work: &mut Work) -> Result<Vec<Change>> {
-    // Dense ids for this pair, and how often each occurs in each file.
-    let mut ids: HashMap<u32, usize> = HashMap::new();
-    let mut dense = |x: u32| {
-        let n = ids.len();
-        *ids.entry(x).or_insert(n)
-    };
-    let ha1: Vec<usize> = a.iter().map(|&x| dense(x)).collect();
-    let ha2: Vec<usize> = b.iter().map(|&x| dense(x)).collect();
-    let classes = ids.len();
-    let mut count1 = vec![0usize; classes];
-    let mut count2 = vec![0usize; classes];
-    for &h in &ha1 {
-        if let Some(c) = count1.get_mut(h) {
-            *c += 1;
-        }
-    }
-    for &h in &ha2 {
-        if let Some(c) = count2.get_mut(h) {
-            *c += 1;
-        }
-    }
-    work.spend((ha1.len() + ha2.len()) as u64)?;
+pub(crate) fn diff(a: &[u32], b: &[u32], counts: &mut Counts, work: &mut Work) -> Result<Vec<Change>> {
+    work.spend((a.len() + b.len()) as u64)?;
+    counts.add(a, b, 1);
+    let result = diff_counted(a, b, counts, work);
+    counts.add(a, b, -1);
+    result
+}
 
+/// How often each line id occurs in each of the two files being diffed
+/// (zero between diffs: each diff adds its files and takes them out again).
+pub(crate) struct Counts {
+    first: Vec<u32>,
+    second: Vec<u32>,
+}
+
+impl Counts {
+    /// Counts for line ids below `ids`.
+    pub(crate) fn new(ids: usize) -> Self {
+        Counts { first: vec![0; ids], second: vec![0; ids] }
+    }
+
+    fn add(&mut self, a: &[u32], b: &[u32], by: i32) {
+        for (file, counts) in [(a, &mut self.first), (b, &mut self.second)] {
+            for &h in file {
+                if let Some(c) = counts.get_mut(h as usize) {
+                    *c = c.wrapping_add_signed(by);
+                }
+            }
+        }
+    }
+}
+
+fn diff_counted(a: &[u32], b: &[u32], counts: &Counts, work: &mut Work) -> Result<Vec<Change>> {
+    let ha1: Vec<usize> = a.iter().map(|&x| x as usize).collect();
+    let ha2: Vec<usize> = b.iter().map(|&x| x as usize).collect();
+    let (count1, count2) = (&counts.first, &counts.second);
     let n1 = ha1.len();
     let n2 = ha2.len();
     let mut rchg1 = Marks::new(n1);
@@ -201,11 +228,11 @@ pub(crate) fn diff(a: &[u32], b: &[u32], work: &mut Work) -> Result<Vec<Change>>
 }
 
 /// 0: the other file lacks the line; 1: it has it; 2: it has it very often.
-fn discards(ha: &[usize], other_count: &[usize], n: usize, dstart: isize, dend: isize) -> Vec<u8> {
+fn discards(ha: &[usize], other_count: &[u32], n: usize, dstart: isize, dend: isize) -> Vec<u8> {
     let mlim = bogosqrt(n).min(MAX_EQLIMIT);
     let mut dis = vec![0u8; n];
     for i in dstart..=dend {
-        let nm = at(ha, i).and_then(|h| other_count.get(h).copied()).unwrap_or(0);
+        let nm = at(ha, i).and_then(|h| other_count.get(h).copied()).unwrap_or(0) as usize;
         if let Some(d) = usize::try_from(i).ok().and_then(|i| dis.get_mut(i)) {
             *d = if nm == 0 {
                 0
@@ -223,55 +250,93 @@ fn dis_at(dis: &[u8], i: isize) -> u8 {
     usize::try_from(i).ok().and_then(|i| dis.get(i).copied()).unwrap_or(1)
 }
 
-/// Whether a very common line (`dis[i] == 2`) sits in a run of lines that are
-/// missing from the other file or very common, mostly missing: then it is
-/// changed without searching.
-fn surrounded(dis: &[u8], i: isize, mut s: isize, mut e: isize) -> bool {
-    if i - s > SIMSCAN_WINDOW {
-        s = i - SIMSCAN_WINDOW;
-    }
-    if e - i > SIMSCAN_WINDOW {
-        e = i + SIMSCAN_WINDOW;
-    }
-    let (mut rdis0, mut rpdis0) = (0isize, 1isize);
-    let mut r = 1;
-    while i - r >= s {
-        match dis_at(dis, i - r) {
-            0 => rdis0 += 1,
-            2 => rpdis0 += 1,
-            _ => break,
+/// For the lines `dstart..=dend` of one file: where the last line before
+/// each that the other file has a few times (`dis == 1`) is, where the next
+/// after it is, and how many lines up to each the other file lacks. With
+/// them, [`Runs::surrounded`] takes constant time.
+struct Runs {
+    prev_one: Vec<isize>,
+    next_one: Vec<isize>,
+    /// `zeros[k]`: lines with `dis == 0` among `dstart..dstart + k`.
+    zeros: Vec<isize>,
+    dstart: isize,
+    dend: isize,
+}
+
+impl Runs {
+    fn new(dis: &[u8], dstart: isize, dend: isize) -> Self {
+        let len = usize::try_from(dend - dstart + 1).unwrap_or(0);
+        let mut prev_one = Vec::with_capacity(len);
+        let mut zeros = Vec::with_capacity(len + 1);
+        zeros.push(0);
+        let (mut last, mut z) = (dstart - 1, 0);
+        for i in dstart..=dend {
+            prev_one.push(last);
+            let d = dis_at(dis, i);
+            if d == 1 {
+                last = i;
+            }
+            if d == 0 {
+                z += 1;
+            }
+            zeros.push(z);
         }
-        r += 1;
-    }
-    if rdis0 == 0 {
-        return false;
-    }
-    let (mut rdis1, mut rpdis1) = (0isize, 1isize);
-    r = 1;
-    while i + r <= e {
-        match dis_at(dis, i + r) {
-            0 => rdis1 += 1,
-            2 => rpdis1 += 1,
-            _ => break,
+        let mut next_one = vec![dend + 1; len];
+        let mut next = dend + 1;
+        for i in (dstart..=dend).rev() {
+            if let Some(slot) = usize::try_from(i - dstart).ok().and_then(|k| next_one.get_mut(k)) {
+                *slot = next;
+            }
+            if dis_at(dis, i) == 1 {
+                next = i;
+            }
         }
-        r += 1;
+        Runs { prev_one, next_one, zeros, dstart, dend }
     }
-    if rdis1 == 0 {
-        return false;
+
+    fn zeros_in(&self, from: isize, to: isize) -> isize {
+        let z = |i: isize| usize::try_from(i - self.dstart).ok().and_then(|k| self.zeros.get(k).copied()).unwrap_or(0);
+        if to < from {
+            0
+        } else {
+            z(to + 1) - z(from)
+        }
     }
-    rdis1 += rdis0;
-    rpdis1 += rpdis0;
-    rpdis1 * KPDIS_RUN < rpdis1 + rdis1
+
+    /// Whether a very common line (`dis[i] == 2`) sits in a run of lines
+    /// that are missing from the other file or very common (looking at most
+    /// 100 lines each way), mostly missing: then it is changed without
+    /// searching.
+    fn surrounded(&self, i: isize) -> bool {
+        let k = usize::try_from(i - self.dstart).unwrap_or(0);
+        let s = self.dstart.max(i - SIMSCAN_WINDOW);
+        let e = self.dend.min(i + SIMSCAN_WINDOW);
+        let back_from = s.max(self.prev_one.get(k).copied().unwrap_or(i) + 1);
+        let rdis0 = self.zeros_in(back_from, i - 1);
+        if rdis0 == 0 {
+            return false;
+        }
+        let rpdis0 = 1 + (i - back_from) - rdis0;
+        let fwd_to = e.min(self.next_one.get(k).copied().unwrap_or(i) - 1);
+        let rdis1 = self.zeros_in(i + 1, fwd_to);
+        if rdis1 == 0 {
+            return false;
+        }
+        let rpdis1 = 1 + (fwd_to - i) - rdis1;
+        let (dis, pdis) = (rdis0 + rdis1, rpdis0 + rpdis1);
+        pdis * KPDIS_RUN < pdis + dis
+    }
 }
 
 /// The lines the search looks at (their index in the file and id); the
 /// others are marked changed.
 fn kept(ha: &[usize], dis: &[u8], dstart: isize, dend: isize, rchg: &mut Marks) -> (Vec<usize>, Vec<usize>) {
+    let runs = Runs::new(dis, dstart, dend);
     let mut rindex = Vec::new();
     let mut rha = Vec::new();
     for i in dstart..=dend {
         let d = dis_at(dis, i);
-        if d == 1 || (d == 2 && !surrounded(dis, i, dstart, dend)) {
+        if d == 1 || (d == 2 && !runs.surrounded(i)) {
             rindex.push(i as usize);
             rha.push(at(ha, i).unwrap_or(usize::MAX));
         } else {
@@ -356,10 +421,9 @@ impl<'a> Myers<'a> {
                 let mut i1 = if self.f(d - 1) >= self.f(d + 1) { self.f(d - 1) + 1 } else { self.f(d + 1) };
                 let prev1 = i1;
                 let mut i2 = i1 - d;
-                while i1 < lim1 && i2 < lim2 && same(ha1, i1, ha2, i2) {
-                    i1 += 1;
-                    i2 += 1;
-                }
+                let run = forward_run(ha1, i1, lim1, ha2, i2, lim2);
+                i1 += run;
+                i2 += run;
                 steps += 1 + (i1 - prev1) as u64;
                 if i1 - prev1 > SNAKE_CNT {
                     got_snake = true;
@@ -389,10 +453,9 @@ impl<'a> Myers<'a> {
                 let mut i1 = if self.b(d - 1) < self.b(d + 1) { self.b(d - 1) } else { self.b(d + 1) - 1 };
                 let prev1 = i1;
                 let mut i2 = i1 - d;
-                while i1 > off1 && i2 > off2 && same(ha1, i1 - 1, ha2, i2 - 1) {
-                    i1 -= 1;
-                    i2 -= 1;
-                }
+                let run = backward_run(ha1, off1, i1, ha2, off2, i2);
+                i1 -= run;
+                i2 -= run;
                 steps += 1 + (prev1 - i1) as u64;
                 if prev1 - i1 > SNAKE_CNT {
                     got_snake = true;
