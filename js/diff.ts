@@ -2,6 +2,7 @@
 import { checkOptions, checkString, checkStrings, type Mode, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
+import { baseOption, mergeInto } from './merge.js';
 import { engine, type RepairOptions } from './repair.js';
 
 export interface ApplyOptions extends RepairOptions {
@@ -11,6 +12,13 @@ export interface ApplyOptions extends RepairOptions {
    * does (first match, whitespace and Unicode-punctuation fallbacks).
    */
   mode?: Mode;
+  /**
+   * The text the diff was written against, when the input changed since (the
+   * user kept typing while the model wrote): the diff is applied to `base`,
+   * and the result merged into the input (`merge3`). A conflict throws
+   * `PatchError` `merge_conflict`.
+   */
+  base?: string;
 }
 
 /** Builds the new text from the input and the changed ranges only. */
@@ -36,6 +44,8 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
   checkString('input', input);
   checkString('diff', diff);
   const opts = checkOptions(options);
+  const base = baseOption(opts);
+  if (base !== undefined) return mergeInto(base, input, apply(base, diff, { ...opts, base: undefined }));
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
   const diffLen = putInput(diff, len);
@@ -54,6 +64,8 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
   checkString('input', input);
   const list = checkStrings('diffs', diffs);
   const opts = checkOptions(options);
+  const base = baseOption(opts);
+  if (base !== undefined) return mergeInto(base, input, applyBatch(base, list, { ...opts, base: undefined }));
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
   const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as FlatChanges;

@@ -28,6 +28,7 @@ export { type ApplyOptions, apply, applyBatch } from './diff.js';
 export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, type PatchErrorFields } from './errors.js';
 export { detectFormat, type Format } from './format.js';
 export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './memory-editor.js';
+export { type Merge3Options, type Merge3Result, type MergeConflict, type MergeStyle, merge3 } from './merge.js';
 export {
   type ApplyPatchOperation,
   applyOperation,
@@ -40,6 +41,7 @@ export {
   applyFiles,
   applyPatch,
   type Files,
+  type FilesOptions,
   type Operation,
   type Patch,
   type PatchChange,

@@ -98,8 +98,10 @@ pub mod tool;
 pub mod unified;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+mod wasm_merge;
 
-pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
+pub use error::{Conflict, Error, ErrorKind, MergeConflict, Nearest, Result};
 pub use files::{apply_file_operation, apply_files, apply_patch, create_file, summary, FileChange, FileOperation, Touch};
 pub use format::{detect_format, Format};
 pub use mode::{Changes, Mode};

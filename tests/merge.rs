@@ -101,8 +101,7 @@ mod properties {
     use proptest::prelude::*;
 
     fn text() -> impl Strategy<Value = String> {
-        (prop::collection::vec(prop::sample::select(vec!["a\n", "b\n", "}\n", "\n", "c\r\n", "d"]), 0..24))
-            .prop_map(|v| v.concat())
+        (prop::collection::vec(prop::sample::select(vec!["a\n", "b\n", "}\n", "\n", "c\r\n", "d"]), 0..24)).prop_map(|v| v.concat())
     }
 
     proptest! {

@@ -45,7 +45,8 @@ mod xdiff;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::error::Result;
+pub use crate::error::MergeConflict;
+use crate::error::{Error, ErrorKind, Result};
 use crate::limits::check_text;
 use crate::matcher::index::fingerprint;
 use diff3::{regions, Files, Mode, Region};
@@ -95,21 +96,6 @@ pub struct Merge3Options {
     pub labels: [Option<String>; 3],
 }
 
-/// A conflict: the lines of each text it covers, as `[first, last]`, 1-based
-/// and inclusive. An empty range is `[n + 1, n]`: nothing, after line `n`.
-/// In the `merge` style a conflict narrowed to part of a region keeps the
-/// base range of the whole region.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct MergeConflict {
-    /// Our lines.
-    pub ours: [usize; 2],
-    /// The base's lines.
-    pub base: [usize; 2],
-    /// Their lines.
-    pub theirs: [usize; 2],
-}
-
 /// The result of [`merge3`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -117,7 +103,9 @@ pub struct Merge3 {
     /// The merged text, with conflict markers where the sides conflict: what
     /// `git merge-file -p` writes.
     pub text: String,
-    /// The conflicts, in order (empty: a clean merge).
+    /// The conflicts, in order (empty: a clean merge). In the `merge` style
+    /// a conflict narrowed to part of a region keeps the base range of the
+    /// whole region.
     pub conflicts: Vec<MergeConflict>,
 }
 
@@ -280,4 +268,52 @@ fn write(t: &Texts, regions: &[Region], options: &Merge3Options) -> Merge3 {
     }
     copy(&mut text, span(t.ours, i, isize::MAX), false, false);
     Merge3 { text, conflicts }
+}
+
+/// Merges `patched` (a patch applied to `base`) into `input` (the text as it
+/// is now, changed since `base`): what the `base` option of the apply
+/// functions does after applying the patch to `base`. Returns the merged
+/// text, or a [`ErrorKind::MergeConflict`] error whose `input_lines` are the
+/// first input line of each conflict and whose `conflicts` list them.
+///
+/// ```
+/// use applypatch::merge::merge_into;
+///
+/// let base = "fn a() {}\nfn b() {}\n";
+/// let input = "// the user's comment\nfn a() {}\nfn b() {}\n";
+/// let patched = "fn a() {}\nfn b() { todo() }\n";
+/// assert_eq!(merge_into(base, input, patched).unwrap(), "// the user's comment\nfn a() {}\nfn b() { todo() }\n");
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::MergeConflict`] where the input and the patch changed the
+/// same or touching lines; [`ErrorKind::InputTooLarge`] as [`merge3`].
+pub fn merge_into(base: &str, input: &str, patched: &str) -> Result<String> {
+    let options = Merge3Options { style: Style::Merge, labels: [Some("input".into()), None, Some("patch".into())] };
+    let merged = merge3(base, input, patched, &options)?;
+    if merged.conflicts.is_empty() {
+        return Ok(merged.text);
+    }
+    let lines: Vec<usize> = merged.conflicts.iter().map(|c| c.ours[0]).collect();
+    let places = merged
+        .conflicts
+        .iter()
+        .map(|c| {
+            let ours =
+                if c.ours[1] < c.ours[0] { format!("after line {}", c.ours[1]) } else { format!("lines {}-{}", c.ours[0], c.ours[1]) };
+            format!("input {ours} (base lines {}-{})", c.base[0], c.base[1])
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let n = merged.conflicts.len();
+    let mut e = Error::new(
+        ErrorKind::MergeConflict,
+        format!(
+            "The patch was written against an earlier version of the text, and the text changed since in the same places: {n} conflict{} at {places}. Nothing was applied. Read the text again and write the patch against it as it is now.",
+            if n == 1 { "" } else { "s" }
+        ),
+    );
+    e.input_lines = lines;
+    e.conflicts = merged.conflicts;
+    Err(e)
 }

@@ -101,7 +101,12 @@ function triples(base, after, hs, name) {
   const made = [];
   if (hs.length >= 2) {
     const j = 1 + pick(hs.length - 1);
-    made.push({ kind: 'split', base: baseText, ours: applyHunks(base, after, hs.slice(0, j)), theirs: applyHunks(base, after, hs.slice(j)) });
+    made.push({
+      kind: 'split',
+      base: baseText,
+      ours: applyHunks(base, after, hs.slice(0, j)),
+      theirs: applyHunks(base, after, hs.slice(j)),
+    });
     made.push({
       kind: 'alternate',
       base: baseText,
@@ -132,7 +137,14 @@ function triples(base, after, hs, name) {
   for (const t of made) {
     const r = random();
     if (r < 0.08) variants.push({ ...t, kind: `${t.kind}-crlf`, base: toCrlf(t.base), ours: toCrlf(t.ours), theirs: toCrlf(t.theirs) });
-    else if (r < 0.14) variants.push({ ...t, kind: `${t.kind}-no-final-newline`, base: dropFinalNewline(t.base), ours: dropFinalNewline(t.ours), theirs: t.theirs });
+    else if (r < 0.14)
+      variants.push({
+        ...t,
+        kind: `${t.kind}-no-final-newline`,
+        base: dropFinalNewline(t.base),
+        ours: dropFinalNewline(t.ours),
+        theirs: t.theirs,
+      });
     else if (r < 0.16) variants.push({ ...t, kind: `${t.kind}-theirs-deletes-all`, theirs: '' });
     else if (r < 0.18) variants.push({ ...t, kind: `${t.kind}-empty-base`, base: '' });
   }
@@ -191,14 +203,22 @@ const bases = [];
 const baseIndex = new Map();
 const cases = [];
 const names = new Set();
-const isText = (buf) => buf.length <= MAX_FILE && !buf.includes(0) && buf.toString('utf8') === new TextDecoder().decode(buf) && !buf.toString('utf8').includes('\uFFFD');
+const isText = (buf) =>
+  buf.length <= MAX_FILE &&
+  !buf.includes(0) &&
+  buf.toString('utf8') === new TextDecoder().decode(buf) &&
+  !buf.toString('utf8').includes('\uFFFD');
 outer: for (const repo of repos) {
   const repoName = repo === root ? 'self' : repo.split('/').filter(Boolean).slice(-2).join('/').replace('+', '/');
   const commits = git(repo, 'log', '--no-merges', '--format=%H %P').toString('utf8').trim().split('\n');
   for (const row of commits) {
     const [commit, parent] = row.split(' ');
     if (!parent) continue;
-    const files = git(repo, 'diff', '--name-only', '--diff-filter=M', '--no-renames', parent, commit).toString('utf8').trim().split('\n').filter(Boolean);
+    const files = git(repo, 'diff', '--name-only', '--diff-filter=M', '--no-renames', parent, commit)
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean);
     for (const path of files.slice(0, 2)) {
       let before;
       let after;
@@ -240,4 +260,6 @@ const fixture = {
 };
 writeFileSync(out, `${JSON.stringify(fixture)}\n`);
 const conflicted = cases.filter((c) => c.git.merge[0] > 0).length;
-console.log(`${cases.length} cases (${conflicted} with conflicts) from ${repos.length} repositories, ${bases.length} bases, ${(readFileSync(out).length / 1024).toFixed(0)} KiB`);
+console.log(
+  `${cases.length} cases (${conflicted} with conflicts) from ${repos.length} repositories, ${bases.length} bases, ${(readFileSync(out).length / 1024).toFixed(0)} KiB`,
+);
