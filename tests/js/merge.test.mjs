@@ -205,3 +205,52 @@ test('applypatch merge: the output and exit status of git merge-file, printed an
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('applyPatchToDirectory with base merges into the files on disk; a conflict writes nothing', async () => {
+  const { applyPatchToDirectory } = await import('applypatch/node');
+  const root = mkdtempSync(join(tmpdir(), 'merge-dir-'));
+  try {
+    writeFileSync(join(root, 'math.js'), typed);
+    const r = applyPatchToDirectory(root, patch, { base: { 'math.js': base } });
+    assert.deepEqual(
+      r.changes.map((c) => [c.path, c.status]),
+      [
+        ['math.js', 'modified'],
+        ['new.txt', 'added'],
+      ],
+    );
+    assert.equal(readFileSync(join(root, 'math.js'), 'utf8'), typed.replace('return a + b', 'return Number(a) + Number(b)'));
+    const conflicting = base.replace('return a + b;', 'return a - b;');
+    writeFileSync(join(root, 'math.js'), conflicting);
+    rmSync(join(root, 'new.txt'));
+    assert.throws(
+      () => applyPatchToDirectory(root, patch, { base: { 'math.js': base } }),
+      (e) => e.code === 'merge_conflict' && e.path === 'math.js',
+    );
+    assert.equal(readFileSync(join(root, 'math.js'), 'utf8'), conflicting);
+    assert.throws(() => readFileSync(join(root, 'new.txt')), { code: 'ENOENT' });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("docs/merge.md's examples run and print what they say", () => {
+  const doc = readFileSync(new URL('../../docs/merge.md', import.meta.url), 'utf8');
+  const blocks = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.equal(blocks.length, 2);
+  const file = new URL('./.merge-doc-example.mjs', import.meta.url);
+  try {
+    writeFileSync(file, blocks[0]);
+    const first = spawnSync(process.execPath, [file.pathname], { encoding: 'utf8' });
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(
+      first.stdout,
+      '// math helpers\nfunction add(a, b) {\n  return Number(a) + Number(b);\n}\n\n[ 2 ] [ { ours: [ 2, 2 ], base: [ 2, 2 ], theirs: [ 2, 2 ] } ]\n',
+    );
+    writeFileSync(file, `${blocks[1]}\nconsole.log(JSON.stringify(r));`);
+    const r = spawnSync(process.execPath, [file.pathname], { encoding: 'utf8' });
+    assert.equal(r.stdout.trim(), JSON.stringify({ ok: true, text: 'A\nb\nC\n', conflicts: [] }));
+  } finally {
+    rmSync(file, { force: true });
+  }
+});
