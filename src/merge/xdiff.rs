@@ -187,8 +187,8 @@ fn diff_counted(a: &[u32], b: &[u32], counts: &Counts, work: &mut Work) -> Resul
     let (dstart, dend1, dend2) = (start as isize, n1 as isize - tail as isize - 1, n2 as isize - tail as isize - 1);
 
     // 2. Cleanup.
-    let dis1 = discards(&ha1, &count2, n1, dstart, dend1);
-    let dis2 = discards(&ha2, &count1, n2, dstart, dend2);
+    let dis1 = discards(&ha1, count2, n1, dstart, dend1);
+    let dis2 = discards(&ha2, count1, n2, dstart, dend2);
     let (rindex1, rha1) = kept(&ha1, &dis1, dstart, dend1, &mut rchg1);
     let (rindex2, rha2) = kept(&ha2, &dis2, dstart, dend2, &mut rchg2);
 
