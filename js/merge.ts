@@ -2,7 +2,7 @@
 // the apply functions: the patch applied to the text it was written against,
 // merged into the text as it is now.
 import { checkOptions, checkString, describe } from './args.js';
-import { wasm } from './binding.js';
+import { putInputs, wasm } from './binding.js';
 import { call } from './errors.js';
 
 /** How conflicts are written: `merge` (default), `diff3` or `zdiff3`, as git's `merge.conflictStyle`. */
@@ -60,7 +60,8 @@ export function merge3(base: string, ours: string, theirs: string, options?: Mer
     throw new TypeError(`applypatch: options.labels must be an array of up to 3 strings, got ${describe(labels)}`);
   }
   for (let i = 0; i < labels.length; i++) if (labels[i] !== undefined) checkString(`options.labels[${i}]`, labels[i]);
-  const r = call(() => wasm().merge3(base, ours, theirs, style, labels[0], labels[1], labels[2])) as Omit<Merge3Result, 'ok'>;
+  const [b, o, t] = putInputs([base, ours, theirs]) as [number, number, number];
+  const r = call(() => wasm().merge3(b, o, t, style, labels[0], labels[1], labels[2])) as Omit<Merge3Result, 'ok'>;
   return { ok: r.conflicts.length === 0, text: r.text, conflicts: r.conflicts };
 }
 
@@ -74,5 +75,6 @@ export function baseOption(options: Record<string, unknown>): string | undefined
  * `input`; a conflict throws `PatchError` `merge_conflict`.
  */
 export function mergeInto(base: string, input: string, patched: string): string {
-  return call(() => wasm().mergeInto(base, input, patched));
+  const [b, i, p] = putInputs([base, input, patched]) as [number, number, number];
+  return call(() => wasm().mergeInto(b, i, p));
 }

@@ -233,7 +233,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
 /// every drop, and a borrow held across it would make every later call
 /// panic. (The wrapper replaces the instance after a trap anyway; this keeps
 /// the instance usable if it ever is not.)
-fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Result<T, JsValue> {
+pub(crate) fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Result<T, JsValue> {
     let buf = INPUT.with(|cell| cell.take());
     let result = match buf.get(..len) {
         None => Err(JsValue::from_str("applypatch: input buffer overrun")),
