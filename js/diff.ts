@@ -2,7 +2,8 @@
 import { checkOptions, checkString, checkStrings, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
-import { type PlacedSection, type Splice, sectionsOf, splicesOf } from './positions.js';
+import { baseOption, mergeInto } from './merge.js';
+import { type PlacedSection, type Splice, sectionsOf, splicesOf, spliceTexts } from './positions.js';
 import { engine, type Repair, type RepairOptions } from './repair.js';
 
 /**
@@ -15,14 +16,14 @@ import { engine, type Repair, type RepairOptions } from './repair.js';
 export type ApplyOptions = StrictOptions | CodexOptions;
 
 /** Strict mode, with the repairs it may make. */
-export interface StrictOptions extends RepairOptions {
+export interface StrictOptions extends RepairOptions, BaseOption {
   mode?: 'strict';
 }
 
 /** `report: true`: `apply` and `applyBatch` return an {@link ApplyReport} instead of the text alone. */
-export interface ApplyReportOptions extends ApplyOptions {
+export type ApplyReportOptions = ApplyOptions & {
   report: true;
-}
+};
 
 /** What `apply` and `applyBatch` return with `report: true`. */
 export interface ApplyReport {
@@ -60,12 +61,35 @@ function wantsReport(options: Record<string, unknown>): boolean {
   return r === true;
 }
 
+/** The `base` option: the text the diff was written against. */
+export interface BaseOption {
+  /**
+   * The text the diff was written against, when the input changed since (the
+   * user kept typing while the model wrote): the diff is applied to `base`,
+   * and the result merged into the input (`merge3`). A conflict throws
+   * `PatchError` `merge_conflict`.
+   */
+  base?: string;
+}
+
+/**
+ * The answer for a merged result (option `base`): the text, or with `report`
+ * its minimal splices against the input. The sections are where the diff
+ * landed in `base`, not in the input, so a merged report has none.
+ */
+function merged(input: string, text: string, report: boolean): string | ApplyReport {
+  return report ? { text, splices: spliceTexts(input, text), sections: [] } : text;
+}
+
 /** Codex mode: exactly what the Codex CLI does, so no repairs. */
-export interface CodexOptions {
+export interface CodexOptions extends BaseOption {
   mode: 'codex';
   repair?: false;
   onRepair?: undefined;
 }
+
+/** `Omit` over each member of a union (the options are a union on `mode`). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Options without `onRepair` (the editors report repairs in their output). */
 export type WithoutOnRepair<T> = T extends unknown ? Omit<T, 'onRepair'> : never;
@@ -96,6 +120,9 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
   checkString('diff', diff);
   const opts = checkOptions(options);
   const report = wantsReport(opts);
+  const base = baseOption(opts);
+  if (base !== undefined)
+    return merged(input, mergeInto(base, input, apply(base, diff, { ...opts, base: undefined, report: false }) as string), report);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
   const diffLen = putInput(diff, len);
@@ -116,6 +143,9 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
   const list = checkStrings('diffs', diffs);
   const opts = checkOptions(options);
   const report = wantsReport(opts);
+  const base = baseOption(opts);
+  if (base !== undefined)
+    return merged(input, mergeInto(base, input, applyBatch(base, list, { ...opts, base: undefined, report: false }) as string), report);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
   const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as Crossing;

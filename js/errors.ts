@@ -1,5 +1,6 @@
 // PatchError and the closed set of error codes (generated from the engine).
 import { engineErrorCodes } from './generated.js';
+import type { MergeConflict } from './merge.js';
 
 /**
  * Every `code` a {@link PatchError} can have. Codes are stable: a code never
@@ -37,6 +38,7 @@ export interface PatchErrorFields {
   diff?: number;
   nearest?: Nearest;
   conflict?: Conflict;
+  conflicts?: MergeConflict[];
 }
 
 /** The fields every {@link PatchError} has, whatever its code. */
@@ -57,6 +59,8 @@ interface PatchErrorBase extends Error {
   readonly nearest?: Nearest;
   /** For an `overlap`: the other diff. */
   readonly conflict?: Conflict;
+  /** For a `merge_conflict` (the `base` option): each conflict. */
+  readonly conflicts?: MergeConflict[];
 }
 
 /** A `context_not_found` error: it may say where the input came closest. */
@@ -107,7 +111,7 @@ export const PatchError: PatchErrorConstructor = class PatchError extends Error 
     super(fields.message);
     this.name = 'PatchError';
     this.code = fields.code;
-    for (const key of ['diffLine', 'inputLines', 'path', 'operation', 'diff', 'nearest', 'conflict'] as const) {
+    for (const key of ['diffLine', 'inputLines', 'path', 'operation', 'diff', 'nearest', 'conflict', 'conflicts'] as const) {
       if (fields[key] !== undefined) {
         Object.defineProperty(this, key, { value: fields[key], enumerable: true });
       }

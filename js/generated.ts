@@ -72,6 +72,7 @@ export const engineErrorCodes = [
   'file_changed',
   'input_too_large',
   'already_applied',
+  'merge_conflict',
 ] as const;
 
 /** Every repair kind, in order; the binding takes the allowed kinds as a bit set (bit k for the k-th kind). */

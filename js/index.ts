@@ -29,6 +29,7 @@ export { type Conflict, type ErrorCode, errorCodes, type Nearest, PatchError, ty
 export { detectFormat, type Format } from './format.js';
 export { type JsonSchema, type ToolDefinition, type ToolName, toolDefinitions } from './mcp/definitions.js';
 export { type ApplyPatchResult, createMemoryEditor, type Editor, type MemoryEditor } from './memory-editor.js';
+export { type Merge3Options, type Merge3Result, type MergeConflict, type MergeStyle, merge3 } from './merge.js';
 export {
   type ApplyPatchOperation,
   applyOperation,
@@ -41,6 +42,7 @@ export {
   applyFiles,
   applyPatch,
   type Files,
+  type FilesOptions,
   type Operation,
   type Patch,
   type PatchChange,

@@ -1,9 +1,10 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, describe, modeCode, STRICT } from './args.js';
 import { type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPrepared } from './binding.js';
-import type { ApplyOptions } from './diff.js';
-import { call } from './errors.js';
+import type { ApplyOptions, DistributiveOmit } from './diff.js';
+import { call, PatchError } from './errors.js';
 import type { operationKinds } from './generated.js';
+import { mergeInto } from './merge.js';
 import { addSplices, type Splice } from './positions.js';
 import { engine, modeCodeOf, modeOfCode, type RepairOptions, repairBits } from './repair.js';
 
@@ -136,16 +137,28 @@ export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths
   return { paths: present, lengths: putInputs(texts) };
 }
 
+/** The options of the file-map functions: `base` is a file map there. */
+export type FilesOptions = DistributiveOmit<ApplyOptions, 'base'> & {
+  /**
+   * The files the patch was written against, when the files changed since:
+   * the patch is applied to `base` and each file it changed merged into the
+   * current one (`merge3`); a file it updates, deletes or moves must be in
+   * `base`. A conflict throws `PatchError` `merge_conflict` naming the file.
+   */
+  base?: Files;
+};
+
 /**
  * Applies a patch to a map of files and returns a new map of the same kind
  * (plain object or Map); the argument is never changed. Operations apply in
  * order, each seeing the ones before. If any fails, it throws a
  * {@link PatchError} and nothing is returned: all or nothing.
  */
-export function applyFiles<T extends Files>(files: T, patch: string, options?: ApplyOptions): T {
+export function applyFiles<T extends Files>(files: T, patch: string, options?: FilesOptions): T {
   const map = fileMap(files);
   checkString('patch', patch);
   const opts = checkOptions(options);
+  if (opts.base !== undefined) return applyPatch(files, patch, opts).files;
   const e = engine(opts, modeCode(opts));
   const out = withPatch(patch, e.code, (prepared) => applyPrepared(map, prepared, e.code));
   e.report();
@@ -256,10 +269,11 @@ export interface PatchResult<T extends Files> {
  * deleted, and where a moved file came from) and Codex's summary. All or
  * nothing: a failure throws a {@link PatchError}.
  */
-export function applyPatch<T extends Files>(files: T, patch: string, options?: ApplyOptions): PatchResult<T> {
+export function applyPatch<T extends Files>(files: T, patch: string, options?: FilesOptions): PatchResult<T> {
   const map = fileMap(files);
   checkString('patch', patch);
   const opts = checkOptions(options);
+  if (opts.base !== undefined) return applyPatchOverBase(map, patch, opts);
   const e = engine(opts, modeCode(opts));
   const result = withPatch(patch, e.code, (prepared) => {
     const flat = preparedChanges(map, prepared, e.code);
@@ -269,6 +283,55 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: A
   });
   e.report();
   return result;
+}
+
+/**
+ * The `base` option of the file-map functions: the patch applied to the
+ * `base` map (a file it updates, deletes or moves must be there), then each
+ * file it changed merged into the current map: an updated file is merged
+ * (`merge_conflict` names the file), an added one written, a deleted one
+ * removed. Files the patch does not touch are never merged.
+ */
+function applyPatchOverBase<T extends Files>(map: FileMap<T>, patch: string, opts: Record<string, unknown>): PatchResult<T> {
+  const baseMap = fileMap(opts.base as Files);
+  const onBase = applyPatch(opts.base as Files, patch, { ...opts, base: undefined });
+  const patched = fileMap(onBase.files);
+  const flat: Array<string | null> = [];
+  for (const change of onBase.changes) {
+    const { path, status } = change;
+    if (status !== 'modified') {
+      flat.push(path, status === 'deleted' ? null : (patched.get(path) as string));
+      continue;
+    }
+    const before = baseMap.get(path) as string;
+    const now = change.movedFrom === undefined ? map.get(path) : map.get(change.movedFrom);
+    if (now === undefined) {
+      throw new PatchError({
+        code: 'file_not_found',
+        path,
+        message: `${path}: the patch updates this file, which the base has and the files do not. Nothing was applied. Give the file's current contents.`,
+      });
+    }
+    try {
+      flat.push(
+        path,
+        mergeInto(change.movedFrom === undefined ? before : (baseMap.get(change.movedFrom) as string), now, patched.get(path) as string),
+      );
+    } catch (e) {
+      if (e instanceof PatchError && e.code === 'merge_conflict') {
+        throw new PatchError({
+          ...e,
+          code: e.code,
+          message: `${path}: ${e.message}`,
+          path,
+          conflicts: e.conflicts?.map((c) => ({ path, ...c })),
+        });
+      }
+      throw e;
+    }
+  }
+  const movedFrom = new Map(onBase.changes.flatMap((c) => (c.movedFrom === undefined ? [] : [[c.path, c.movedFrom] as const])));
+  return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: onBase.summary };
 }
 
 /**

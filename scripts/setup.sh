@@ -53,6 +53,17 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# git: tests/js/merge.test.mjs runs git merge-file live (the three-way merge's reference).
+if ! command -v git >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing git for the merge differential test (apt-get)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq git >/dev/null || say "could not install git"
+  else
+    say "git is missing: tests/js/merge.test.mjs needs it (apt-get install git)"
+  fi
+fi
+
 if [ "${1:-}" != "--no-browser" ] && ! command -v chromium >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing Chromium for the browser test (apt-get)"

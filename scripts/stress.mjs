@@ -268,6 +268,39 @@ const families = {
     };
   },
 
+  // merge3 of three unrelated texts of distinct lines (each side replaces everything).
+  'merge-unrelated-distinct': (bytes) => {
+    const n = count(bytes, 12);
+    const [b, o, t] = ['b', 'o', 't'].map((tag) => `${distinct(n, tag).join('\n')}\n`);
+    return (p) => p.merge3(b, o, t);
+  },
+  // merge3 of three unrelated texts of four repeated lines in a pseudo-random
+  // order: the diffs' worst case, stopped by the work limit.
+  'merge-unrelated-repeated': (bytes) => {
+    let seed = 7;
+    const text = () =>
+      `${Array.from({ length: count(bytes, 5) }, () => {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        return ['x = 1', '}', '', 'return'][seed >>> 30];
+      }).join('\n')}\n`;
+    const [b, o, t] = [text(), text(), text()];
+    return (p) => p.merge3(b, o, t);
+  },
+  // merge3 of ordinary edits: each side changes one line in 50, apart.
+  'merge-ordinary': (bytes) => {
+    const base = distinct(count(bytes, 10));
+    const o = base.map((l, i) => (i % 50 === 0 ? `${l} ours` : l));
+    const t = base.map((l, i) => (i % 50 === 25 ? `${l} theirs` : l));
+    return (p) => p.merge3(`${base.join('\n')}\n`, `${o.join('\n')}\n`, `${t.join('\n')}\n`);
+  },
+  // apply with base: the user added a line in 100 since the model read the text.
+  'apply-base': (bytes) => {
+    const base = distinct(count(bytes, 10));
+    const typed = base.flatMap((l, i) => (i % 100 === 0 ? ['// typed', l] : [l]));
+    const diff = `@@\n ${base[base.length - 2]}\n-${base[base.length - 1]}\n+changed`;
+    return (p) => p.apply(`${typed.join('\n')}\n`, diff, { base: `${base.join('\n')}\n` });
+  },
+
   // parseBlocks with problems: unclosed start markers.
   'parse-unclosed-markers': (bytes) => {
     const text = '<<<<<<< SEARCH\n'.repeat(count(bytes, 14));
@@ -280,6 +313,8 @@ function outcome(value) {
   if (typeof value === 'number') return `number ${value.toFixed(6)}`;
   if (Array.isArray(value)) return `array of ${value.length}`;
   if (value instanceof Map) return `${value.size} files`;
+  if (value && typeof value === 'object' && 'conflicts' in value)
+    return `ok: ${value.ok}, ${value.conflicts.length} conflicts, text (${value.text.length} chars)`;
   if (value && typeof value === 'object' && 'ok' in value) return `ok: ${value.ok}, strategy: ${value.strategy}`;
   if (value && typeof value === 'object' && 'problems' in value) {
     const size = value.problems.reduce((n, p) => n + p.message.length, 0);

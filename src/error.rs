@@ -116,6 +116,10 @@ error_kinds! {
     /// they would go and its old lines are not (or come later). Nothing is
     /// applied twice; with the `repair` option it is a reported no-op.
     AlreadyApplied => "already_applied",
+    /// The patch was written against an earlier text (the `base` option) and
+    /// the input changed since in the same places: merging the patched base
+    /// into the input conflicts (`conflicts` lists where). Nothing is applied.
+    MergeConflict => "merge_conflict",
 }
 
 /// An error kind serializes as its code.
@@ -155,6 +159,20 @@ pub struct Conflict {
     pub diff_line: Option<usize>,
 }
 
+/// A conflict of a three-way merge: the lines of each text it covers, as
+/// `[first, last]`, 1-based and inclusive. An empty range is `[n + 1, n]`:
+/// nothing, after line `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct MergeConflict {
+    /// Our lines (the current input's, for the `base` option).
+    pub ours: [usize; 2],
+    /// The base's lines.
+    pub base: [usize; 2],
+    /// Their lines (the patched base's, for the `base` option).
+    pub theirs: [usize; 2],
+}
+
 /// A failure, with everything known about where it happened. All line numbers
 /// are 1-based.
 #[derive(Clone, Debug, PartialEq)]
@@ -187,6 +205,9 @@ pub struct Error {
     /// For an overlap: the other diff of the batch.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub conflict: Option<Conflict>,
+    /// For a merge conflict: each conflict, in order.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub conflicts: Vec<MergeConflict>,
 }
 
 impl Error {
@@ -202,6 +223,7 @@ impl Error {
             diff: None,
             nearest: None,
             conflict: None,
+            conflicts: Vec::new(),
         }
     }
 

@@ -88,6 +88,7 @@ mod files;
 mod format;
 pub mod limits;
 mod matcher;
+pub mod merge;
 mod mode;
 mod patch;
 mod positions;
@@ -100,7 +101,7 @@ pub mod utf16;
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
 
-pub use error::{Conflict, Error, ErrorKind, Nearest, Result};
+pub use error::{Conflict, Error, ErrorKind, MergeConflict, Nearest, Result};
 pub use files::{
     apply_file_operation, apply_file_operation_with, apply_files, apply_patch, apply_patch_with, create_file, summary, summary_with,
     FileChange, FileOperation,

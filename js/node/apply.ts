@@ -5,10 +5,10 @@ import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import { checkOptions, checkString, modeCode } from '../args.js';
 import type { PatchTouch } from '../binding.js';
-import type { ApplyOptions } from '../diff.js';
+import type { ApplyOptions, DistributiveOmit } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
-import { applyPrepared, fileMap, type Patch, withPatch } from '../patch.js';
+import { applyPatch, applyPrepared, type Files, fileMap, type Patch, withPatch } from '../patch.js';
 import { engine, type Repair, type RepairOptions } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { binaryError, type Change, commit, type Fs, openRoot, type Root, readTarget, resolveTarget, type Target } from './directory.js';
@@ -109,7 +109,14 @@ export interface DirectoryResult {
   repairs?: Repair[];
 }
 
-export type DirectoryOptions = ApplyOptions & {
+export type DirectoryOptions = DistributiveOmit<ApplyOptions, 'base'> & {
+  /**
+   * The files the patch was written against (paths relative to the root),
+   * when the directory changed since: each file the patch changes is merged
+   * into the file on disk (`applyPatch`'s `base`); a conflict throws
+   * `merge_conflict` and writes nothing.
+   */
+  base?: Files;
   /** Compute and check everything, return the diff, write nothing. */
   dryRun?: boolean;
   /** Also return a unified diff of what changed. */
@@ -232,13 +239,13 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
     const dir = openRoot(root, fs);
     let p: Plan;
     try {
-      p = plan(
-        dir,
-        touches,
-        moves,
-        computeWith(opts.hooks, (files) => applyPrepared(fileMap(files), prepared, e.code)),
-        fs,
-      );
+      const base = opts.base;
+      const run =
+        base === undefined
+          ? (files: Map<string, string>) => applyPrepared(fileMap(files), prepared, e.code)
+          : (files: Map<string, string>) =>
+              applyPatch(files, patch, { mode: opts.mode, repair: opts.repair, base } as Parameters<typeof applyPatch>[2]).files;
+      p = plan(dir, touches, moves, computeWith(opts.hooks, run), fs);
       opts.hooks?.planned?.(p);
       if (!dryRun) commit(dir, p.changes, fs);
     } finally {

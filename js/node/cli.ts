@@ -18,6 +18,7 @@ import {
 } from '../blocks.js';
 import { PatchError } from '../errors.js';
 import { detectFormat } from '../format.js';
+import { type MergeStyle, merge3 } from '../merge.js';
 import { fileMap } from '../patch.js';
 import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
@@ -28,6 +29,7 @@ import { applyUnifiedToDirectory } from './unified-dir.js';
 
 export const HELP = `Usage: applypatch [options] [PATCH_FILE | -]
        applypatch mcp --root DIR [--read-only]
+       applypatch merge [-p] [--diff3 | --zdiff3] [-L NAME]... OURS BASE THEIRS
 
 Applies a patch to the files of a directory: all of it, or nothing.
 
@@ -264,6 +266,7 @@ function errorText(e: PatchError, lineOf: string): string {
  */
 export async function main(argv: string[], io: Io): Promise<number> {
   try {
+    if (argv[0] === 'merge') return mergeFiles(argv.slice(1), io);
     return await run(argv, io);
   } catch (e) {
     const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -585,6 +588,86 @@ function describeBlockFailure(r: Omit<EditResult, 'text' | 'start' | 'end' | 'sp
 }
 
 /** Standard input as a buffer, or null when it is a terminal. */
+export const MERGE_HELP = `Usage: applypatch merge [-p] [--diff3 | --zdiff3] [-L NAME]... OURS BASE THEIRS
+
+Merges into OURS the changes from BASE to THEIRS, as git merge-file does
+(same result, same conflict markers). Exit status: the number of conflicts
+(127 at most), 255 when a file cannot be read or written, 129 on a usage error.
+
+  -p         print the result instead of writing it into OURS
+  --diff3    show the base's lines in conflicts
+  --zdiff3   --diff3, without the lines both sides share
+  -L NAME    a name for the markers instead of the file name (up to 3:
+             OURS, BASE, THEIRS)
+  -q         accepted, for git merge-file compatibility
+`;
+
+/** `applypatch merge OURS BASE THEIRS`: git merge-file. */
+function mergeFiles(argv: string[], io: Io): number {
+  let print = false;
+  let style: MergeStyle = 'merge';
+  const labels: string[] = [];
+  const files: string[] = [];
+  const usage = (message: string): number => {
+    io.stderr(`applypatch merge: ${message}\n${MERGE_HELP}`);
+    return 129;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-p' || arg === '--stdout') print = true;
+    else if (arg === '--diff3') style = 'diff3';
+    else if (arg === '--zdiff3') style = 'zdiff3';
+    else if (arg === '-q' || arg === '--quiet') continue;
+    else if (arg === '-L') {
+      const name = argv[++i];
+      if (name === undefined) return usage('-L needs a name');
+      if (labels.length === 3) return usage('too many labels (3 at most: OURS, BASE, THEIRS)');
+      labels.push(name);
+    } else if (arg === '-h' || arg === '--help') {
+      io.stdout(MERGE_HELP);
+      return 0;
+    } else if (arg.startsWith('-') && arg !== '-') return usage(`unknown option ${arg}`);
+    else files.push(arg);
+  }
+  if (files.length !== 3) return usage(`three files are needed (OURS BASE THEIRS), got ${files.length}`);
+  const texts: string[] = [];
+  for (const file of files) {
+    let bytes: Buffer;
+    try {
+      bytes = nodeFs.readFileSync(nodePath.resolve(io.cwd, file));
+    } catch (e) {
+      io.stderr(`applypatch merge: cannot read ${file}: ${(e as Error).message}\n`);
+      return 255;
+    }
+    const text = bytes.toString('utf8');
+    if (bytes.includes(0) || Buffer.from(text, 'utf8').length !== bytes.length || text.includes('\uFFFD')) {
+      io.stderr(`applypatch merge: ${file} is not UTF-8 text; binary files are not merged\n`);
+      return 255;
+    }
+    texts.push(text);
+  }
+  const names = files.map((f, i) => labels[i] ?? f) as [string, string, string];
+  const [ours, base, theirs] = texts as [string, string, string];
+  let merged: ReturnType<typeof merge3>;
+  try {
+    merged = merge3(base, ours, theirs, { style, labels: names });
+  } catch (e) {
+    if (!(e instanceof PatchError)) throw e;
+    io.stderr(`applypatch merge: ${e.message}\n`);
+    return 255;
+  }
+  if (print) io.stdout(merged.text);
+  else {
+    try {
+      nodeFs.writeFileSync(nodePath.resolve(io.cwd, files[0] as string), merged.text);
+    } catch (e) {
+      io.stderr(`applypatch merge: cannot write ${files[0]}: ${(e as Error).message}\n`);
+      return 255;
+    }
+  }
+  return Math.min(merged.conflicts.length, 127);
+}
+
 export async function readStdin(): Promise<Buffer | null> {
   if (process.stdin.isTTY) return null;
   const chunks: Buffer[] = [];

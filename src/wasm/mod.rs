@@ -34,6 +34,7 @@ use crate::{Error, FileChange, Mode};
 
 mod blocks;
 mod diff;
+mod merge;
 mod patch;
 mod positions;
 mod stream;

@@ -1,0 +1,48 @@
+//! The binding of the three-way merge (js/merge.ts and the `base` option):
+//! thin like src/wasm.rs, strings in, the engine's result out through serde.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::merge::{merge3, merge_into, Merge3Options, Style};
+use crate::wasm::with_input;
+
+fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&format!("applypatch: {e}")))
+}
+
+/// The three texts, put one after another in the input buffer (`lens`
+/// bytes each; like the apply functions' input, not through wasm-bindgen's
+/// string glue, which copies one character at a time).
+fn with_texts<T>(lens: [usize; 3], f: impl FnOnce(&str, &str, &str) -> Result<T, JsValue>) -> Result<T, JsValue> {
+    let [a, b, c] = lens;
+    with_input(a + b + c, |all| match (all.get(..a), all.get(a..a + b), all.get(a + b..)) {
+        (Some(x), Some(y), Some(z)) => f(x, y, z),
+        _ => Err(JsValue::from_str("applypatch: bad input lengths")),
+    })
+}
+
+/// `{ text, conflicts }` of base, ours and theirs in the input buffer;
+/// `style` is `merge`, `diff3` or `zdiff3` (checked by the wrapper), the
+/// labels are ours, base, theirs.
+#[wasm_bindgen(js_name = merge3)]
+pub fn merge3_js(
+    base_len: usize,
+    ours_len: usize,
+    theirs_len: usize,
+    style: &str,
+    ours_label: Option<String>,
+    base_label: Option<String>,
+    theirs_label: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let options = Merge3Options { style: Style::from_name(style).unwrap_or_default(), labels: [ours_label, base_label, theirs_label] };
+    with_texts([base_len, ours_len, theirs_len], |base, ours, theirs| serialize(&merge3(base, ours, theirs, &options)?))
+}
+
+/// The `base` option: base, the input and the patched base in the input
+/// buffer; the patched base merged into the input. A conflict throws
+/// `merge_conflict`.
+#[wasm_bindgen(js_name = mergeInto)]
+pub fn merge_into_js(base_len: usize, input_len: usize, patched_len: usize) -> Result<String, JsValue> {
+    with_texts([base_len, input_len, patched_len], |base, input, patched| Ok(merge_into(base, input, patched)?))
+}

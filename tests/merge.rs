@@ -1,0 +1,157 @@
+//! The three-way merge ([`applypatch::merge`]): behaviours of `git merge-file
+//! -p` pinned byte for byte (outputs recorded from git 2.47 by hand), the
+//! properties any merge must have, and the cost bound. The differential test
+//! against git on real histories is tests/merge_differential.rs.
+
+use applypatch::merge::{merge3, Merge3, Merge3Options, MergeConflict, Style};
+use applypatch::ErrorKind;
+
+fn labelled(style: Style) -> Merge3Options {
+    Merge3Options { style, labels: ["ours", "base", "theirs"].map(|l| Some(l.to_string())) }
+}
+
+fn git(base: &str, ours: &str, theirs: &str, style: Style) -> Merge3 {
+    merge3(base, ours, theirs, &labelled(style)).unwrap()
+}
+
+#[test]
+fn edits_on_adjacent_lines_conflict() {
+    let m = git("a\nb\nc\n", "A\nb\nc\n", "a\nB\nc\n", Style::Merge);
+    assert_eq!(m.text, "<<<<<<< ours\nA\nb\n=======\na\nB\n>>>>>>> theirs\nc\n");
+    assert_eq!(m.conflicts, vec![MergeConflict { ours: [1, 2], base: [1, 2], theirs: [1, 2] }]);
+}
+
+#[test]
+fn edits_one_line_apart_merge() {
+    let m = git("a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n", Style::Merge);
+    assert_eq!(m.text, "A\nb\nC\n");
+    assert!(m.is_clean());
+}
+
+#[test]
+fn crlf_markers_follow_the_lines() {
+    let m = git("a\r\nb\r\nc\r\n", "a\r\nX\r\nc\r\n", "a\r\nY\r\nc\r\n", Style::Merge);
+    assert_eq!(m.text, "a\r\n<<<<<<< ours\r\nX\r\n=======\r\nY\r\n>>>>>>> theirs\r\nc\r\n");
+}
+
+#[test]
+fn a_last_line_without_newline_gets_one_inside_a_conflict() {
+    let m = git("a\nb\nc", "a\nb\nX", "a\nb\nY", Style::Merge);
+    assert_eq!(m.text, "a\nb\n<<<<<<< ours\nX\n=======\nY\n>>>>>>> theirs\n");
+}
+
+#[test]
+fn a_side_that_deletes_everything_conflicts_with_an_edit() {
+    let m = git("a\nb\n", "", "a\nB\n", Style::Merge);
+    assert_eq!(m.text, "<<<<<<< ours\n=======\na\nB\n>>>>>>> theirs\n");
+    assert_eq!(m.conflicts, vec![MergeConflict { ours: [1, 0], base: [1, 2], theirs: [1, 2] }]);
+}
+
+#[test]
+fn two_additions_to_an_empty_base_conflict_in_diff3_style() {
+    let m = git("", "x\n", "y\n", Style::Diff3);
+    assert_eq!(m.text, "<<<<<<< ours\nx\n||||||| base\n=======\ny\n>>>>>>> theirs\n");
+}
+
+#[test]
+fn zdiff3_takes_out_the_lines_both_sides_share() {
+    let base = "a\nb\nc\n";
+    let m = git(base, "a\nsame\nX\nc\n", "a\nsame\nY\nc\n", Style::Zdiff3);
+    assert_eq!(m.text, "a\nsame\n<<<<<<< ours\nX\n||||||| base\nb\n=======\nY\n>>>>>>> theirs\nc\n");
+    let m = git(base, "a\nsame\nX\nc\n", "a\nsame\nY\nc\n", Style::Diff3);
+    assert_eq!(m.text, "a\n<<<<<<< ours\nsame\nX\n||||||| base\nb\n=======\nsame\nY\n>>>>>>> theirs\nc\n");
+}
+
+#[test]
+fn markers_without_labels_are_bare() {
+    let m = merge3("a\n", "b\n", "c\n", &Merge3Options::default()).unwrap();
+    assert_eq!(m.text, "<<<<<<<\nb\n=======\nc\n>>>>>>>\n");
+}
+
+#[test]
+fn two_unrelated_texts_of_repeated_lines_are_refused_not_worked_on() {
+    // 1.5 M lines from four texts in a pseudo-random order, three times:
+    // the diffs would need billions of steps; the work limit stops them.
+    let mut seed = 7u64;
+    let mut text = || {
+        let mut t = String::new();
+        for _ in 0..500_000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            t.push_str(["x = 1\n", "}\n", "\n", "return\n"][(seed >> 62) as usize]);
+        }
+        t
+    };
+    let (base, ours, theirs) = (text(), text(), text());
+    let e = merge3(&base, &ours, &theirs, &Merge3Options::default()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InputTooLarge);
+    assert!(e.message.starts_with("The three-way merge needs more than 67108864 steps"), "{}", e.message);
+}
+
+#[test]
+fn two_unrelated_texts_of_distinct_lines_merge_at_once() {
+    // Lines one text has and the others lack are changed without a search.
+    let text = |k: u32| (0..200_000).map(|i| format!("{k} line {i}\n")).collect::<String>();
+    let m = merge3(&text(0), &text(1), &text(2), &Merge3Options::default()).unwrap();
+    assert_eq!(m.conflicts.len(), 1);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn text() -> impl Strategy<Value = String> {
+        (prop::collection::vec(prop::sample::select(vec!["a\n", "b\n", "}\n", "\n", "c\r\n", "d"]), 0..24)).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn an_unchanged_side_gives_the_other(base in text(), other in text()) {
+            for style in [Style::Merge, Style::Diff3, Style::Zdiff3] {
+                let m = git(&base, &base, &other, style);
+                prop_assert_eq!(&m.text, &other);
+                prop_assert!(m.is_clean());
+                let m = git(&base, &other, &base, style);
+                prop_assert_eq!(&m.text, &other);
+                prop_assert!(m.is_clean());
+            }
+        }
+
+        #[test]
+        fn the_same_change_on_both_sides_is_that_change(base in text(), x in text()) {
+            for style in [Style::Merge, Style::Diff3, Style::Zdiff3] {
+                let m = git(&base, &x, &x, style);
+                prop_assert_eq!(&m.text, &x);
+                prop_assert!(m.is_clean());
+            }
+        }
+
+        #[test]
+        fn disjoint_edits_commute(n in 6usize..40, a in 0usize..40, b in 0usize..40, del_a in 0usize..3, del_b in 0usize..3, add_a in 0usize..3, add_b in 0usize..3) {
+            // Distinct lines; two edits with at least one unchanged line between.
+            let base: Vec<String> = (0..n).map(|i| format!("line {i}\n")).collect();
+            let (a, b) = (a % n, b % n);
+            let (first, second) = if a <= b { ((a, del_a, add_a, "A"), (b, del_b, add_b, "B")) } else { ((b, del_b, add_b, "B"), (a, del_a, add_a, "A")) };
+            let first_end = (first.0 + first.1).min(n);
+            prop_assume!(first_end < second.0);
+            let edit = |(at, del, add, tag): (usize, usize, usize, &str)| {
+                let mut v = base.clone();
+                let end = (at + del).min(n);
+                v.splice(at..end, (0..add).map(|k| format!("{tag} {k}\n")));
+                v.concat()
+            };
+            let mut both = base.clone();
+            let end = (second.0 + second.1).min(n);
+            both.splice(second.0..end, (0..second.2).map(|k| format!("{} {k}\n", second.3)));
+            both.splice(first.0..first_end, (0..first.2).map(|k| format!("{} {k}\n", first.3)));
+            let (x, y, base) = (edit(first), edit(second), base.concat());
+            for style in [Style::Merge, Style::Diff3, Style::Zdiff3] {
+                let xy = git(&base, &x, &y, style);
+                let yx = git(&base, &y, &x, style);
+                prop_assert!(xy.is_clean() && yx.is_clean());
+                prop_assert_eq!(&xy.text, &yx.text);
+                prop_assert_eq!(&xy.text, &both.concat());
+            }
+        }
+    }
+}
