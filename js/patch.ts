@@ -299,6 +299,9 @@ function applyPatchOverBase<T extends Files>(map: FileMap<T>, patch: string, opt
   const flat: Array<string | null> = [];
   for (const change of onBase.changes) {
     const { path, status } = change;
+    if (status === 'deleted' && map.get(path) !== undefined && map.get(path) !== baseMap.get(path)) {
+      throw deletedChanged(path);
+    }
     if (status !== 'modified') {
       flat.push(path, status === 'deleted' ? null : (patched.get(path) as string));
       continue;
@@ -332,6 +335,19 @@ function applyPatchOverBase<T extends Files>(map: FileMap<T>, patch: string, opt
   }
   const movedFrom = new Map(onBase.changes.flatMap((c) => (c.movedFrom === undefined ? [] : [[c.path, c.movedFrom] as const])));
   return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: onBase.summary };
+}
+
+/**
+ * A patch that deletes a file changed since the text it was written against:
+ * deleting it would lose the change, so it is a conflict.
+ */
+export function deletedChanged(path: string): PatchError {
+  return new PatchError({
+    code: 'merge_conflict',
+    path,
+    message: `${path}: the patch deletes this file, but the file changed since the text the patch was written against. Nothing was applied. Read the file again, and delete it only if its new contents should go too.`,
+    conflicts: [],
+  });
 }
 
 /**

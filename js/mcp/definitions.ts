@@ -62,7 +62,8 @@ const editOutput: JsonSchema = {
           movedFrom: { type: 'string', description: 'For a move: the path it came from (also listed as deleted).' },
           changedOnDisk: {
             type: 'boolean',
-            description: 'The file had changed on disk since this server last read or wrote it.',
+            description:
+              'The file had changed on disk since this server last read or wrote it; the edit was merged into it (three-way merge).',
           },
         },
         required: ['path', 'status'],

@@ -14,6 +14,8 @@ import { checkOptions } from '../args.js';
 import { applyEdits, type EditBlock } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
 import type { ToolName } from '../mcp/definitions.js';
+import { mergeInto } from '../merge.js';
+import { deletedChanged } from '../patch.js';
 import { unifiedFileDiff } from '../unified.js';
 import { checkRoot, type DirectoryResult, type Plan, type PlanHooks, patchDirectory, withFs } from './apply.js';
 import { binaryError, commit, type Fs, leftChanges, openRoot, readTarget, resolveTarget } from './directory.js';
@@ -100,13 +102,29 @@ export interface Edited {
 /**
  * The one decision for a file whose text on disk (`disk`) differs from the
  * text this server last read or wrote (`kept`): what to write (undefined:
- * delete it). Today the edit applies to the disk text as it is, like the
- * directory helpers do, and the file is reported `changedOnDisk`.
- * A three-way merge plugs in here: merge3(kept, edited.fromKept(), disk),
- * clean or refused with `merge_conflict`.
+ * delete it). The edit was written against `kept`, so it is applied there
+ * and merged into the disk text with the three-way merge (`merge3`, as
+ * `git merge-file`): a clean merge is written (the file reported
+ * `changedOnDisk`), a conflict is refused with `merge_conflict` naming the
+ * file, and so is deleting a file that changed.
  */
-export function reconcile(_path: string, _kept: string, _disk: string, edited: Edited): string | undefined {
-  return edited.fromDisk();
+export function reconcile(path: string, kept: string, disk: string, edited: Edited): string | undefined {
+  const theirs = edited.fromKept();
+  if (theirs === undefined) throw deletedChanged(path);
+  try {
+    return mergeInto(kept, disk, theirs);
+  } catch (e) {
+    if (e instanceof PatchError && e.code === 'merge_conflict') {
+      throw new PatchError({
+        ...e,
+        code: e.code,
+        message: `${path}: the file changed on disk since this server last read it, and the change overlaps the edit. ${e.message}`,
+        path,
+        conflicts: e.conflicts?.map((c) => ({ path, ...c })),
+      });
+    }
+    throw e;
+  }
 }
 
 /**
@@ -132,7 +150,9 @@ export function withBases(kept: KeptTexts, changedOnDisk: Set<string>): NonNulla
       onKept ??= apply(new Map([...files].map(([p, t]) => [p, kept.get(p) ?? t])));
       return onKept;
     };
-    const out = new Map(fromDisk());
+    // The edit was written against the kept texts: every file but the stale
+    // ones is the same on disk, and the stale ones are merged below.
+    const out = new Map(fromKept());
     for (const [path, text, disk] of stale) {
       changedOnDisk.add(path);
       const now = reconcile(path, text, disk, { fromKept: () => fromKept().get(path), fromDisk: () => fromDisk().get(path) });
@@ -292,7 +312,7 @@ export function createToolHandlers(options: ToolHandlersOptions): ToolHandlers {
     if (showDiff && !dryRun) text += diff;
     const stale = changes.filter((c) => c.changedOnDisk).map((c) => c.path);
     if (stale.length > 0) {
-      text += `\nNote: ${stale.join(', ')} had changed on disk since this server last read or wrote ${stale.length === 1 ? 'it' : 'them'}; the edit was applied to the current contents.`;
+      text += `\nNote: ${stale.join(', ')} had changed on disk since this server last read or wrote ${stale.length === 1 ? 'it' : 'them'}; the edit was merged into the current contents (a three-way merge: the other change is kept).`;
     }
     return {
       content: [{ type: 'text', text }],

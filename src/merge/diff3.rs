@@ -7,8 +7,8 @@
 //! digit, are joined. In `diff3` style conflicts stay whole; in `zdiff3` style
 //! only the lines both sides begin or end with are taken out.
 
+use super::style::Style;
 use super::xdiff::{diff, Change, Counts, Work};
-use super::Style;
 use crate::error::Result;
 
 /// Who a region of the result comes from.

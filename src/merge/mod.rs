@@ -40,6 +40,7 @@
 //! over the limits of [`crate::limits`].
 
 mod diff3;
+mod style;
 mod xdiff;
 
 use std::collections::HashMap;
@@ -50,40 +51,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::limits::check_text;
 use crate::matcher::index::fingerprint;
 use diff3::{regions, Files, Mode, Region};
+pub use style::Style;
+pub use xdiff::MAX_MERGE_WORK;
 use xdiff::{Counts, Work};
-
-/// Most steps of line diff work one merge may do (2^26: diagonal steps and
-/// snake lines of the two diffs against the base and of the diffs that
-/// narrow conflicts; a few tenths of a second).
-pub const MAX_MERGE_WORK: u64 = 1 << 26;
-
-/// How conflicts are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum Style {
-    /// Ours and theirs, narrowed to the lines that differ (git's default,
-    /// `merge.conflictStyle=merge`).
-    #[default]
-    Merge,
-    /// Ours, the base and theirs, whole (`--diff3`).
-    Diff3,
-    /// Ours, the base and theirs, without the lines both sides begin and end
-    /// with (`--zdiff3`).
-    Zdiff3,
-}
-
-impl Style {
-    /// The style named `name`: `merge`, `diff3` or `zdiff3`.
-    pub fn from_name(name: &str) -> Option<Style> {
-        match name {
-            "merge" => Some(Style::Merge),
-            "diff3" => Some(Style::Diff3),
-            "zdiff3" => Some(Style::Zdiff3),
-            _ => None,
-        }
-    }
-}
 
 /// Options of [`merge3`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

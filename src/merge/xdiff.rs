@@ -23,6 +23,11 @@
 
 use crate::error::{Error, ErrorKind, Result};
 
+/// Most steps of line diff work one merge may do (2^26: diagonal steps and
+/// snake lines of the two diffs against the base and of the diffs that
+/// narrow conflicts; a few tenths of a second).
+pub const MAX_MERGE_WORK: u64 = 1 << 26;
+
 /// Lines `i1..i1 + chg1` of the first file became lines `i2..i2 + chg2` of the
 /// second (0-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +59,7 @@ impl Work {
                 ErrorKind::InputTooLarge,
                 format!(
                     "The three-way merge needs more than {} steps of line diff work (the sides differ from the base in too many places among lines that repeat): applypatch stops there rather than work for seconds. Merge smaller files, or texts that share more lines.",
-                    super::MAX_MERGE_WORK
+                    MAX_MERGE_WORK
                 ),
             )),
         }

@@ -53,7 +53,7 @@ test('merge bases are bounded: past mergeBaseLimit the oldest text is dropped, a
   assert.deepEqual(a.structuredContent.changes, [{ path: 'a.txt', status: 'modified' }]);
 });
 
-test('a patch over a changed file and an unchanged one: only the changed one is reported (before merge3)', async (t) => {
+test('a patch over a changed file and an unchanged one: the changed one is merged and reported', async (t) => {
   const { root } = makeTree(t, { 'x.txt': 'one\ntwo\n', 'y.txt': 'three\n' });
   const handlers = createToolHandlers({ root });
   await handlers.read_file({ path: 'x.txt' });

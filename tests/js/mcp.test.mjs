@@ -221,17 +221,17 @@ test('apply_unified_diff and read_file', async (t) => {
   assert.equal(again.isError, true);
 });
 
-// Current behaviour, until the three-way merge is plugged into reconcile()
-// (js/node/tools.ts): a file changed on disk since the server last read or
-// wrote it is edited as it is on disk now, and reported changedOnDisk.
-test('a file changed on disk since the server read it: edited as on disk, reported changedOnDisk (before merge3)', async (t) => {
+// A file changed on disk since the server last read or wrote it: the edit,
+// written against what the model read, is merged into the file as it is now
+// (merge3, as git merge-file); overlapping changes are refused.
+test('a file changed on disk since the server read it: merged when clean, reported changedOnDisk', async (t) => {
   const { root } = makeTree(t, { 'f.txt': 'alpha\nbeta\ngamma\n', 'g.txt': 'never read\n' });
   const { call } = await connect(t, root);
   await call('read_file', { path: 'f.txt' });
   writeFileSync(join(root, 'f.txt'), 'ALPHA\nbeta\ngamma\n'); // another program
   const r = await call('edit_file', { path: 'f.txt', edits: [{ oldText: 'gamma', newText: 'GAMMA' }] });
   assert.deepEqual(r.structuredContent.changes, [{ path: 'f.txt', status: 'modified', changedOnDisk: true }]);
-  assert.match(r.content[0].text, /Note: f\.txt had changed on disk since this server last read or wrote it/);
+  assert.match(r.content[0].text, /Note: f\.txt had changed on disk since this server last read or wrote it; the edit was merged/);
   assert.equal(read(root, 'f.txt'), 'ALPHA\nbeta\nGAMMA\n');
   // Its text as written is the new base: the next edit sees no change on disk.
   const p = await call('apply_patch', { patch: patchOf('*** Update File: f.txt', '@@', ' beta', '-GAMMA', '+G') });
@@ -240,6 +240,19 @@ test('a file changed on disk since the server read it: edited as on disk, report
   writeFileSync(join(root, 'g.txt'), 'changed\n');
   const g = await call('edit_file', { path: 'g.txt', edits: [{ oldText: 'changed', newText: 'edited' }] });
   assert.deepEqual(g.structuredContent.changes, [{ path: 'g.txt', status: 'modified' }]);
+});
+
+test('a file changed on disk in the lines the edit changes: merge_conflict, nothing written', async (t) => {
+  const { root } = makeTree(t, { 'f.txt': 'alpha\nbeta\ngamma\n' });
+  const { call } = await connect(t, root);
+  await call('read_file', { path: 'f.txt' });
+  writeFileSync(join(root, 'f.txt'), 'alpha\nbeta\ngamma!\n'); // another program, on the same line
+  const r = await call('apply_patch', { patch: patchOf('*** Update File: f.txt', '@@', ' beta', '-gamma', '+GAMMA') });
+  assert.equal(r.isError, true);
+  assert.equal(r.structuredContent.code, 'merge_conflict');
+  assert.equal(r.structuredContent.path, 'f.txt');
+  assert.match(r.content[0].text, /f\.txt: the file changed on disk since this server last read it, and the change overlaps the edit/);
+  assert.equal(read(root, 'f.txt'), 'alpha\nbeta\ngamma!\n');
 });
 
 test('--read-only: reads and dry runs only', async (t) => {
