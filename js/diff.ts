@@ -122,7 +122,11 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
   const report = wantsReport(opts);
   const base = baseOption(opts);
   if (base !== undefined)
-    return merged(input, mergeInto(base, input, apply(base, diff, { ...opts, base: undefined, report: false }) as string), report);
+    return merged(
+      input,
+      mergeInto(base, input, apply(base, diff, { ...opts, base: undefined, report: undefined } as ApplyOptions)),
+      report,
+    );
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
   const diffLen = putInput(diff, len);
@@ -145,7 +149,11 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
   const report = wantsReport(opts);
   const base = baseOption(opts);
   if (base !== undefined)
-    return merged(input, mergeInto(base, input, applyBatch(base, list, { ...opts, base: undefined, report: false }) as string), report);
+    return merged(
+      input,
+      mergeInto(base, input, applyBatch(base, list, { ...opts, base: undefined, report: undefined } as ApplyOptions)),
+      report,
+    );
   const e = engine(opts, modeCode(opts));
   const len = putInput(input);
   const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as Crossing;

@@ -7,11 +7,11 @@
 // so the engine's messages and line numbers stay the message's own), and the
 // parts for other files are handed back untouched.
 import { checkOptions, checkString, describe } from './args.js';
-import { applyEdits, type ParsedEditBlock, type Preset, parseBlocks } from './blocks.js';
-import { apply } from './diff.js';
+import { applyEdits, type EditFailed, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from './blocks.js';
+import { type ApplyReportOptions, apply } from './diff.js';
 import { PatchError } from './errors.js';
 import { detectFormat, type Format } from './format.js';
-import { applyPatch, type Operation, parse } from './patch.js';
+import { applyPatch, type FilesOptions, type Operation, parse } from './patch.js';
 import type { PlacedSection, Splice } from './positions.js';
 import type { Repair, RepairKind } from './repair.js';
 import { applyUnified, parseUnified, type UnifiedFile } from './unified.js';
@@ -121,7 +121,7 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
 
   if (format === 'diff') {
     if (mode === 'git') throw new TypeError("applypatch: options.mode 'git' is for unified diffs");
-    const r = apply(doc, patch, { ...common, mode: mode ?? 'strict', report: true });
+    const r = apply(doc, patch, { ...common, mode: mode ?? 'strict', report: true } as ApplyReportOptions);
     return { format, text: r.text, splices: r.splices, sections: r.sections, ...(r.repairs ? { repairs: r.repairs } : {}) };
   }
 
@@ -158,7 +158,7 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
         { path },
       );
     }
-    const r = applyPatch({ [path]: doc }, part, { ...common, mode: mode ?? 'strict' });
+    const r = applyPatch({ [path]: doc }, part, { ...common, mode: mode ?? 'strict' } as FilesOptions);
     const text = r.files[path] ?? doc;
     const change = r.changes.find((c) => c.path === path);
     return withRepairs({ format, text, splices: change?.splices ?? [], sections: [], path, otherOperations: others });
@@ -219,13 +219,14 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
   }
   const preset = option(opts, 'preset', ['safe', 'compatible'] as const);
   const r = applyEdits(doc, mine, { ...(preset ? { preset } : {}), explain: true });
-  const failed = r.results.find((x) => !x.ok);
+  const results: EditResult[] = r.results;
+  const failed = results.find((x): x is EditFailed => !x.ok);
   if (failed !== undefined) {
-    const block = mine[r.results.indexOf(failed)] as ParsedEditBlock;
+    const block = mine[results.indexOf(failed)] as ParsedEditBlock;
     const near = failed.nearest;
     throw new PatchError({
       code: failed.reason === 'ambiguous' ? 'context_ambiguous' : 'context_not_found',
-      message: failed.message ?? `Edit block ${r.results.indexOf(failed) + 1} (line ${block.line}) did not apply.`,
+      message: failed.message ?? `Edit block ${results.indexOf(failed) + 1} (line ${block.line}) did not apply.`,
       diffLine: block.line,
       ...(failed.candidates ? { inputLines: failed.candidates.map((c) => c.startLine) } : {}),
       ...(near ? { inputLines: [near.startLine], nearest: { line: near.startLine, text: near.text, similarity: near.similarity } } : {}),

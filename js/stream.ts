@@ -31,10 +31,10 @@ export type StreamEvent =
     }
   | { type: 'error'; error: PatchError };
 
-export interface StreamOptions extends ApplyOptions {
+export type StreamOptions = ApplyOptions & {
   /** What the streamed text is: `'diff'` (a V4A update diff, the default and, for now, the only format streamed). */
   format?: 'diff';
-}
+};
 
 /** A diff being applied as it arrives. */
 export interface PatchStream {

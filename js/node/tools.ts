@@ -441,6 +441,9 @@ function editText(path: string, text: string, edits: EditBlock[]): string {
   const every = code === 'context_ambiguous' ? ' To change every place, set replaceAll: true on this edit.' : '';
   const others = i > 0 ? ` Edit${i === 1 ? ' 1' : `s 1-${i}`} matched, but nothing was written: the edits apply all or none.` : '';
   const e = new PatchError({ code, message: `${path}, edit ${i + 1}${n > 1 ? ` of ${n}` : ''}: ${said}${every}${others}`, path });
-  extras.set(e, { edit: i + 1, ...(failed?.candidates !== undefined ? { candidates: failed.candidates } : {}) });
+  extras.set(e, {
+    edit: i + 1,
+    ...(failed !== undefined && !failed.ok && failed.candidates !== undefined ? { candidates: failed.candidates } : {}),
+  });
   throw e;
 }
