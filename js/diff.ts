@@ -1,5 +1,5 @@
 // apply and applyBatch: V4A update diffs on one text.
-import { checkOptions, checkString, checkStrings, type Mode, modeCode } from './args.js';
+import { checkOptions, checkStrings, checkText, type Mode, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
 import { engine, type RepairOptions } from './repair.js';
@@ -33,12 +33,12 @@ function splice(input: string, [offsets, texts]: FlatChanges): string {
  * Throws a {@link PatchError} when the diff does not apply; nothing is half-applied.
  */
 export function apply(input: string, diff: string, options?: ApplyOptions): string {
-  checkString('input', input);
-  checkString('diff', diff);
+  checkText('input', input);
+  checkText('diff', diff);
   const opts = checkOptions(options);
   const e = engine(opts, modeCode(opts));
-  const len = putInput(input);
-  const diffLen = putInput(diff, len);
+  const len = putInput(input, 0, 'input');
+  const diffLen = putInput(diff, len, 'diff');
   const changes = call(() => wasm().applyChanges(len, diffLen, e.code)) as FlatChanges;
   e.report();
   return splice(input, changes);
@@ -51,11 +51,11 @@ export function apply(input: string, diff: string, options?: ApplyOptions): stri
  * after another, like consecutive apply_patch calls.
  */
 export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions): string {
-  checkString('input', input);
+  checkText('input', input);
   const list = checkStrings('diffs', diffs);
   const opts = checkOptions(options);
   const e = engine(opts, modeCode(opts));
-  const len = putInput(input);
+  const len = putInput(input, 0, 'input');
   const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as FlatChanges;
   e.report();
   return splice(input, changes);
