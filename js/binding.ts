@@ -228,9 +228,11 @@ export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
 /**
  * Puts texts one after another in the input buffer; returns their byte
  * lengths. The buffer is reserved once for all of them when they are ASCII
- * (one byte per UTF-16 unit): one call into wasm, not one per text.
+ * (one byte per UTF-16 unit): one call into wasm, not one per text. With
+ * `name` (texts checked by `checkText`), a text with a lone surrogate is
+ * refused as in {@link putInput}.
  */
-export function putInputs(texts: readonly string[]): number[] {
+export function putInputs(texts: readonly string[], name?: (i: number) => string): number[] {
   let rest = texts.reduce((n, t) => n + t.length, 0);
   if (rest > MAX_INPUT_UNITS) {
     throw new PatchError({
@@ -249,7 +251,11 @@ export function putInputs(texts: readonly string[]): number[] {
     const { read, written } = encoder.encodeInto(t, view.subarray(offset, offset + t.length));
     // Not ASCII: encodeAt grows the buffer (and may move it).
     const n = read < t.length ? encodeAt(t, offset) : written;
-    if (read < t.length) view = undefined;
+    if (read < t.length) {
+      view = undefined;
+      const i = lengths.length;
+      if (name !== undefined) refuseLoneSurrogate(() => name(i), t, offset, n);
+    }
     lengths.push(n);
     offset += n;
     rest -= t.length;
