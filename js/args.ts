@@ -31,19 +31,33 @@ export function tooLarge(message: string): PatchError {
 
 export function checkString(what: string | (() => string), value: unknown): string {
   if (typeof value === 'string' && value.length <= MAX_TEXT_BYTES && wellFormed(value)) return value;
+  checkText(what, value);
+  throw invalidString(typeof what === 'string' ? what : what(), value as string);
+}
+
+/**
+ * {@link checkString} without the well-formedness check, for a text that goes
+ * to wasm through `putInput` with its name: that check is made there, after
+ * encoding, and only when the bytes hold a U+FFFD (EF BF BD), which is what
+ * encodeInto writes for a lone surrogate. So argument type errors come first.
+ */
+export function checkText(what: string | (() => string), value: unknown): string {
+  if (typeof value === 'string' && value.length <= MAX_TEXT_BYTES) return value;
   // Only a refused argument needs its name: a file map's loop passes a
   // function, not a string built for each of 100,000 files.
   const name = typeof what === 'string' ? what : what();
   if (typeof value !== 'string') {
     throw new TypeError(`applypatch: ${name} must be a string, got ${describe(value)}`);
   }
-  if (value.length > MAX_TEXT_BYTES) {
-    throw tooLarge(
-      `${name} is ${value.length} UTF-16 code units long, so over ${MAX_TEXT_BYTES} bytes; applypatch takes texts of at most ${MAX_TEXT_BYTES} bytes (32 MiB). Split the work into smaller files or edits.`,
-    );
-  }
+  throw tooLarge(
+    `${name} is ${value.length} UTF-16 code units long, so over ${MAX_TEXT_BYTES} bytes; applypatch takes texts of at most ${MAX_TEXT_BYTES} bytes (32 MiB). Split the work into smaller files or edits.`,
+  );
+}
+
+/** The error for a string with a lone surrogate. */
+export function invalidString(name: string, value: string): PatchError {
   const at = value.search(loneSurrogate);
-  throw new PatchError({
+  return new PatchError({
     code: 'invalid_string',
     message: `${name} is not well-formed UTF-16: it has a lone surrogate (\\u${value.charCodeAt(at).toString(16).toUpperCase()}) at index ${at}. Such a string cannot be encoded as UTF-8 without changing it, so it is refused.`,
   });

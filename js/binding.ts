@@ -11,6 +11,7 @@
 // again): the next call works. And since wasm memory never shrinks, an
 // instance whose memory grew past MEMORY_LIMIT during a call is replaced
 // after it, so that memory goes back to the system.
+import { invalidString, wellFormed } from './args.js';
 import { PatchError } from './errors.js';
 import type * as Glue from './wasm-glue.js';
 
@@ -192,10 +193,30 @@ function encodeAt(text: string, offset: number): number {
 
 /**
  * Puts one text in the input buffer at byte `offset` (after the texts put
- * before it, 0 for the first); returns its length in bytes.
+ * before it, 0 for the first); returns its length in bytes. With a `name`
+ * (a text checked by `checkText`, not `checkString`), a text with a lone
+ * surrogate is refused here: see {@link refuseLoneSurrogate}.
  */
-export function putInput(text: string, offset = 0): number {
-  return encodeAt(text, offset);
+export function putInput(text: string, offset = 0, name?: string | (() => string)): number {
+  const n = encodeAt(text, offset);
+  if (name !== undefined && n !== text.length) refuseLoneSurrogate(name, text, offset, n);
+  return n;
+}
+
+/**
+ * encodeInto writes a lone surrogate as U+FFFD (EF BF BD): only text whose
+ * `n` bytes at `offset` hold that sequence needs the full well-formedness
+ * scan (a native byte search finds none in most text; ASCII text, whose byte
+ * count equals its length, is never searched).
+ */
+function refuseLoneSurrogate(name: string | (() => string), text: string, offset: number, n: number): void {
+  const bytes = new Uint8Array(memory!.buffer, wasm().reserveInput(offset + n, offset + n) + offset, n);
+  for (let i = bytes.indexOf(0xef); i >= 0 && i + 2 < n; i = bytes.indexOf(0xef, i + 1)) {
+    if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) {
+      if (wellFormed(text)) return;
+      throw invalidString(typeof name === 'string' ? name : name(), text);
+    }
+  }
 }
 
 /**
@@ -207,9 +228,11 @@ export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
 /**
  * Puts texts one after another in the input buffer; returns their byte
  * lengths. The buffer is reserved once for all of them when they are ASCII
- * (one byte per UTF-16 unit): one call into wasm, not one per text.
+ * (one byte per UTF-16 unit): one call into wasm, not one per text. With
+ * `name` (texts checked by `checkText`), a text with a lone surrogate is
+ * refused as in {@link putInput}.
  */
-export function putInputs(texts: readonly string[]): number[] {
+export function putInputs(texts: readonly string[], name?: (i: number) => string): number[] {
   let rest = texts.reduce((n, t) => n + t.length, 0);
   if (rest > MAX_INPUT_UNITS) {
     throw new PatchError({
@@ -228,7 +251,11 @@ export function putInputs(texts: readonly string[]): number[] {
     const { read, written } = encoder.encodeInto(t, view.subarray(offset, offset + t.length));
     // Not ASCII: encodeAt grows the buffer (and may move it).
     const n = read < t.length ? encodeAt(t, offset) : written;
-    if (read < t.length) view = undefined;
+    if (read < t.length) {
+      view = undefined;
+      const i = lengths.length;
+      if (name !== undefined) refuseLoneSurrogate(() => name(i), t, offset, n);
+    }
     lengths.push(n);
     offset += n;
     rest -= t.length;

@@ -1,5 +1,5 @@
 // apply and applyBatch: V4A update diffs on one text.
-import { checkOptions, checkString, checkStrings, modeCode } from './args.js';
+import { checkOptions, checkStrings, checkText, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
 import { baseOption, mergeInto } from './merge.js';
@@ -116,8 +116,8 @@ function splice(input: string, [offsets, texts]: FlatChanges): string {
 export function apply(input: string, diff: string, options: ApplyReportOptions): ApplyReport;
 export function apply(input: string, diff: string, options?: ApplyOptions): string;
 export function apply(input: string, diff: string, options?: ApplyOptions | ApplyReportOptions): string | ApplyReport {
-  checkString('input', input);
-  checkString('diff', diff);
+  checkText('input', input);
+  checkText('diff', diff);
   const opts = checkOptions(options);
   const report = wantsReport(opts);
   const base = baseOption(opts);
@@ -128,8 +128,8 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
       report,
     );
   const e = engine(opts, modeCode(opts));
-  const len = putInput(input);
-  const diffLen = putInput(diff, len);
+  const len = putInput(input, 0, 'input');
+  const diffLen = putInput(diff, len, 'diff');
   const changes = call(() => wasm().applyChanges(len, diffLen, e.code)) as Crossing;
   return answer(input, changes, e.report(), report, false);
 }
@@ -143,7 +143,7 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
 export function applyBatch(input: string, diffs: readonly string[], options: ApplyReportOptions): ApplyReport;
 export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions): string;
 export function applyBatch(input: string, diffs: readonly string[], options?: ApplyOptions | ApplyReportOptions): string | ApplyReport {
-  checkString('input', input);
+  checkText('input', input);
   const list = checkStrings('diffs', diffs);
   const opts = checkOptions(options);
   const report = wantsReport(opts);
@@ -155,7 +155,7 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
       report,
     );
   const e = engine(opts, modeCode(opts));
-  const len = putInput(input);
+  const len = putInput(input, 0, 'input');
   const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as Crossing;
   return answer(input, changes, e.report(), report, true);
 }

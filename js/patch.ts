@@ -1,5 +1,5 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
-import { checkOptions, checkString, describe, modeCode, STRICT } from './args.js';
+import { checkOptions, checkString, checkText, describe, modeCode, STRICT } from './args.js';
 import { type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPrepared } from './binding.js';
 import type { ApplyOptions, DistributiveOmit } from './diff.js';
 import { call, PatchError } from './errors.js';
@@ -131,10 +131,10 @@ export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths
     if (contents !== undefined && !seen.has(path)) {
       seen.add(path);
       present.push(path);
-      texts.push(checkString(() => `files[${JSON.stringify(path)}]`, contents));
+      texts.push(checkText(() => `files[${JSON.stringify(path)}]`, contents));
     }
   }
-  return { paths: present, lengths: putInputs(texts) };
+  return { paths: present, lengths: putInputs(texts, (i) => `files[${JSON.stringify(present[i])}]`) };
 }
 
 /** The options of the file-map functions: `base` is a file map there. */
@@ -196,10 +196,10 @@ export function putPaths(map: FileMap<Files>, paths: readonly string[], wanted?:
     const contents = wanted === undefined || wanted[i] ? map.get(paths[i] as string) : undefined;
     if (contents !== undefined) {
       given.push(i);
-      texts.push(checkString(() => `files[${JSON.stringify(paths[i])}]`, contents));
+      texts.push(checkText(() => `files[${JSON.stringify(paths[i])}]`, contents));
     }
   }
-  const put = putInputs(texts);
+  const put = putInputs(texts, (k) => `files[${JSON.stringify(paths[given[k] as number])}]`);
   for (let k = 0; k < given.length; k++) lengths[given[k] as number] = put[k] as number;
   return lengths;
 }

@@ -186,6 +186,19 @@ test('wrong argument types throw TypeError', () => {
     () => applyFiles({ 'src/app.py': 'bad \uD800' }, patch),
     (e) => e.code === 'invalid_string' && /src\/app\.py/.test(e.message),
   );
+  // Checked after encoding, where the bytes hold a U+FFFD: the second file
+  // (non-ASCII, with a real U+FFFD) is named, and a real U+FFFD alone is kept.
+  assert.throws(
+    () => applyFiles({ 'a.txt': 'ok\n', 'src/app.py': '中\uFFFD\uDBFF\n' }, patch),
+    (e) =>
+      e instanceof PatchError &&
+      e.code === 'invalid_string' &&
+      /^files\["src\/app\.py"\] is not well-formed UTF-16: .*\(\\uDBFF\) at index 2\./.test(e.message),
+  );
+  assert.deepEqual(
+    applyFiles({ 'f.txt': '中\uFFFD\n' }, '*** Begin Patch\n*** Update File: f.txt\n@@\n-中\uFFFD\n+文\uFFFD\n*** End Patch'),
+    { 'f.txt': '文\uFFFD\n' },
+  );
 });
 
 test("Strict's missing-file errors say nothing was applied and how to create the file; the advice works", () => {

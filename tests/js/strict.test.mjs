@@ -119,6 +119,19 @@ test('lone surrogates are refused, never changed', () => {
   );
   // A well-formed pair is fine.
   assert.equal(apply('😀\n', '-😀\n+🙂'), '🙂\n');
+  // The check runs after encoding, when the bytes hold a U+FFFD: a real
+  // U+FFFD is kept, a lone surrogate beside one is still refused, by name.
+  assert.equal(apply('\uFFFD中\n', '-\uFFFD中\n+\uFFFD文'), '\uFFFD文\n');
+  assert.throws(
+    () => apply('中\uFFFD\n', '-中\uFFFD\n+\uDC00\uFFFD'),
+    (e) =>
+      e instanceof PatchError &&
+      e.code === 'invalid_string' &&
+      /^diff is not well-formed UTF-16: .*\(\\uDC00\) at index 5\./.test(e.message),
+  );
+  // Argument type errors come first.
+  assert.throws(() => apply('a\uD800', '', { mode: 'fuzzy' }), TypeError);
+  assert.throws(() => apply('a\uD800', 1), /diff must be a string, got number/);
 });
 
 test('non-ASCII text splices at the right UTF-16 offsets', () => {

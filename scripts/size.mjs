@@ -1,0 +1,336 @@
+#!/usr/bin/env node
+// What the package weighs where users feel it (issue 28), after npm run build:
+//   - the engine's .wasm, raw and gzip -9;
+//   - esbuild --bundle --minify of a page that does only
+//     `import { apply } from 'applypatch'`, and of one that uses every export
+//     of the main entry, raw and gzip -9;
+//   - start-up in headless Chromium: the `apply`-only page's import, from
+//     import() to ready (module served from localhost, each load in a fresh
+//     browser context; median of 7);
+//   - start-up in Node: `import` of the package plus a first `apply`, in CPU
+//     time over `node -e 0` (each in a fresh process; median of 9).
+// With --profile, where the wasm's bytes go: the cargo build in target/ is
+// run through wasm-bindgen and wasm-opt as scripts/build.mjs does, but with
+// the name section kept (-g), and each function body is counted under the
+// module its name says (docs/size.md).
+//
+//   npm run size [-- --json] [-- --profile] [-- --no-browser]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const json = process.argv.includes('--json');
+const log = json ? () => {} : (line) => console.log(line);
+const gz = (b) => gzipSync(b, { level: 9 }).length;
+const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+
+if (!existsSync(join(dist, 'wasm', 'bytes.mjs'))) {
+  console.error('applypatch: no dist/: run npm run build first');
+  process.exit(1);
+}
+
+// esbuild: the root's when there, else the bundler matrix's (installed by npm ci there).
+const bundlers = join(root, 'tests', 'bundlers');
+let esbuild = join(root, 'node_modules', '.bin', 'esbuild');
+if (!existsSync(esbuild)) {
+  esbuild = join(bundlers, 'node_modules', '.bin', 'esbuild');
+  const stamp = join(bundlers, 'node_modules', '.package-lock.json');
+  if (!existsSync(stamp) || statSync(join(bundlers, 'package-lock.json')).mtimeMs > statSync(stamp).mtimeMs) {
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: bundlers, stdio: ['ignore', 2, 2] });
+  }
+}
+
+const result = { date: new Date().toISOString(), node: process.version };
+const hex = (await import(pathToFileURL(join(dist, 'wasm', 'bytes.mjs')).href)).default;
+const wasm = Buffer.from(hex, 'hex');
+result.wasm = { raw: wasm.length, gzip: gz(wasm) };
+
+const work = mkdtempSync(join(tmpdir(), 'applypatch-size-'));
+const bundle = (name, code) => {
+  writeFileSync(join(work, `${name}.js`), code);
+  const out = join(work, `${name}.out.js`);
+  execFileSync(esbuild, [
+    join(work, `${name}.js`),
+    '--bundle',
+    '--format=esm',
+    '--minify',
+    '--platform=browser',
+    `--alias:applypatch=${join(dist, 'browser.mjs')}`,
+    `--outfile=${out}`,
+    '--log-level=error',
+  ]);
+  const bytes = readFileSync(out);
+  return { raw: bytes.length, gzip: gz(bytes) };
+};
+// The ready signal is a call that works: the engine is compiled and instantiated.
+result.applyOnly = bundle('apply', "import { apply } from 'applypatch';\nglobalThis.ready = apply('a\\n', '@@\\n-a\\n+b') === 'b\\n';\n");
+result.everyExport = bundle('every', "import * as applypatch from 'applypatch';\nglobalThis.applypatch = applypatch;\n");
+
+// Node: CPU (user + system) of a fresh process that imports the package and
+// applies one diff, minus that of `node -e 0`; runs alternate.
+const cpuOf = (code) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `${code}\nconst u = process.cpuUsage(); console.log(u.user + u.system);`],
+      { encoding: 'utf8' },
+    ),
+  ) / 1000;
+const entry = JSON.stringify(pathToFileURL(join(dist, 'index.mjs')).href);
+const bare = [];
+const first = [];
+for (let i = 0; i < 9; i++) {
+  bare.push(cpuOf(''));
+  first.push(cpuOf(`const { apply } = await import(${entry}); if (apply('a\\n', '@@\\n-a\\n+b') !== 'b\\n') throw new Error('apply');`));
+}
+result.nodeStartMs = med(first) - med(bare);
+
+// Chromium: the `apply`-only bundle, imported by a blank page of the same origin.
+const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+if (chromiumPath && !process.argv.includes('--no-browser')) {
+  const { chromium } = await import('playwright-core');
+  const page = '<!doctype html><title>size</title>';
+  const server = createServer((req, res) => {
+    const file = req.url === '/apply.js' ? join(work, 'apply.out.js') : null;
+    if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
+    else res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  const loads = [];
+  for (let i = 0; i < 7; i++) {
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    await tab.goto(base);
+    loads.push(
+      await tab.evaluate(async () => {
+        const t = performance.now();
+        await import('/apply.js');
+        if (!globalThis.ready) throw new Error('apply');
+        return performance.now() - t;
+      }),
+    );
+    await context.close();
+  }
+  result.chromium = browser.version();
+  result.chromiumStartMs = med(loads);
+  await browser.close();
+  server.close();
+}
+rmSync(work, { recursive: true, force: true });
+
+if (process.argv.includes('--profile')) result.profile = profile();
+
+if (json) console.log(JSON.stringify(result, null, 2));
+else {
+  const row = (name, s) => log(`${name.padEnd(44)}${kib(s.raw).padStart(12)}${kib(s.gzip).padStart(12)}`);
+  log(`applypatch size and start-up, ${result.date} (Node ${process.version}; timings on this machine as it is, loaded or not)`);
+  log(`${''.padEnd(44)}${'raw'.padStart(12)}${'gzip -9'.padStart(12)}`);
+  row('engine .wasm', result.wasm);
+  row('esbuild --minify: `import { apply }` only', result.applyOnly);
+  row('esbuild --minify: every export', result.everyExport);
+  log(`Node: import + first apply, CPU over node -e 0   ${result.nodeStartMs.toFixed(1)} ms (median of 9)`);
+  if (result.chromiumStartMs !== undefined) {
+    log(`Chromium ${result.chromium}: import of the apply-only page   ${result.chromiumStartMs.toFixed(1)} ms (median of 7)`);
+  }
+  if (result.profile) {
+    log(
+      `\nwhere the wasm's code goes (${result.profile.functions} functions, ${kib(result.profile.code)} of code, ${kib(result.profile.data)} of data; -O3 -g build)`,
+    );
+    for (const [name, bytes] of result.profile.formats)
+      log(`  ${name.padEnd(60)}${kib(bytes).padStart(12)}${`${((100 * bytes) / result.profile.code).toFixed(1)}%`.padStart(8)}`);
+    log('by module:');
+    for (const [name, bytes] of result.profile.groups)
+      log(`  ${name.padEnd(40)}${kib(bytes).padStart(12)}${`${((100 * bytes) / result.profile.code).toFixed(1)}%`.padStart(8)}`);
+  }
+}
+
+/**
+ * Builds the engine as scripts/build.mjs does (wasm-bindgen, then wasm-opt
+ * with Cargo.toml's flags) but keeping the name section (-g), and sums the
+ * function bodies by the module their (demangled) names point to.
+ */
+function profile() {
+  const raw = join(root, 'target', 'wasm32-unknown-unknown', 'release', 'applypatch.wasm');
+  if (!existsSync(raw)) throw new Error(`no ${raw}: run npm run build first`);
+  const out = mkdtempSync(join(tmpdir(), 'applypatch-profile-'));
+  const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${join(homedir(), '.cargo', 'bin')}:${process.env.PATH}` };
+  execFileSync('wasm-bindgen', ['--target', 'bundler', '--out-dir', out, '--out-name', 'named', raw], { env });
+  const flags = JSON.parse(/^wasm-opt = (\[.*\])$/m.exec(readFileSync(join(root, 'Cargo.toml'), 'utf8'))[1]);
+  execFileSync('wasm-opt', [...flags, '-g', join(out, 'named_bg.wasm'), '-o', join(out, 'named.wasm')], { env });
+  const bytes = readFileSync(join(out, 'named.wasm'));
+  rmSync(out, { recursive: true, force: true });
+  const { bodies, names, data } = parseWasm(bytes);
+  const groups = new Map();
+  let code = 0;
+  for (const [index, size] of bodies) {
+    const group = groupOf(demangle(names.get(index) ?? ''));
+    groups.set(group, (groups.get(group) ?? 0) + size);
+    code += size;
+  }
+  const formats = new Map();
+  for (const [group, size] of groups) formats.set(formatOf(group), (formats.get(formatOf(group)) ?? 0) + size);
+  const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
+  return { functions: bodies.size, code, data, formats: sorted(formats), groups: sorted(groups) };
+}
+
+/** Function body sizes (by function index), function names, and the data segments' total size. */
+function parseWasm(b) {
+  let p = 8;
+  const leb = () => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = b[p++];
+      result += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (byte < 0x80) return result;
+    }
+  };
+  let imported = 0;
+  const bodies = new Map();
+  const names = new Map();
+  let data = 0;
+  while (p < b.length) {
+    const id = b[p++];
+    const size = leb();
+    const end = p + size;
+    if (id === 2) {
+      // imports: count the imported functions, which come first in the index space
+      for (let n = leb(); n > 0; n--) {
+        for (let field = 0; field < 2; field++) {
+          const len = leb();
+          p += len;
+        }
+        const kind = b[p++];
+        if (kind === 0) {
+          leb();
+          imported++;
+        } else if (kind === 1) {
+          p++;
+          const flags = leb();
+          leb();
+          if (flags & 1) leb();
+        } else if (kind === 2) {
+          const flags = leb();
+          leb();
+          if (flags & 1) leb();
+        } else if (kind === 3) p += 2;
+        else leb();
+      }
+    } else if (id === 10) {
+      const n = leb();
+      for (let i = 0; i < n; i++) {
+        const len = leb();
+        bodies.set(imported + i, len);
+        p += len;
+      }
+    } else if (id === 11) data = size;
+    else if (id === 0) {
+      const nameLen = leb();
+      const name = b.toString('utf8', p, p + nameLen);
+      p += nameLen;
+      if (name === 'name') {
+        while (p < end) {
+          const sub = b[p++];
+          const subEnd = leb() + p;
+          if (sub === 1) {
+            for (let n = leb(); n > 0; n--) {
+              const index = leb();
+              const len = leb();
+              names.set(index, b.toString('utf8', p, p + len));
+              p += len;
+            }
+          }
+          p = subEnd;
+        }
+      }
+    }
+    p = end;
+  }
+  return { bodies, names, data };
+}
+
+/** Rust's legacy mangling (_ZN…E) to a path; other names as they are. */
+function demangle(name) {
+  const m = /^_ZN(.*)E$/.exec(name);
+  if (!m) return name.replace(/\[[0-9a-f]+\]/g, '').replace(/::h[0-9a-f]{16}$/, '');
+  const parts = [];
+  let s = m[1];
+  while (s.length > 0) {
+    const len = /^(\d+)/.exec(s);
+    if (!len) break;
+    const n = Number(len[1]);
+    parts.push(s.slice(len[1].length, len[1].length + n));
+    s = s.slice(len[1].length + n);
+  }
+  return parts
+    .filter((part) => !/^h[0-9a-f]{16}$/.test(part))
+    .join('::')
+    .replace(/\$LT\$/g, '<')
+    .replace(/\$GT\$/g, '>')
+    .replace(/\$u20\$/g, ' ')
+    .replace(/\$RF\$/g, '&')
+    .replace(/\$C\$/g, ',')
+    .replace(/\.\./g, '::')
+    .replace(/\[[0-9a-f]+\]/g, '');
+}
+
+/**
+ * The module a function belongs to: applypatch's own module (applypatch::x),
+ * else the crate. The binding's exports are wasm-bindgen shims into which
+ * wasm-opt inlined the engine call they make: they count under the format
+ * their export serves.
+ */
+function groupOf(path) {
+  const own = /applypatch::([a-z_0-9]+)/.exec(path);
+  if (own) return `applypatch::${own[1]}`;
+  const shim = /^(\w+)(?: (?:multivalue|externref) shim)?$/.exec(path)?.[1];
+  if (shim && /^[a-z][a-zA-Z]+$|^prepared/.test(shim) && !/^(memcpy|memset|memmove|memcmp|malloc|free|realloc|round)$/.test(shim)) {
+    if (/unified/i.test(shim)) return 'exports: unified diffs';
+    if (/blocks/i.test(shim)) return 'exports: edit blocks';
+    if (/repair/i.test(shim)) return 'exports: repairs';
+    if (/patch|operation|summary|createFile/i.test(shim)) return 'exports: Codex patches';
+    if (/^apply|lineDiff|detectFormat/.test(shim)) return 'exports: V4A';
+    return 'exports: other';
+  }
+  if (/wasm_bindgen|externref|^__wbindgen|^__wbg/.test(path)) return 'wasm_bindgen';
+  if (/serde/.test(path)) return 'serde';
+  if (/core::fmt|alloc::fmt|panicking|panic|escape_debug|::_?fmt$/.test(path)) return 'fmt and panics';
+  if (/dlmalloc|alloc::alloc|__rust_(alloc|dealloc|realloc)|^(malloc|free|realloc)$/.test(path)) return 'allocator';
+  const crate = /^<?([a-z_0-9]+)::/.exec(path)?.[1];
+  if (crate) return crate;
+  return path === '' ? '(unnamed)' : '(other)';
+}
+
+/** The formats of docs/size.md, from the groups above. */
+function formatOf(group) {
+  if (/^applypatch::(diff|matcher|batch|text|limits|error|mode|format)$|V4A/.test(group))
+    return 'V4A core (apply, applyBatch, Strict and Codex matching)';
+  if (/^applypatch::(patch|files|tool)$|Codex patches/.test(group)) return 'Codex patches (applyFiles, parse, summary)';
+  if (/blocks/.test(group)) return 'edit blocks';
+  if (/unified/.test(group)) return 'unified diffs';
+  if (/repair/.test(group)) return 'repairs';
+  if (/^applypatch::wasm$|wasm_bindgen|js_sys|exports: other/.test(group)) return 'binding (wasm-bindgen)';
+  if (/serde|fmt/.test(group)) return 'serde, fmt and panics';
+  return 'shared runtime (core, alloc, allocator, hashbrown, memchr)';
+}
