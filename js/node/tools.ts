@@ -151,8 +151,20 @@ export function withBases(kept: KeptTexts, changedOnDisk: Set<string>): NonNulla
       return onKept;
     };
     // The edit was written against the kept texts: every file but the stale
-    // ones is the same on disk, and the stale ones are merged below.
-    const out = new Map(fromKept());
+    // ones is the same on disk, and the stale ones are merged below. An edit
+    // that does not apply to what the server last read, but does to the file
+    // as it is now, was written against the new text (the model saw it some
+    // other way): it is applied there, and the file reported changedOnDisk.
+    let base: Map<string, string>;
+    try {
+      base = fromKept();
+    } catch (e) {
+      if (!(e instanceof PatchError)) throw e;
+      base = fromDisk();
+      for (const [path] of stale) changedOnDisk.add(path);
+      return base;
+    }
+    const out = new Map(base);
     for (const [path, text, disk] of stale) {
       changedOnDisk.add(path);
       const now = reconcile(path, text, disk, { fromKept: () => fromKept().get(path), fromDisk: () => fromDisk().get(path) });

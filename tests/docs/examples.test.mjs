@@ -8,8 +8,10 @@
 //   in place of the model, which sends the apply_patch operations of the
 //   block's fixture (an `<!-- example-fixture: JSON -->` comment above it);
 //   the files and what the model got back are checked;
-// - flagged `model` (calls a model: the Responses API) and ```html pages (a
-//   browser): parsed, and every name they import from applypatch must be an
+// - flagged `model` (calls a model: the Responses API), `browser` (needs a
+//   page: the editors' adapters; tests/browser/ runs them), `server` (serves
+//   a client until it leaves; tests/js/mcp.test.mjs drives the server) and
+//   ```html pages: parsed, and every name they import from applypatch must be an
 //   export of the package;
 // - ```sh flagged `run`: run with bash -e in an empty directory of the project;
 // - ```json: parsed.
@@ -17,7 +19,7 @@
 // (```toml, ```text, plain ```) are not code.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +28,8 @@ import { pathToFileURL } from 'node:url';
 import { agentsShim, blocks, documents, harness, instrument, packageImports, root } from './examples.mjs';
 
 const require = createRequire(import.meta.url);
+/** Examples that are parsed only (they call a model, or need a browser page). */
+const notRun = (b) => ['model', 'browser', 'server'].some((f) => b.flags.includes(f));
 const ts = require(join(root, 'node_modules', 'typescript'));
 const work = mkdtempSync(join(tmpdir(), 'applypatch-examples-'));
 const project = join(work, 'project');
@@ -45,6 +49,10 @@ before(() => {
     cwd: project,
     stdio: 'ignore',
   });
+  // The optional peers an example imports (the MCP SDK, the AI SDK) resolve
+  // from the repository's own node_modules, one folder up from the project,
+  // as a user's project would have them installed beside applypatch.
+  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
   // '@openai/agents' for the examples flagged `agents` (see agentsShim).
   const core = join(root, 'node_modules', '@openai', 'agents-core', 'dist');
   const shim = join(project, 'node_modules', '@openai', 'agents');
@@ -126,22 +134,23 @@ async function parseOnly(b, code) {
   assert.equal(r.status, 0, `${where(b)}: the example does not parse:\n${r.stderr}`);
   const imports = packageImports(code);
   for (const [specifier, name] of imports) {
-    const exports = await import(
-      join(project, 'node_modules', 'applypatch', specifier === 'applypatch' ? 'dist/index.mjs' : 'dist/node.mjs')
-    );
+    const entry = { applypatch: 'index.mjs', 'applypatch/node': 'node.mjs', 'applypatch/mcp': 'mcp.mjs' }[specifier];
+    const file = entry ?? `${specifier.slice('applypatch/'.length)}.node.mjs`; // the editors' adapters, as Node loads them
+    const exports = await import(join(project, 'node_modules', 'applypatch', 'dist', file));
     assert.ok(name in exports, `${where(b)}: '${name}' is not an export of ${specifier}`);
   }
 }
 
 let ran = 0;
 for (const b of all) {
-  if (isJs(b) && !b.flags.includes('model')) {
+  if (isJs(b) && !notRun(b)) {
     test(`${where(b)} runs and prints what its comments say`, () => {
       run(b);
       ran++;
     });
   } else if (isJs(b)) {
-    test(`${where(b)} (calls a model) parses and imports only real exports`, () => parseOnly(b, `${b.prefix ?? ''}${b.code}`));
+    test(`${where(b)} (not run here: it calls a model or needs a page) parses and imports only real exports`, () =>
+      parseOnly(b, `${b.prefix ?? ''}${b.code}`));
   } else if (b.lang === 'html') {
     test(`${where(b)} (a browser page) parses and imports only real exports`, async () => {
       const scripts = [...b.code.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => m[1]);
@@ -161,7 +170,7 @@ for (const b of all) {
 }
 
 test('every JS example of the README and docs ran', { concurrency: false }, () => {
-  const runnable = all.filter((b) => isJs(b) && !b.flags.includes('model')).length;
+  const runnable = all.filter((b) => isJs(b) && !notRun(b)).length;
   assert.ok(runnable >= 10, `only ${runnable} runnable examples found`);
   // node:test runs the tests above first, in order.
   assert.equal(ran, runnable);

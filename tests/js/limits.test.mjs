@@ -24,8 +24,8 @@ function tooLarge(fn, message) {
   stillWorks();
 }
 
-test('input_too_large and already_applied were added after every earlier code', () => {
-  assert.deepEqual(errorCodes.slice(-2), ['input_too_large', 'already_applied']);
+test('input_too_large, already_applied and merge_conflict were added after every earlier code', () => {
+  assert.deepEqual(errorCodes.slice(-3), ['input_too_large', 'already_applied', 'merge_conflict']);
 });
 
 test('a SEARCH text of 140,000 distinct lines is searched, not a trap', () => {

@@ -46,7 +46,7 @@ test('merge bases are bounded: past mergeBaseLimit the oldest text is dropped, a
   writeFileSync(join(root, 'b.txt'), 'changed\n' + 'b'.repeat(60) + '\n');
   // b.txt (kept) first: writing a.txt keeps its new text, which drops b.txt's.
   const b = await handlers.edit_file({ path: 'b.txt', edits: [{ oldText: 'changed', newText: 'edited' }] });
-  // Current behaviour until merge3 is plugged into reconcile(): edited as on disk, reported.
+  // The edit is not in the text the server kept (it names the new line): applied as on disk, reported.
   assert.deepEqual(b.structuredContent.changes, [{ path: 'b.txt', status: 'modified', changedOnDisk: true }]);
   assert.equal(readFileSync(join(root, 'b.txt'), 'utf8'), 'edited\n' + 'b'.repeat(60) + '\n');
   const a = await handlers.edit_file({ path: 'a.txt', edits: [{ oldText: 'changed', newText: 'edited' }] });

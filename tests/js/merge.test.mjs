@@ -242,11 +242,8 @@ test("docs/merge.md's examples run and print what they say", () => {
   try {
     writeFileSync(file, blocks[0]);
     const first = spawnSync(process.execPath, [file.pathname], { encoding: 'utf8' });
+    // Its values (`// →` comments) are checked by tests/docs/examples.test.mjs; here, that it runs.
     assert.equal(first.status, 0, first.stderr);
-    assert.equal(
-      first.stdout,
-      '// math helpers\nfunction add(a, b) {\n  return Number(a) + Number(b);\n}\n\n[ 2 ] [ { ours: [ 2, 2 ], base: [ 2, 2 ], theirs: [ 2, 2 ] } ]\n',
-    );
     writeFileSync(file, `${blocks[1]}\nconsole.log(JSON.stringify(r));`);
     const r = spawnSync(process.execPath, [file.pathname], { encoding: 'utf8' });
     assert.equal(r.stdout.trim(), JSON.stringify({ ok: true, text: 'A\nb\nC\n', conflicts: [] }));

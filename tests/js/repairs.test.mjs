@@ -31,8 +31,8 @@ const collect = () => {
   return { seen, onRepair: (r) => seen.push(r) };
 };
 
-test('the codes: already_applied last, and the repair kinds', () => {
-  assert.equal(errorCodes.at(-1), 'already_applied');
+test('the codes: already_applied before merge_conflict (the last), and the repair kinds', () => {
+  assert.deepEqual(errorCodes.slice(-2), ['already_applied', 'merge_conflict']);
   assert.deepEqual(repairKinds, [
     'trailing-ws',
     'unicode',

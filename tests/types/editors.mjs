@@ -1,7 +1,8 @@
 // The editor adapters' types as a TypeScript user sees them (node16 resolution, skipLibCheck off).
 import { EditorState } from '@codemirror/state';
-import { applyPatchToView, PatchError, patchDiagnostics, patchTransaction, reviewPatch, } from 'applypatch/codemirror';
+import { applyPatchToView, PatchError, patchDiagnostics, patchTransaction, reviewPatch } from 'applypatch/codemirror';
 import { applyPatchToModel, patchEdits, patchMarkers } from 'applypatch/monaco';
+
 var state = EditorState.create({ doc: 'a\n' });
 var spec = patchTransaction(state, '@@\n-a\n+b', { format: 'diff', mode: 'strict' });
 var userEvent = patchTransaction(state, '@@\n-a\n+b').userEvent;

@@ -3,6 +3,7 @@
 import { applyPatchTool } from '@openai/agents-core';
 import { applyOperation, createFile, createMemoryEditor } from 'applypatch';
 import { applyPatchToDirectory, createEditor } from 'applypatch/node';
+
 var memory = createMemoryEditor({ 'a.txt': 'a\n' }, { mode: 'codex' });
 var disk = createEditor({ root: '.', mode: 'strict' });
 var editors = [memory, disk];
@@ -15,4 +16,5 @@ var op = { type: 'update_file', path: 'a', diff: '', move_to: 'b' };
 var map = applyOperation(new Map([['a', 'x\n']]), op);
 var text = createFile('+x');
 var dir = applyPatchToDirectory('.', '', { dryRun: true });
+
 export { dir, editors, files, map, result, text };
