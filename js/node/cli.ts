@@ -1,5 +1,7 @@
 /// <reference types="node" />
 // The `applypatch` command: applies a patch to a directory, safely.
+// Over 600 lines: one argument parser and one output format for every
+// subcommand (apply, merge, mcp), which read best side by side.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { PreparedBlocks } from '../binding.js';

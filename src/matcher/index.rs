@@ -12,6 +12,8 @@
 //! of a few sections on an ordinary file does only a handful of searches,
 //! and a scan costs a fraction of building the table, which hashes every
 //! byte of the input. Both give the same places in the same order.
+//!
+//! Over 600 lines with its unit tests (the code is about 440).
 
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};

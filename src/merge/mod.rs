@@ -36,7 +36,7 @@
 //!
 //! Cost: linear in the texts for ordinary edits; the diff work is counted and
 //! a merge that would need more than [`MAX_MERGE_WORK`] steps stops with
-//! [`ErrorKind::InputTooLarge`](crate::ErrorKind::InputTooLarge), as do texts
+//! [`ErrorKind::InputTooLarge`], as do texts
 //! over the limits of [`crate::limits`].
 
 mod diff3;
@@ -90,7 +90,7 @@ impl Merge3 {
 /// documentation).
 ///
 /// # Errors
-/// [`ErrorKind::InputTooLarge`](crate::ErrorKind::InputTooLarge) for a text
+/// [`ErrorKind::InputTooLarge`] for a text
 /// over the limits or a merge over [`MAX_MERGE_WORK`].
 pub fn merge3(base: &str, ours: &str, theirs: &str, options: &Merge3Options) -> Result<Merge3> {
     check_text("The base", base)?;

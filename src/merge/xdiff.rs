@@ -20,6 +20,10 @@
 //!
 //! Cost: every diagonal step and every line of a snake is counted against a
 //! [`Work`] budget; a diff that would need more stops with `input_too_large`.
+//!
+//! Over 600 lines on purpose: the diff must equal git's change for change, so every rule it
+//! reproduces (trimming, discarding, bisection, compaction) stays in one file, to be read against
+//! the others.
 
 use crate::error::{Error, ErrorKind, Result};
 

@@ -14,6 +14,9 @@
 //! lines are written as the model wrote them, except that when every matched
 //! line is indented by the same amount more or less than the input (or with
 //! spaces where the input has tabs), the added lines are shifted the same way.
+//!
+//! Over 600 lines on purpose: the slips are tried as one ordered ladder over the same section and
+//! cursor; split up, the order that makes a repair unique would be scattered.
 
 use std::borrow::Cow;
 
