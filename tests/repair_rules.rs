@@ -107,6 +107,8 @@ fn one_line_indented_differently_among_exact_ones_is_another_line() {
     );
 }
 
+// Property tests run on the host only (proptest does not build for wasm32).
+#[cfg(not(target_arch = "wasm32"))]
 mod property {
     use applypatch::repair::{self, Allow, RepairKind};
     use proptest::prelude::*;
