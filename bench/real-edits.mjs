@@ -117,6 +117,12 @@ const lineCount = (text) => text.split('\n').length - (text.endsWith('\n') ? 1 :
 
 function addPair(corpus, stats, source, path, oldText, newText, apply) {
   if (oldText === newText) return;
+  // An empty file filled in is a file created, not an update diff (V4A writes
+  // a created file with create_file; an update of '' leaves no final newline).
+  if (oldText === '') {
+    stats.skipped.emptyBefore = (stats.skipped.emptyBefore ?? 0) + 1;
+    return;
+  }
   if (oldText.includes('\r') || newText.includes('\r') || oldText.includes('\0') || newText.includes('\0')) {
     stats.skipped.crOrBinary = (stats.skipped.crOrBinary ?? 0) + 1;
     return;
