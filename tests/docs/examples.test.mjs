@@ -9,7 +9,7 @@
 //   block's fixture (an `<!-- example-fixture: JSON -->` comment above it);
 //   the files and what the model got back are checked;
 // - flagged `model` (calls a model: the Responses API), `browser` (needs a
-//   page: the editors' adapters; tests/browser/ runs them), `server` (serves
+//   page: tests/browser/examples.test.mjs runs them in Chromium), `server` (serves
 //   a client until it leaves; tests/js/mcp.test.mjs drives the server) and
 //   ```html pages: parsed, and every name they import from applypatch must be an
 //   export of the package;
