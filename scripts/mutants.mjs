@@ -6,7 +6,7 @@
 //
 // - Modules: matcher, diff, patch, files, blocks, text, unified, repair,
 //   limits, mode (mode, batch, format), lib, error, tool
-//   (default: all of them; src/wasm.rs, the binding, is excluded in
+//   (default: all of them; src/wasm/, the binding, is excluded in
 //   .cargo/mutants.toml because host tests never compile it).
 // - One job at a time (in place there is only one), each module in its own run, results in
 //   target/mutants/<module>/mutants.out. The checkout is copied once to
