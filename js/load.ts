@@ -17,15 +17,15 @@ export interface Glue extends Binding {
 
 /**
  * Registers the engine's compile: on the first call that needs it, the hex
- * (`hex`, or what the function `hex` returns: Node's entry reads the module
- * holding it only then) is decoded, compiled and instantiated, and the engine
- * handed to the wrapper. A failure (a Content-Security-Policy without
+ * is decoded, compiled and instantiated with the glue, and the engine handed
+ * to the wrapper. `glue` and `hex` may be functions that return them: Node's
+ * entry reads their modules only then. A failure (a Content-Security-Policy without
  * 'wasm-unsafe-eval', a runtime without WebAssembly or SIMD) never escapes
  * the import: that call and every later one throw a PatchError
  * `wasm_unavailable` naming the cause and the fix.
  */
-export function loadEngine(glue: Glue, hex: string | (() => string)): void {
-  setLoader(() => compile(glue, typeof hex === 'string' ? hex : hex()));
+export function loadEngine(glue: Glue | (() => Glue), hex: string | (() => string)): void {
+  setLoader(() => compile(typeof glue === 'function' ? glue() : glue, typeof hex === 'string' ? hex : hex()));
 }
 
 function compile(glue: Glue, hex: string): void {

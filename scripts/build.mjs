@@ -139,8 +139,8 @@ writeFileSync(
   `'use strict';
 // require('applypatch') in Node: the engine is compiled synchronously on the
 // first call, from the same ES modules browsers use (require of an ES module:
-// Node >= 20.19); the hex module is read only then.
-require('./cjs/load.js').loadEngine(require('./wasm/glue.mjs'), () => require('./wasm/bytes.mjs').default);
+// Node >= 20.19); the glue and hex modules are read only then.
+require('./cjs/load.js').loadEngine(() => require('./wasm/glue.mjs'), () => require('./wasm/bytes.mjs').default);
 module.exports = require('./cjs/index.js');
 `,
 );
