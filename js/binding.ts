@@ -1,7 +1,9 @@
 // The wasm module as the wrapper sees it. Each entry point (dist/index.cjs for
-// Node, dist/browser.mjs for browsers) compiles the one wasm-bindgen build
-// (js/load.ts) and hands it over with setBinding() before anything else runs,
-// or, when the wasm cannot be compiled, the reason with setUnavailable().
+// Node, dist/browser.mjs for browsers) registers how to compile the one
+// wasm-bindgen build (js/load.ts, setLoader()); the first call that needs the
+// engine (wasm()) runs it, which hands the engine over with setBinding(), or,
+// when the wasm cannot be compiled, the reason with setUnavailable(). The
+// import itself compiles nothing: a page pays for the engine when it uses it.
 //
 // Every call into wasm goes through a guard. A trap (for example an
 // allocation past wasm's 4 GB) leaves the instance in an unknown state: its
@@ -53,6 +55,7 @@ export type PreparedBlocks = Glue.PreparedBlocks;
 export const MEMORY_LIMIT = 256 * 1024 * 1024;
 
 let glue: Binding | undefined;
+let loader: (() => void) | undefined;
 let renewInstance: (() => void) | undefined;
 let current: Binding | undefined;
 let unavailable: PatchError | undefined;
@@ -66,6 +69,7 @@ const encoder = new TextEncoder();
  * MEMORY_LIMIT.
  */
 export function setBinding(binding: Binding, renew?: () => void): void {
+  loader = undefined;
   glue = binding;
   renewInstance = renew;
   memory = binding.wasmMemory();
@@ -265,10 +269,29 @@ export function putInputs(texts: readonly string[], name?: (i: number) => string
 
 /** Records why the wasm could not be compiled: every call then throws this error. */
 export function setUnavailable(error: PatchError): void {
+  loader = undefined;
   unavailable = error;
 }
 
+/**
+ * Registers how to compile the engine (js/load.ts): {@link wasm} runs it once,
+ * on the first call that needs the engine, not at import.
+ */
+export function setLoader(load: () => void): void {
+  loader = load;
+}
+
+/**
+ * The engine, compiled and instantiated on the first call (synchronously:
+ * the API needs no init()). Every wrapper reaches its binding through this
+ * accessor.
+ */
 export function wasm(): Binding {
+  if (current === undefined && loader !== undefined) {
+    const load = loader;
+    loader = undefined;
+    load();
+  }
   if (current === undefined) {
     throw (
       unavailable ??

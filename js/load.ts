@@ -1,9 +1,11 @@
-// Compiles the engine's WebAssembly during the import, synchronously, from
-// bytes that travel inside the JavaScript (dist/wasm/bytes.mjs, hex): no file
-// to fetch, so every bundler keeps it without configuration, and no top-level
-// await, so the API stays synchronous and require() works. Both entry points
-// (dist/index.cjs, dist/browser.mjs) call loadEngine() once.
-import { type Binding, setBinding, setUnavailable } from './binding.js';
+// Compiles the engine's WebAssembly on its first use (js/binding.ts wasm()),
+// synchronously, from bytes that travel inside the JavaScript
+// (dist/wasm/bytes.mjs, hex): no file to fetch, so every bundler keeps it
+// without configuration, and no top-level await, so the API stays synchronous
+// and require() works. Both entry points (dist/index.cjs, dist/browser.mjs)
+// call loadEngine() once; it only registers the compile, so importing the
+// package costs no compile (start-up, issue 28).
+import { type Binding, setBinding, setLoader, setUnavailable } from './binding.js';
 import { PatchError } from './errors.js';
 
 /** wasm-bindgen's generated glue (`--target bundler`, dist/wasm/glue.mjs). */
@@ -14,12 +16,19 @@ export interface Glue extends Binding {
 }
 
 /**
- * Compiles and instantiates the engine and hands it to the wrapper. A failure
- * (a Content-Security-Policy without 'wasm-unsafe-eval', a runtime without
- * WebAssembly or SIMD) never escapes: the import succeeds and every call
- * throws a PatchError `wasm_unavailable` naming the cause and the fix.
+ * Registers the engine's compile: on the first call that needs it, the hex
+ * is decoded, compiled and instantiated with the glue, and the engine handed
+ * to the wrapper. `glue` and `hex` may be functions that return them: Node's
+ * entry reads their modules only then. A failure (a Content-Security-Policy without
+ * 'wasm-unsafe-eval', a runtime without WebAssembly or SIMD) never escapes
+ * the import: that call and every later one throw a PatchError
+ * `wasm_unavailable` naming the cause and the fix.
  */
-export function loadEngine(glue: Glue, hex: string): void {
+export function loadEngine(glue: Glue | (() => Glue), hex: string | (() => string)): void {
+  setLoader(() => compile(typeof glue === 'function' ? glue() : glue, typeof hex === 'string' ? hex : hex()));
+}
+
+function compile(glue: Glue, hex: string): void {
   try {
     const module = new WebAssembly.Module(fromHex(hex));
     const imports: WebAssembly.Imports = {};
@@ -53,7 +62,7 @@ export function unavailableError(cause: unknown): PatchError {
       : "If the page has a Content-Security-Policy, add 'wasm-unsafe-eval' to its script-src; otherwise this engine lacks a WebAssembly feature applypatch needs (SIMD: Chrome 91, Firefox 89, Safari 16.4, Node 20).";
   return new PatchError({
     code: 'wasm_unavailable',
-    message: `applypatch could not compile its WebAssembly engine when it was imported (${reason}). ${fix}`,
+    message: `applypatch could not compile its WebAssembly engine (${reason}). ${fix}`,
   });
 }
 

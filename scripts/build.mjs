@@ -5,9 +5,9 @@
 //   dist/wasm/bytes.mjs  the engine's .wasm as a hex string: the package's one
 //                        copy of it, for Node and browsers alike (js/load.ts)
 //   dist/cjs/, esm/      the TypeScript wrapper (js/), compiled twice, with .d.ts
-//   dist/index.cjs       require('applypatch') in Node: compiles the engine
+//   dist/index.cjs       require('applypatch') in Node: compiles the engine on first use
 //   dist/index.mjs       import in Node (re-exports index.cjs: one PatchError class)
-//   dist/browser.mjs     import in browsers and bundlers: compiles the engine
+//   dist/browser.mjs     import in browsers and bundlers: compiles the engine on first use
 //   dist/node.cjs, node.mjs  applypatch/node: the directory editor (node:fs)
 //   dist/mcp.cjs, mcp.mjs    applypatch/mcp: the MCP server (needs @modelcontextprotocol/sdk)
 //   dist/cli.cjs         the applypatch command (package.json "bin")
@@ -137,9 +137,10 @@ for (const out of ['cjs', 'esm']) writeFileSync(join(dist, out, 'wasm-glue.d.ts'
 writeFileSync(
   join(dist, 'index.cjs'),
   `'use strict';
-// require('applypatch') in Node: compiles the engine synchronously from the
-// same ES modules browsers use (require of an ES module: Node >= 20.19).
-require('./cjs/load.js').loadEngine(require('./wasm/glue.mjs'), require('./wasm/bytes.mjs').default);
+// require('applypatch') in Node: the engine is compiled synchronously on the
+// first call, from the same ES modules browsers use (require of an ES module:
+// Node >= 20.19); the glue and hex modules are read only then.
+require('./cjs/load.js').loadEngine(() => require('./wasm/glue.mjs'), () => require('./wasm/bytes.mjs').default);
 module.exports = require('./cjs/index.js');
 `,
 );
@@ -159,7 +160,8 @@ export const { ${names.join(', ')} } = api;
 writeFileSync(
   join(dist, 'browser.mjs'),
   `// import from 'applypatch' in browsers and bundlers: the engine is compiled
-// synchronously during the import (js/load.ts), so every function is ready.
+// synchronously on the first call (js/load.ts), so every function is ready
+// and the import itself compiles nothing.
 import * as glue from './wasm/glue.mjs';
 import hex from './wasm/bytes.mjs';
 import { loadEngine } from './esm/load.js';

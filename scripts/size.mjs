@@ -5,10 +5,12 @@
 //     `import { apply } from 'applypatch'`, and of one that uses every export
 //     of the main entry, raw and gzip -9;
 //   - start-up in headless Chromium: the `apply`-only page's import, from
-//     import() to ready (module served from localhost, each load in a fresh
-//     browser context; median of 7);
-//   - start-up in Node: `import` of the package plus a first `apply`, in CPU
-//     time over `node -e 0` (each in a fresh process; median of 9).
+//     import() to the module evaluated, and to a first `apply` returned (the
+//     engine compiles on first use; module served from localhost, each load in
+//     a fresh browser context; median of 7);
+//   - start-up in Node: `import` of the package alone, and plus a first
+//     `apply`, in CPU time over `node -e 0` (each in a fresh process; median
+//     of 9).
 // With --profile, where the wasm's bytes go: the cargo build in target/ is
 // run through wasm-bindgen and wasm-opt as scripts/build.mjs does, but with
 // the name section kept (-g), and each function body is counted under the
@@ -72,6 +74,8 @@ const bundle = (name, code) => {
 // The ready signal is a call that works: the engine is compiled and instantiated.
 result.applyOnly = bundle('apply', "import { apply } from 'applypatch';\nglobalThis.ready = apply('a\\n', '@@\\n-a\\n+b') === 'b\\n';\n");
 result.everyExport = bundle('every', "import * as applypatch from 'applypatch';\nglobalThis.applypatch = applypatch;\n");
+// The same page with the call left to the measurement: the import alone, then the first call.
+bundle('later', "import { apply } from 'applypatch';\nglobalThis.apply = apply;\n");
 
 // Node: CPU (user + system) of a fresh process that imports the package and
 // applies one diff, minus that of `node -e 0`; runs alternate.
@@ -85,11 +89,14 @@ const cpuOf = (code) =>
   ) / 1000;
 const entry = JSON.stringify(pathToFileURL(join(dist, 'index.mjs')).href);
 const bare = [];
+const imported = [];
 const first = [];
 for (let i = 0; i < 9; i++) {
   bare.push(cpuOf(''));
+  imported.push(cpuOf(`const { apply } = await import(${entry}); if (typeof apply !== 'function') throw new Error('apply');`));
   first.push(cpuOf(`const { apply } = await import(${entry}); if (apply('a\\n', '@@\\n-a\\n+b') !== 'b\\n') throw new Error('apply');`));
 }
+result.nodeImportMs = med(imported) - med(bare);
 result.nodeStartMs = med(first) - med(bare);
 
 // Chromium: the `apply`-only bundle, imported by a blank page of the same origin.
@@ -98,7 +105,7 @@ if (chromiumPath && !process.argv.includes('--no-browser')) {
   const { chromium } = await import('playwright-core');
   const page = '<!doctype html><title>size</title>';
   const server = createServer((req, res) => {
-    const file = req.url === '/apply.js' ? join(work, 'apply.out.js') : null;
+    const file = req.url === '/later.js' ? join(work, 'later.out.js') : null;
     if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
     else res.writeHead(200, { 'content-type': 'text/html' }).end(page);
   });
@@ -116,22 +123,25 @@ if (chromiumPath && !process.argv.includes('--no-browser')) {
       '--no-first-run',
     ],
   });
+  const imports = [];
   const loads = [];
   for (let i = 0; i < 7; i++) {
     const context = await browser.newContext();
     const tab = await context.newPage();
     await tab.goto(base);
-    loads.push(
-      await tab.evaluate(async () => {
-        const t = performance.now();
-        await import('/apply.js');
-        if (!globalThis.ready) throw new Error('apply');
-        return performance.now() - t;
-      }),
-    );
+    const [imported, ready] = await tab.evaluate(async () => {
+      const t = performance.now();
+      await import('/later.js');
+      const i = performance.now() - t;
+      if (globalThis.apply('a\n', '@@\n-a\n+b') !== 'b\n') throw new Error('apply');
+      return [i, performance.now() - t];
+    });
+    imports.push(imported);
+    loads.push(ready);
     await context.close();
   }
   result.chromium = browser.version();
+  result.chromiumImportMs = med(imports);
   result.chromiumStartMs = med(loads);
   await browser.close();
   server.close();
@@ -148,9 +158,11 @@ else {
   row('engine .wasm', result.wasm);
   row('esbuild --minify: `import { apply }` only', result.applyOnly);
   row('esbuild --minify: every export', result.everyExport);
+  log(`Node: import, CPU over node -e 0                 ${result.nodeImportMs.toFixed(1)} ms (median of 9)`);
   log(`Node: import + first apply, CPU over node -e 0   ${result.nodeStartMs.toFixed(1)} ms (median of 9)`);
   if (result.chromiumStartMs !== undefined) {
-    log(`Chromium ${result.chromium}: import of the apply-only page   ${result.chromiumStartMs.toFixed(1)} ms (median of 7)`);
+    log(`Chromium ${result.chromium}: import of the apply-only page   ${result.chromiumImportMs.toFixed(1)} ms (median of 7)`);
+    log(`Chromium ${result.chromium}: import + first apply        ${result.chromiumStartMs.toFixed(1)} ms (median of 7)`);
   }
   if (result.profile) {
     log(

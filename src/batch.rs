@@ -169,7 +169,8 @@ fn strict_diffs<S: AsRef<str>>(input: &str, diffs: &[S], shape: Shape, ctx: &mut
         tagged.extend(edits.into_iter().map(|e| (i, e)));
     }
     if parsed.len() > 1 {
-        tagged.sort_by_key(|(i, e)| (e.edit.start, e.edit.end, *i));
+        // `tagged` is in diff order: ties of (start, end) stay in it.
+        crate::order::sort_by_key(&mut tagged, |(_, e)| (e.edit.start, e.edit.end));
         check_overlaps(&tagged)?;
     }
     let sections = placed(&lines, &tagged);

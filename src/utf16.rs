@@ -19,7 +19,7 @@ pub fn offsets(text: &str, offsets: &mut [usize]) {
         return;
     }
     let mut order: Vec<usize> = (0..offsets.len()).collect();
-    order.sort_by_key(|&i| offsets.get(i).copied().unwrap_or(0));
+    crate::order::sort_by_key(&mut order, |&i| (offsets.get(i).copied().unwrap_or(0), 0));
     let (mut pos, mut units) = (0usize, 0usize);
     for i in order {
         let Some(slot) = offsets.get_mut(i) else { continue };

@@ -69,7 +69,7 @@ pub(crate) fn ambiguous(src: &Src, strategy: Strategy, found: &Found, similarity
             range(first, last)
         })
         .collect();
-    candidates.sort_by_key(|r| (r.start, r.end));
+    crate::order::sort_by_key(&mut candidates, |r| (r.start, r.end));
     let mut places = candidates.iter().map(|r| lines_text(*r)).collect::<Vec<_>>().join(", ");
     if found.count > candidates.len() {
         let _ = write!(places, " and {} more", found.count - candidates.len());

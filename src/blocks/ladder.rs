@@ -531,7 +531,7 @@ pub(crate) fn fuzzy(ctx: &Ctx) -> Result<Fuzzy> {
     }
     // Non-maximum suppression: best first, earlier first on ties.
     let mut order = scan.matching.clone();
-    order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::order::sort_by_key(&mut order, |&(i, lcs)| (usize::MAX - lcs, i));
     let mut kept = std::collections::BTreeSet::new();
     for (i, _) in order {
         let lo = i.saturating_sub(n - 1);

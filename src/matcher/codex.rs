@@ -152,7 +152,7 @@ pub fn plan<'d>(idx: &Index, diff: &Diff<'d>, path: Option<&str>) -> Result<Vec<
     for section in &diff.sections {
         edits.extend(plan.section(idx, section, path)?.1);
     }
-    edits.sort_by_key(|e| e.edit.start);
+    crate::order::sort_by_key(&mut edits, |e| (e.edit.start, 0));
     Ok(edits)
 }
 

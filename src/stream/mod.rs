@@ -294,7 +294,7 @@ impl DiffStream {
     fn sorted_edits(&self) -> Vec<LineEdit<'static>> {
         let mut edits = self.edits.clone();
         if self.mode == Mode::Codex {
-            edits.sort_by_key(|e| e.start);
+            crate::order::sort_by_key(&mut edits, |e| (e.start, 0));
         }
         edits
     }

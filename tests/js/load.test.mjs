@@ -25,7 +25,7 @@ for (const [kind, load, flags] of [
   test(`without WebAssembly (node --jitless), ${kind} succeeds and every call throws wasm_unavailable`, () => {
     const out = JSON.parse(execFileSync(process.execPath, ['--jitless', ...flags, '-e', script(load)], { cwd: root, encoding: 'utf8' }));
     const message =
-      'applypatch could not compile its WebAssembly engine when it was imported (ReferenceError: WebAssembly is not defined). This JavaScript engine has no WebAssembly: run applypatch in Node >= 20.19, Deno, Bun or a browser from 2023 on (Chrome 91, Firefox 89, Safari 16.4).';
+      'applypatch could not compile its WebAssembly engine (ReferenceError: WebAssembly is not defined). This JavaScript engine has no WebAssembly: run applypatch in Node >= 20.19, Deno, Bun or a browser from 2023 on (Chrome 91, Firefox 89, Safari 16.4).';
     assert.deepEqual(out, {
       apply: [true, 'wasm_unavailable', message],
       parse: [true, 'wasm_unavailable', message],

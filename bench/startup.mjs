@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Start-up, paired (docs/size.md): the package as built (the engine compiled
+// on its first call) against the same dist/ with entries that compile it at
+// import, as before, loads alternating in one run, so that the machine's load
+// falls on both alike.
+//   - Node: `require('applypatch')` alone and plus a first `apply`, CPU time
+//     of fresh processes over `node -e 0` (median of 15);
+//   - Chromium (when present): the `apply`-only page (esbuild --bundle
+//     --minify), import() alone and plus a first `apply`, each load in a
+//     fresh context of one browser (median of 15).
+//
+//   node bench/startup.mjs     (after npm run build)
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const runs = 15;
+const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const work = mkdtempSync(join(tmpdir(), 'applypatch-startup-'));
+const eager = join(work, 'eager');
+cpSync(join(root, 'dist'), eager, { recursive: true });
+writeFileSync(
+  join(eager, 'index.cjs'),
+  `'use strict';
+require('./cjs/load.js').loadEngine(require('./wasm/glue.mjs'), require('./wasm/bytes.mjs').default);
+require('./cjs/binding.js').wasm();
+module.exports = require('./cjs/index.js');
+`,
+);
+writeFileSync(
+  join(eager, 'browser.mjs'),
+  `import * as glue from './wasm/glue.mjs';
+import hex from './wasm/bytes.mjs';
+import { loadEngine } from './esm/load.js';
+import { wasm } from './esm/binding.js';
+loadEngine(glue, hex);
+wasm();
+export * from './esm/index.js';
+`,
+);
+const dists = { 'compile at import': eager, 'compile on first use': join(root, 'dist') };
+
+const cpu = (code) =>
+  Number(
+    execFileSync(process.execPath, ['-e', `${code}\nconst u = process.cpuUsage(); console.log(u.user + u.system);`], { encoding: 'utf8' }),
+  ) / 1000;
+const call = "if (api.apply('a\\n', '@@\\n-a\\n+b') !== 'b\\n') throw new Error('apply');";
+const node = Object.fromEntries(Object.keys(dists).map((k) => [k, { import: [], first: [] }]));
+const bare = [];
+for (let i = 0; i < runs; i++) {
+  bare.push(cpu(''));
+  for (const [k, dir] of Object.entries(dists)) {
+    const load = `const api = require(${JSON.stringify(join(dir, 'index.cjs'))});`;
+    node[k].import.push(cpu(load));
+    node[k].first.push(cpu(`${load}\n${call}`));
+  }
+}
+console.log(`Node ${process.version}: CPU over node -e 0, median of ${runs}`);
+for (const [k, r] of Object.entries(node)) {
+  console.log(
+    `  ${k.padEnd(22)} import ${(med(r.import) - med(bare)).toFixed(1).padStart(6)} ms   import + first apply ${(med(r.first) - med(bare)).toFixed(1).padStart(6)} ms`,
+  );
+}
+
+const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+if (chromiumPath) {
+  const esbuild = join(root, 'node_modules', '.bin', 'esbuild');
+  writeFileSync(join(work, 'page.js'), "import { apply } from 'applypatch';\nglobalThis.apply = apply;\n");
+  const bundles = {};
+  for (const [k, dir] of Object.entries(dists)) {
+    const out = join(work, `${Object.keys(bundles).length}.js`);
+    execFileSync(esbuild, [
+      join(work, 'page.js'),
+      '--bundle',
+      '--format=esm',
+      '--minify',
+      `--alias:applypatch=${join(dir, 'browser.mjs')}`,
+      `--outfile=${out}`,
+      '--log-level=error',
+    ]);
+    bundles[k] = `/${Object.keys(bundles).length}.js`;
+  }
+  const server = createServer((req, res) => {
+    if (/^\/\d\.js$/.test(req.url)) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(work, req.url)));
+    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>start-up</title>');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const page = Object.fromEntries(Object.keys(dists).map((k) => [k, { import: [], first: [] }]));
+  for (let i = 0; i < runs; i++) {
+    for (const [k, url] of Object.entries(bundles)) {
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(base);
+      const [imported, first] = await tab.evaluate(async (u) => {
+        const t = performance.now();
+        await import(u);
+        const i = performance.now() - t;
+        if (globalThis.apply('a\n', '@@\n-a\n+b') !== 'b\n') throw new Error('apply');
+        return [i, performance.now() - t];
+      }, url);
+      page[k].import.push(imported);
+      page[k].first.push(first);
+      await context.close();
+    }
+  }
+  console.log(`Chromium ${browser.version()}: the apply-only page, median of ${runs}`);
+  for (const [k, r] of Object.entries(page)) {
+    console.log(
+      `  ${k.padEnd(22)} import ${med(r.import).toFixed(1).padStart(6)} ms   import + first apply ${med(r.first).toFixed(1).padStart(6)} ms`,
+    );
+  }
+  await browser.close();
+  server.close();
+}
+rmSync(work, { recursive: true, force: true });
