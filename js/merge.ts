@@ -3,7 +3,7 @@
 // merged into the text as it is now.
 import { checkOptions, checkString, describe } from './args.js';
 import { putInputs, wasm } from './binding.js';
-import { call } from './errors.js';
+import { call, PatchError } from './errors.js';
 
 /** How conflicts are written: `merge` (default), `diff3` or `zdiff3`, as git's `merge.conflictStyle`. */
 export type MergeStyle = 'merge' | 'diff3' | 'zdiff3';
@@ -77,4 +77,25 @@ export function baseOption(options: Record<string, unknown>): string | undefined
 export function mergeInto(base: string, input: string, patched: string): string {
   const [b, i, p] = putInputs([base, input, patched]) as [number, number, number];
   return call(() => wasm().mergeInto(b, i, p));
+}
+
+/**
+ * {@link mergeInto} for one file of a file map: a `merge_conflict` names the
+ * file (`path` on the error and on each conflict, the message led by it).
+ */
+export function mergeFile(path: string, base: string, input: string, patched: string): string {
+  try {
+    return mergeInto(base, input, patched);
+  } catch (e) {
+    if (e instanceof PatchError && e.code === 'merge_conflict') {
+      throw new PatchError({
+        ...e,
+        code: e.code,
+        message: `${path}: ${e.message}`,
+        path,
+        conflicts: e.conflicts?.map((c) => ({ path, ...c })),
+      });
+    }
+    throw e;
+  }
 }
