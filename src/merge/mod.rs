@@ -43,9 +43,6 @@ mod diff3;
 mod style;
 mod xdiff;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 pub use crate::error::MergeConflict;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::check_text;
@@ -102,18 +99,11 @@ pub fn merge3(base: &str, ours: &str, theirs: &str, options: &Merge3Options) -> 
 
 fn merge3_counted(base: &str, ours: &str, theirs: &str, options: &Merge3Options, work: &mut Work) -> Result<Merge3> {
     let lines = [records(base), records(ours), records(theirs)];
-    let mut table: HashMap<&str, u32, BuildHasherDefault<LineHasher>> =
-        HashMap::with_capacity_and_hasher(lines.iter().map(Vec::len).sum(), BuildHasherDefault::default());
-    let [base_ids, ours_ids, theirs_ids] = lines.each_ref().map(|l| {
-        l.iter()
-            .map(|&line| {
-                let n = table.len() as u32;
-                *table.entry(line).or_insert(n)
-            })
-            .collect::<Vec<u32>>()
-    });
     let [base_lines, ours_lines, theirs_lines] = &lines;
-    let files = Files { base: &base_ids, ours: &ours_ids, theirs: &theirs_ids, ours_lines };
+    let mut table = Table::new(base_lines);
+    let ours_ids = table.side_ids(ours_lines);
+    let theirs_ids = table.side_ids(theirs_lines);
+    let files = Files { base: &table.base_ids, ours: &ours_ids, theirs: &theirs_ids, ours_lines };
     let mut counts = Counts::new(table.len());
     let Some(regions) = regions(&files, options.style, &mut counts, work)? else {
         // One side left the base as it was: the result is the other side.
@@ -124,18 +114,146 @@ fn merge3_counted(base: &str, ours: &str, theirs: &str, options: &Merge3Options,
     Ok(write(&texts, &regions, options))
 }
 
-/// Hashes a line with the line index's fingerprint (fast, unkeyed).
-#[derive(Default)]
-struct LineHasher(u64);
+/// How far from where a side's line is expected in the base (the line
+/// after the base line the previous one matched) the base line it equals is
+/// taken as where the side continues.
+const RESYNC: usize = 64;
 
-impl Hasher for LineHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// The line ids of the three texts: equal lines, equal ids, numbered in the
+/// order they first occur (the base's lines, then ours, then theirs).
+///
+/// Hashing every line of three large texts was most of a merge's time, so
+/// the table does as little as it can:
+///
+/// - a side's line is first compared with the base line where it is
+///   expected (after the base line its previous line matched; most lines of
+///   a side are the base's), and only hashed when it differs: ordinary
+///   edits hash the base and the changed lines, not three texts. The ids are
+///   the same either way (a line equal to a base line has that line's id);
+/// - the table is open addressing over one `u64` per slot (a line's 32-bit
+///   fingerprint and its id), half full at most: a line looked up costs one
+///   slot read or a few neighbours, and its text is compared only when the
+///   fingerprints are equal. A hash map of `(&str, u32)` entries took three
+///   times the memory, and its time went in cache misses.
+struct Table<'a> {
+    base: &'a [&'a str],
+    /// The base's ids, one per line.
+    base_ids: Vec<u32>,
+    /// Fingerprint << 32 | id + 1 per slot; 0: empty. A power of two long.
+    slots: Vec<u64>,
+    /// Per id: its line.
+    lines: Vec<&'a str>,
+    /// Per id: its first line in the base, or `u32::MAX` (not in the base).
+    first: Vec<u32>,
+    /// Lines hashed (the work the tests count).
+    #[cfg(test)]
+    hashed: usize,
+}
+
+/// A slot's fingerprint and id (`None`: empty).
+fn slot(s: u64) -> Option<(u32, u32)> {
+    let id = s as u32;
+    (id != 0).then(|| ((s >> 32) as u32, id - 1))
+}
+
+/// The first slot to probe for a fingerprint, in a table of `len` slots (a power of two).
+fn home(fp: u32, len: usize) -> usize {
+    (u64::from(fp).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (len - 1)
+}
+
+impl<'a> Table<'a> {
+    fn new(base: &'a [&'a str]) -> Self {
+        let mut t = Table {
+            base,
+            base_ids: Vec::with_capacity(base.len()),
+            slots: vec![0; (base.len() * 2).max(16).next_power_of_two()],
+            lines: Vec::with_capacity(base.len()),
+            first: Vec::with_capacity(base.len()),
+            #[cfg(test)]
+            hashed: 0,
+        };
+        for (i, &line) in base.iter().enumerate() {
+            let id = t.id(line, i as u32);
+            t.base_ids.push(id);
+        }
+        t
     }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(fingerprint(bytes))).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+
+    /// How many distinct lines there are.
+    fn len(&self) -> usize {
+        self.lines.len()
     }
-    fn write_u8(&mut self, _: u8) {}
+
+    /// The id of `line` (new ones numbered on), recording `at` as its first
+    /// base line when it is new and `at` is a base line.
+    fn id(&mut self, line: &'a str, at: u32) -> u32 {
+        #[cfg(test)]
+        {
+            self.hashed += 1;
+        }
+        let fp = fingerprint(line.as_bytes());
+        let mask = self.slots.len() - 1;
+        let mut i = home(fp, self.slots.len());
+        loop {
+            match self.slots.get(i).copied().and_then(slot) {
+                None => break,
+                Some((f, id)) if f == fp && self.lines.get(id as usize) == Some(&line) => return id,
+                Some(_) => i = (i + 1) & mask,
+            }
+        }
+        let id = self.lines.len() as u32;
+        self.lines.push(line);
+        self.first.push(at);
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = (u64::from(fp) << 32) | u64::from(id + 1);
+        }
+        if self.lines.len() * 2 > self.slots.len() {
+            self.grow();
+        }
+        id
+    }
+
+    /// Doubles the slots (the fingerprints are in them: nothing is hashed again).
+    fn grow(&mut self) {
+        let len = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![0; len]);
+        let mask = self.slots.len() - 1;
+        for s in old {
+            let Some((fp, _)) = slot(s) else { continue };
+            let mut i = home(fp, self.slots.len());
+            while self.slots.get(i).is_some_and(|&x| x != 0) {
+                i = (i + 1) & mask;
+            }
+            if let Some(x) = self.slots.get_mut(i) {
+                *x = s;
+            }
+        }
+    }
+
+    /// The ids of a side's lines.
+    fn side_ids(&mut self, side: &[&'a str]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(side.len());
+        // The base line where the next side line is expected.
+        let mut next = 0usize;
+        for &line in side {
+            if let (Some(&b), Some(&id)) = (self.base.get(next), self.base_ids.get(next)) {
+                if b == line {
+                    out.push(id);
+                    next += 1;
+                    continue;
+                }
+            }
+            let id = self.id(line, u32::MAX);
+            // Where the side goes on: after this line's first base line, when that is near.
+            if let Some(&at) = self.first.get(id as usize) {
+                if at != u32::MAX && (at as usize).abs_diff(next) <= RESYNC {
+                    next = at as usize + 1;
+                }
+            }
+            out.push(id);
+        }
+        out
+    }
 }
 
 /// A text's lines, each with its line break (the last may have none).
@@ -286,4 +404,63 @@ pub fn merge_into(base: &str, input: &str, patched: &str) -> Result<String> {
     e.input_lines = lines;
     e.conflicts = merged.conflicts;
     Err(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{records, Table};
+
+    /// Code-like lines: a blank line and a closing brace in ten repeat.
+    fn line(i: usize) -> String {
+        match i % 10 {
+            4 => "\n".to_string(),
+            9 => "}\n".to_string(),
+            _ => format!("line {i}\n"),
+        }
+    }
+
+    fn text(n: usize, change: impl Fn(usize) -> Option<String>) -> String {
+        (0..n).map(|i| change(i).unwrap_or_else(|| line(i))).collect()
+    }
+
+    /// The table hashes every base line once, and of each side only the
+    /// lines that differ from the base line where they are expected (and a
+    /// line after each change), whatever the size: ordinary edits to a large
+    /// text hash about a third of what hashing all three texts did.
+    #[test]
+    fn sides_hash_only_their_changed_lines() {
+        let n = 100_000;
+        let base = text(n, |_| None);
+        // Ours: a line changed in 50, a line inserted in 100, a line deleted in 200.
+        let ours = text(n, |i| match i % 200 {
+            0 | 50 | 100 | 150 => Some(format!("line {i} ours\n")),
+            7 | 107 => Some(format!("// typed\n{}", line(i))),
+            9 => Some(String::new()),
+            _ => None,
+        });
+        // Theirs: blank lines and closing braces (lines the base repeats) inserted, a line changed.
+        let theirs = text(n, |i| match i % 100 {
+            25 => Some(format!("line {i} theirs\n")),
+            30 => Some(format!("\n}}\n{}", line(i))),
+            _ => None,
+        });
+        let [b, o, t] = [records(&base), records(&ours), records(&theirs)];
+        let mut table = Table::new(&b);
+        assert_eq!(table.hashed, n);
+        let ours_ids = table.side_ids(&o);
+        let changed_ours = n / 50 + n / 100 + n / 200;
+        assert!(table.hashed - n <= 2 * changed_ours, "ours hashed {} lines for {changed_ours} changes", table.hashed - n);
+        let before = table.hashed;
+        let theirs_ids = table.side_ids(&t);
+        let changed_theirs = n / 100 * 3;
+        assert!(table.hashed - before <= 2 * changed_theirs, "theirs hashed {} lines", table.hashed - before);
+        // The same ids as hashing every line.
+        let mut all = std::collections::HashMap::new();
+        let mut id = |l: &str| {
+            let k = all.len() as u32;
+            *all.entry(l.to_string()).or_insert(k)
+        };
+        let want: Vec<Vec<u32>> = [&b, &o, &t].iter().map(|lines| lines.iter().map(|l| id(l)).collect()).collect();
+        assert_eq!([table.base_ids, ours_ids, theirs_ids].to_vec(), want);
+    }
 }
