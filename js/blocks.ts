@@ -6,9 +6,9 @@ import { checkOptions, checkString, describe, STRICT } from './args.js';
 import { type PreparedBlocks, putInput, wasm, withPrepared } from './binding.js';
 import { call, PatchError } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
-import { baseOption, type MergeConflict, mergeInto } from './merge.js';
+import { baseOption, type MergeConflict, mergeWithSplices } from './merge.js';
 import { type BaseChange, baseFiles, type FileMap, type Files, fileMap, mergeChanges, putPaths } from './patch.js';
-import { addSplices, type Splice, spliceTexts } from './positions.js';
+import { addSplices, type Splice } from './positions.js';
 import { type Repair, type RepairOptions, repairBits, repairKinds } from './repair.js';
 
 /** The ladder's rungs, in the order they are tried. */
@@ -381,9 +381,13 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
  * `merged` (an edit's result on base) merged into the source; a conflict
  * answers the failure it makes of `onBase` (@internal).
  */
-function mergeEdit(source: string, base: string, patched: string): { text: string } | { failure: (r: EditResult) => EditFailed } {
+function mergeEdit(
+  source: string,
+  base: string,
+  patched: string,
+): { text: string; splices: Splice[] } | { failure: (r: EditResult) => EditFailed } {
   try {
-    return { text: mergeInto(base, source, patched) };
+    return mergeWithSplices(base, source, patched);
   } catch (e) {
     if (!(e instanceof PatchError) || e.code !== 'merge_conflict') throw e;
     return { failure: (r) => conflictFailure(source, r, e) };
@@ -413,17 +417,23 @@ function editOverBase(source: string, base: string, onBase: EditResult): EditRes
   const m = mergeEdit(source, base, onBase.text);
   if ('failure' in m) return m.failure(onBase);
   // The range of the source the merge replaced: from the first change to the last.
-  const splices = spliceTexts(source, m.text);
-  const start = splices[0]?.from ?? 0;
-  const end = splices.at(-1)?.to ?? 0;
-  return addSplices({ ...onBase, text: m.text, start, end }, source, m.text);
+  const start = m.splices[0]?.from ?? 0;
+  const end = m.splices.at(-1)?.to ?? 0;
+  return withSplices({ ...onBase, text: m.text, start, end }, m.splices);
+}
+
+/** Gives a result its (known) `splices`, not enumerable, as {@link addSplices} does. */
+function withSplices<T extends object>(target: T, splices: Splice[]): T & { readonly splices: Splice[] } {
+  return Object.defineProperty(target, 'splices', { value: splices, enumerable: false, configurable: true }) as T & {
+    readonly splices: Splice[];
+  };
 }
 
 /** {@link applyEdits} with `base`: the edits' result on base merged into the source; a conflict fails the last edit. */
 function editsOverBase(source: string, base: string, onBase: EditsResult): EditsResult {
   if (!onBase.ok) return addSplices({ ok: false, text: source, results: onBase.results, applied: onBase.applied }, source, source);
   const m = mergeEdit(source, base, onBase.text);
-  if ('text' in m) return addSplices({ ok: true, text: m.text, results: onBase.results, applied: onBase.applied }, source, m.text);
+  if ('text' in m) return withSplices({ ok: true, text: m.text, results: onBase.results, applied: onBase.applied }, m.splices);
   const results: EditResult[] = [...onBase.results];
   const last = results.pop() as EditResult;
   results.push(m.failure(last));

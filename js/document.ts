@@ -11,9 +11,9 @@ import { applyEdits, type EditFailed, type EditResult, type ParsedEditBlock, typ
 import { type ApplyReportOptions, apply } from './diff.js';
 import { PatchError } from './errors.js';
 import { detectFormat, type Format } from './format.js';
-import { baseOption, mergeFile, mergeInto } from './merge.js';
+import { baseOption, mergeNamed, mergeWithSplices } from './merge.js';
 import { applyPatch, type FilesOptions, type Operation, parse } from './patch.js';
-import { type PlacedSection, type Splice, spliceTexts } from './positions.js';
+import type { PlacedSection, Splice } from './positions.js';
 import type { Repair, RepairKind } from './repair.js';
 import { applyUnified, parseUnified, type UnifiedFile } from './unified.js';
 
@@ -123,8 +123,8 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
   if (base !== undefined) {
     // The patch on the text the model read, then its result merged into the document.
     const r = patchDocument(base, patch, { ...opts, base: undefined } as DocumentPatchOptions);
-    const text = r.path === undefined ? mergeInto(base, doc, r.text) : mergeFile(r.path, base, doc, r.text);
-    return { ...r, text, splices: spliceTexts(doc, text), sections: [] };
+    const { text, splices } = mergeNamed(r.path, () => mergeWithSplices(base, doc, r.text));
+    return { ...r, text, splices, sections: [] };
   }
   const given = opts.path;
   if (given !== undefined && typeof given !== 'string')

@@ -2,8 +2,9 @@
 // the apply functions: the patch applied to the text it was written against,
 // merged into the text as it is now.
 import { checkOptions, checkString, describe } from './args.js';
-import { putInputs, wasm } from './binding.js';
+import { type FlatChanges, putInputs, wasm } from './binding.js';
 import { call, PatchError } from './errors.js';
+import { type Splice, splicesOf } from './positions.js';
 
 /** How conflicts are written: `merge` (default), `diff3` or `zdiff3`, as git's `merge.conflictStyle`. */
 export type MergeStyle = 'merge' | 'diff3' | 'zdiff3';
@@ -80,14 +81,27 @@ export function mergeInto(base: string, input: string, patched: string): string 
 }
 
 /**
- * {@link mergeInto} for one file of a file map: a `merge_conflict` names the
- * file (`path` on the error and on each conflict, the message led by it).
+ * {@link mergeInto}, and the merged text's minimal splices against `input`,
+ * taken from the merge itself (the regions where it took the patch's lines):
+ * what `report: true` answers with `base`, without diffing the input and the
+ * merged text again.
  */
-export function mergeFile(path: string, base: string, input: string, patched: string): string {
+export function mergeWithSplices(base: string, input: string, patched: string): { text: string; splices: Splice[] } {
+  const [b, i, p] = putInputs([base, input, patched]) as [number, number, number];
+  const [text, flat] = call(() => wasm().mergeIntoSplices(b, i, p)) as [string, FlatChanges];
+  return { text, splices: splicesOf(flat) };
+}
+
+/**
+ * Runs a merge of one file of a file map (`path`; undefined: a text): a
+ * `merge_conflict` names the file (`path` on the error and on each
+ * conflict, the message led by it).
+ */
+export function mergeNamed<T>(path: string | undefined, merge: () => T): T {
   try {
-    return mergeInto(base, input, patched);
+    return merge();
   } catch (e) {
-    if (e instanceof PatchError && e.code === 'merge_conflict') {
+    if (path !== undefined && e instanceof PatchError && e.code === 'merge_conflict') {
       throw new PatchError({
         ...e,
         code: e.code,
@@ -98,4 +112,9 @@ export function mergeFile(path: string, base: string, input: string, patched: st
     }
     throw e;
   }
+}
+
+/** {@link mergeInto} for one file of a file map: a `merge_conflict` names the file. */
+export function mergeFile(path: string, base: string, input: string, patched: string): string {
+  return mergeNamed(path, () => mergeInto(base, input, patched));
 }

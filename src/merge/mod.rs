@@ -47,6 +47,7 @@ pub use crate::error::MergeConflict;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::check_text;
 use crate::matcher::index::fingerprint;
+use crate::text::{self, Splice};
 use diff3::{regions, Files, Mode, Region};
 pub use style::Style;
 pub use xdiff::MAX_MERGE_WORK;
@@ -98,6 +99,19 @@ pub fn merge3(base: &str, ours: &str, theirs: &str, options: &Merge3Options) -> 
 }
 
 fn merge3_counted(base: &str, ours: &str, theirs: &str, options: &Merge3Options, work: &mut Work) -> Result<Merge3> {
+    Ok(merged(base, ours, theirs, options, work, false)?.0)
+}
+
+/// The merge, and with `splices` (and a clean merge that took lines from
+/// theirs) its changes to ours as minimal splices.
+fn merged(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    options: &Merge3Options,
+    work: &mut Work,
+    splices: bool,
+) -> Result<(Merge3, Option<Vec<Splice>>)> {
     let lines = [records(base), records(ours), records(theirs)];
     let [base_lines, ours_lines, theirs_lines] = &lines;
     let mut table = Table::new(base_lines);
@@ -107,11 +121,33 @@ fn merge3_counted(base: &str, ours: &str, theirs: &str, options: &Merge3Options,
     let mut counts = Counts::new(table.len());
     let Some(regions) = regions(&files, options.style, &mut counts, work)? else {
         // One side left the base as it was: the result is the other side.
-        let text = if files.base == files.ours { theirs } else { ours };
-        return Ok(Merge3 { text: text.to_string(), conflicts: Vec::new() });
+        let (text, none) = if files.base == files.ours { (theirs, None) } else { (ours, Some(Vec::new())) };
+        return Ok((Merge3 { text: text.to_string(), conflicts: Vec::new() }, none.filter(|_| splices)));
     };
     let texts = Texts { base: base_lines, ours: ours_lines, theirs: theirs_lines };
-    Ok(write(&texts, &regions, options))
+    let merge = write(&texts, &regions, options);
+    let changes = (splices && merge.conflicts.is_empty()).then(|| changes_to_ours(&texts, &regions, ours));
+    Ok((merge, changes))
+}
+
+/// A clean merge's changes to ours: each region where the merge took
+/// theirs replaces ours' lines there with theirs, trimmed to the characters
+/// that differ ([`text::minimize`]). The other regions keep ours' lines.
+fn changes_to_ours(t: &Texts, regions: &[Region], ours: &str) -> Vec<Splice> {
+    let mut out = Vec::new();
+    // Byte offset of ours' line `line`.
+    let (mut line, mut at) = (0usize, 0usize);
+    let mut offset = |to: usize| {
+        at += t.ours.get(line..to.max(line)).unwrap_or(&[]).iter().map(|l| l.len()).sum::<usize>();
+        line = to.max(line);
+        at
+    };
+    for m in regions.iter().filter(|m| m.mode == Mode::Theirs) {
+        let start = offset(usize::try_from(m.i1).unwrap_or(0));
+        let end = offset(usize::try_from(m.i1 + m.chg1).unwrap_or(0));
+        out.push(Splice { start, end, text: span(t.theirs, m.i2, m.chg2).concat() });
+    }
+    text::minimize(ours, &out)
 }
 
 /// How far from where a side's line is expected in the base (the line
@@ -377,10 +413,29 @@ fn write(t: &Texts, regions: &[Region], options: &Merge3Options) -> Merge3 {
 /// [`ErrorKind::MergeConflict`] where the input and the patch changed the
 /// same or touching lines; [`ErrorKind::InputTooLarge`] as [`merge3`].
 pub fn merge_into(base: &str, input: &str, patched: &str) -> Result<String> {
+    Ok(merge_into_with(base, input, patched, false)?.0)
+}
+
+/// [`merge_into`], and the merged text's changes to `input` as minimal
+/// splices (byte offsets into `input`), from the merge itself: each region
+/// where the merge took the patch's lines. `None` when the input is `base`
+/// unchanged (the merged text is then `patched`, and its splices the patch's:
+/// [`crate::splices_between`] gives them).
+///
+/// # Errors
+/// As [`merge_into`].
+pub fn merge_into_splices(base: &str, input: &str, patched: &str) -> Result<(String, Option<Vec<Splice>>)> {
+    merge_into_with(base, input, patched, true)
+}
+
+fn merge_into_with(base: &str, input: &str, patched: &str, splices: bool) -> Result<(String, Option<Vec<Splice>>)> {
     let options = Merge3Options { style: Style::Merge, labels: [Some("input".into()), None, Some("patch".into())] };
-    let merged = merge3(base, input, patched, &options)?;
+    check_text("The base", base)?;
+    check_text("Our text", input)?;
+    check_text("Their text", patched)?;
+    let (merged, changes) = merged(base, input, patched, &options, &mut Work::new(MAX_MERGE_WORK), splices)?;
     if merged.conflicts.is_empty() {
-        return Ok(merged.text);
+        return Ok((merged.text, changes));
     }
     let lines: Vec<usize> = merged.conflicts.iter().map(|c| c.ours[0]).collect();
     let places = merged

@@ -4,7 +4,7 @@
 // each answer checked against merge3 of the same three texts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyBlocks, applyEdit, applyEdits, applyPatch, applyUnified, merge3, PatchError } from 'applypatch';
+import { apply, applyBlocks, applyEdit, applyEdits, applyPatch, applyUnified, merge3, PatchError } from 'applypatch';
 
 const base = 'function greet(name) {\n  return "Hello " + name;\n}\n\nfunction add(a, b) {\n  return a + b;\n}\n';
 // The user typed a comment at the top while the model wrote its edit.
@@ -41,6 +41,26 @@ function spliced(text, splices) {
 test('merge3 agrees: the merged text is the clean merge of base, the input and the edit applied to base', () => {
   assert.deepEqual(merge3(base, typed, fixed), { ok: true, text: merged, conflicts: [] });
   assert.equal(merge3(base, clash, fixed).ok, false);
+});
+
+test('apply with base and report: the splices come from the merge, minimal, against the input as it is', () => {
+  const diff = '@@ function add(a, b) {\n-  return a + b;\n+  return Number(a) + Number(b);\n';
+  const r = apply(typed, diff, { base, report: true });
+  assert.equal(r.text, merged);
+  assert.deepEqual(r.sections, []);
+  // The same minimal splice the diff applied to the input directly gives.
+  assert.deepEqual(r.splices, apply(typed, diff, { report: true }).splices);
+  assert.deepEqual(r.splices, [{ from: typed.indexOf('a + b'), to: typed.indexOf('a + b') + 5, insert: 'Number(a) + Number(b)' }]);
+  // The input unchanged since base: the patch's own splices.
+  assert.deepEqual(apply(base, diff, { base, report: true }).splices, apply(base, diff, { report: true }).splices);
+  // Several regions, some typed by the user, some by the patch: only the patch's are splices.
+  const far = `${typed}\nfunction mul(a, b) {\n  return a * b;\n}\n`;
+  const farBase = `${base}\nfunction mul(a, b) {\n  return a * b;\n}\n`;
+  const two = `${diff}@@ function mul(a, b) {\n-  return a * b;\n+  return Number(a) * Number(b);\n`;
+  const both = apply(far, two, { base: farBase, report: true });
+  assert.equal(spliced(far, both.splices), both.text);
+  assert.equal(both.text, merge3(farBase, far, apply(farBase, two)).text);
+  assert.equal(both.splices.length, 2);
 });
 
 test('applyEdit with base: merged into the source, the range and splices against the source; a conflict fails', () => {
