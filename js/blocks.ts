@@ -2,6 +2,10 @@
 // A failed match is data (`ok: false`), never an exception; only arguments of
 // the wrong type throw (TypeError), and strings with a lone surrogate are
 // refused with a PatchError like everywhere else in the package.
+//
+// Over 600 lines on purpose: the `base` forms of applyEdit, applyEdits and
+// applyBlocks build the same result shapes as the functions themselves, from
+// the checks and types defined here.
 import { checkOptions, checkString, describe, STRICT } from './args.js';
 import { type PreparedBlocks, putInput, wasm, withPrepared } from './binding.js';
 import { call, PatchError } from './errors.js';
