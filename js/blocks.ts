@@ -2,11 +2,16 @@
 // A failed match is data (`ok: false`), never an exception; only arguments of
 // the wrong type throw (TypeError), and strings with a lone surrogate are
 // refused with a PatchError like everywhere else in the package.
+//
+// Over 600 lines on purpose: the `base` forms of applyEdit, applyEdits and
+// applyBlocks build the same result shapes as the functions themselves, from
+// the checks and types defined here.
 import { checkOptions, checkString, describe, STRICT } from './args.js';
 import { type PreparedBlocks, putInput, wasm, withPrepared } from './binding.js';
-import { call } from './errors.js';
+import { call, PatchError } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
-import { type FileMap, type Files, fileMap, putPaths } from './patch.js';
+import { baseOption, type MergeConflict, mergeWithSplices } from './merge.js';
+import { type BaseChange, baseFiles, type FileMap, type Files, fileMap, mergeChanges, putPaths } from './patch.js';
 import { addSplices, type Splice } from './positions.js';
 import { type Repair, type RepairOptions, repairBits, repairKinds } from './repair.js';
 
@@ -95,6 +100,16 @@ export interface EditOptions extends Omit<RepairOptions, 'repair'> {
   lineHints?: boolean;
   /** Every edit replaces all exact copies of its SEARCH text, as if each had `replaceAll` (off in both presets). */
   replaceAll?: boolean;
+  /**
+   * The text the edits were written against, when the source changed since
+   * (the user kept typing while the model wrote): the edits apply to `base`,
+   * and the result is merged into the source (`merge3`). Where the source
+   * changed the same lines, the result fails with `reason:
+   * 'merge-conflict'` and `conflicts`, the source unchanged. The results'
+   * `start`, `end` and `matches` describe the edit on `base` (`applyEdit`:
+   * `start`/`end` span the merge's changes to the source).
+   */
+  base?: string;
 }
 
 /** 1-based, inclusive lines of the file. */
@@ -173,6 +188,8 @@ export interface EditFailed extends EditResultBase {
   nearest?: NearestBlock;
   /** `not-found` with `explain`: where the REPLACE text already is (the edit was probably applied). */
   alreadyApplied?: LineRange;
+  /** `merge-conflict` (option `base`): where the source and the edit changed the same lines, as `merge3` lists them. */
+  conflicts?: MergeConflict[];
   note?: undefined;
   repairs?: undefined;
 }
@@ -322,6 +339,8 @@ export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlo
 export function applyEdit(source: string, edit: EditBlock, options?: EditOptions): EditResult {
   checkString('source', source);
   const { search, replace, hints } = checkEdit('edit', edit);
+  const base = baseOption(checkOptions(options));
+  if (base !== undefined) return editOverBase(source, base, applyEdit(base, edit, { ...options, base: undefined }));
   const args = resolve(options);
   const len = putInput(source);
   const searchLen = putInput(search, len);
@@ -346,6 +365,8 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
     flat.push(checked.search, checked.replace);
     hints.set(checked.hints, i * 3);
   }
+  const base = baseOption(checkOptions(options));
+  if (base !== undefined) return editsOverBase(source, base, applyEdits(base, edits, { ...options, base: undefined }));
   const args = resolve(options);
   const len = putInput(source);
   const raws = call(() => wasm().blocksApplyEdits(len, flat, args, hints)) as RawResult[];
@@ -358,6 +379,69 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   const applied = results.filter((r) => r.ok).length;
   reportRepairs(options, results);
   return addSplices({ ok: applied === edits.length, text, results, applied } as EditsResult, source, text);
+}
+
+/**
+ * `merged` (an edit's result on base) merged into the source; a conflict
+ * answers the failure it makes of `onBase` (@internal).
+ */
+function mergeEdit(
+  source: string,
+  base: string,
+  patched: string,
+): { text: string; splices: Splice[] } | { failure: (r: EditResult) => EditFailed } {
+  try {
+    return mergeWithSplices(base, source, patched);
+  } catch (e) {
+    if (!(e instanceof PatchError) || e.code !== 'merge_conflict') throw e;
+    return { failure: (r) => conflictFailure(source, r, e) };
+  }
+}
+
+/** An edit result on base turned into the failure of a merge conflict: the source unchanged. */
+function conflictFailure<T extends { similarity: number; matches: number }>(source: string, r: T, e: PatchError): EditFailed {
+  const failed = {
+    ok: false,
+    text: source,
+    strategy: null,
+    similarity: r.similarity,
+    start: -1,
+    end: -1,
+    matches: r.matches,
+    reason: 'merge-conflict',
+    message: e.message,
+    conflicts: e.conflicts ?? [],
+  } as const;
+  return addSplices(failed, source, source) as EditFailed;
+}
+
+/** {@link applyEdit} with `base`: `onBase` (the edit applied to base) merged into the source. */
+function editOverBase(source: string, base: string, onBase: EditResult): EditResult {
+  if (!onBase.ok) return addSplices({ ...onBase, text: source }, source, source);
+  const m = mergeEdit(source, base, onBase.text);
+  if ('failure' in m) return m.failure(onBase);
+  // The range of the source the merge replaced: from the first change to the last.
+  const start = m.splices[0]?.from ?? 0;
+  const end = m.splices.at(-1)?.to ?? 0;
+  return withSplices({ ...onBase, text: m.text, start, end }, m.splices);
+}
+
+/** Gives a result its (known) `splices`, not enumerable, as {@link addSplices} does. */
+function withSplices<T extends object>(target: T, splices: Splice[]): T & { readonly splices: Splice[] } {
+  return Object.defineProperty(target, 'splices', { value: splices, enumerable: false, configurable: true }) as T & {
+    readonly splices: Splice[];
+  };
+}
+
+/** {@link applyEdits} with `base`: the edits' result on base merged into the source; a conflict fails the last edit. */
+function editsOverBase(source: string, base: string, onBase: EditsResult): EditsResult {
+  if (!onBase.ok) return addSplices({ ok: false, text: source, results: onBase.results, applied: onBase.applied }, source, source);
+  const m = mergeEdit(source, base, onBase.text);
+  if ('text' in m) return withSplices({ ok: true, text: m.text, results: onBase.results, applied: onBase.applied }, m.splices);
+  const results: EditResult[] = [...onBase.results];
+  const last = results.pop() as EditResult;
+  results.push(m.failure(last));
+  return addSplices({ ok: false, text: source, results, applied: results.length - 1 }, source, source);
 }
 
 /**
@@ -406,9 +490,18 @@ export type BlocksResult<T extends Files> =
       problems: BlockProblem[];
     };
 
-export interface ApplyBlocksOptions extends EditOptions {
+export interface ApplyBlocksOptions extends Omit<EditOptions, 'base'> {
   /** The file for blocks that name none. */
   path?: string;
+  /**
+   * The files the message was written against, when the files changed
+   * since: the blocks apply to `base`, and each file they changed is merged
+   * into the current one (`merge3`); a block for a file missing from `base`
+   * fails (`unknown-file`, naming it) unless it creates the file. Where a
+   * file changed the same lines, the result fails at that file's last block
+   * with `reason: 'merge-conflict'` and `conflicts`, the map unchanged.
+   */
+  base?: Files;
 }
 
 /**
@@ -425,9 +518,51 @@ export function applyBlocks<T extends Files>(files: T, message: string, options?
   const args = resolve(options);
   const path = checkOptions(options).path;
   if (path !== undefined && typeof path !== 'string') throw new TypeError(`applypatch: options.path must be a string, got ${kind(path)}`);
+  if (checkOptions(options).base !== undefined) return blocksOverBase(map, message, options as ApplyBlocksOptions);
   const result = withBlocks(message, (prepared) => applyPreparedBlocks(map, prepared, args, path));
   reportRepairs(options, result.results);
   return result;
+}
+
+/**
+ * {@link applyBlocks} with `base`: the blocks applied to the base map, and
+ * each file they changed merged into the current map. A conflict fails the
+ * file's last block (`merge-conflict`); the results after it are dropped, as
+ * after any failure.
+ */
+function blocksOverBase<T extends Files>(map: FileMap<T>, message: string, options: ApplyBlocksOptions): BlocksResult<T> {
+  const base = baseFiles(options as Record<string, unknown>);
+  const onBase = applyBlocks(base, message, { ...options, base: undefined });
+  if (!onBase.ok) return { ...onBase, files: map.with([]) };
+  const baseMap = fileMap(base);
+  const patched = fileMap(onBase.files);
+  const changes: BaseChange[] = [];
+  for (const path of new Set(onBase.results.map((r) => r.path))) {
+    const before = baseMap.get(path);
+    if (patched.get(path) !== before) changes.push({ path, status: before === undefined ? 'added' : 'modified' });
+  }
+  try {
+    return { ...onBase, files: map.with(mergeChanges(map, baseMap, patched, changes)) };
+  } catch (e) {
+    if (!(e instanceof PatchError) || e.code !== 'merge_conflict') throw e;
+    let last = onBase.results.length - 1;
+    while (last > 0 && onBase.results[last]?.path !== e.path) last--;
+    const block = onBase.results[last] as BlockResult;
+    const failed: BlockResult = {
+      ok: false,
+      strategy: null,
+      similarity: block.similarity,
+      matches: block.matches,
+      reason: 'merge-conflict',
+      message: e.message,
+      conflicts: e.conflicts ?? [],
+      path: block.path,
+      line: block.line,
+      endMarkerLine: block.endMarkerLine,
+    };
+    const results: BlockResult[] = [...onBase.results.slice(0, last), failed];
+    return { ok: false, files: map.with([]), results, problems: [] };
+  }
 }
 
 /** The `repair` option's position in the binding's options. */

@@ -2,8 +2,8 @@
 import { checkOptions, checkStrings, checkText, modeCode } from './args.js';
 import { type FlatChanges, putInput, wasm } from './binding.js';
 import { call } from './errors.js';
-import { baseOption, mergeInto } from './merge.js';
-import { type PlacedSection, type Splice, sectionsOf, splicesOf, spliceTexts } from './positions.js';
+import { baseOption, mergeInto, mergeWithSplices } from './merge.js';
+import { type PlacedSection, type Splice, sectionsOf, splicesOf } from './positions.js';
 import { engine, type Repair, type RepairOptions } from './repair.js';
 
 /**
@@ -73,12 +73,15 @@ export interface BaseOption {
 }
 
 /**
- * The answer for a merged result (option `base`): the text, or with `report`
- * its minimal splices against the input. The sections are where the diff
- * landed in `base`, not in the input, so a merged report has none.
+ * The answer for option `base`: `patched` (the diff applied to base) merged
+ * into the input; with `report`, the merge's minimal splices against the
+ * input. The sections are where the diff landed in `base`, not in the
+ * input, so a merged report has none.
  */
-function merged(input: string, text: string, report: boolean): string | ApplyReport {
-  return report ? { text, splices: spliceTexts(input, text), sections: [] } : text;
+function merged(input: string, base: string, patched: string, report: boolean): string | ApplyReport {
+  if (!report) return mergeInto(base, input, patched);
+  const { text, splices } = mergeWithSplices(base, input, patched);
+  return { text, splices, sections: [] };
 }
 
 /** Codex mode: exactly what the Codex CLI does, so no repairs. */
@@ -122,11 +125,7 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
   const report = wantsReport(opts);
   const base = baseOption(opts);
   if (base !== undefined)
-    return merged(
-      input,
-      mergeInto(base, input, apply(base, diff, { ...opts, base: undefined, report: undefined } as ApplyOptions)),
-      report,
-    );
+    return merged(input, base, apply(base, diff, { ...opts, base: undefined, report: undefined } as ApplyOptions), report);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input, 0, 'input');
   const diffLen = putInput(diff, len, 'diff');
@@ -149,11 +148,7 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
   const report = wantsReport(opts);
   const base = baseOption(opts);
   if (base !== undefined)
-    return merged(
-      input,
-      mergeInto(base, input, applyBatch(base, list, { ...opts, base: undefined, report: undefined } as ApplyOptions)),
-      report,
-    );
+    return merged(input, base, applyBatch(base, list, { ...opts, base: undefined, report: undefined } as ApplyOptions), report);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input, 0, 'input');
   const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as Crossing;

@@ -11,6 +11,7 @@ import { applyEdits, type EditFailed, type EditResult, type ParsedEditBlock, typ
 import { type ApplyReportOptions, apply } from './diff.js';
 import { PatchError } from './errors.js';
 import { detectFormat, type Format } from './format.js';
+import { baseOption, mergeNamed, mergeWithSplices } from './merge.js';
 import { applyPatch, type FilesOptions, type Operation, parse } from './patch.js';
 import type { PlacedSection, Splice } from './positions.js';
 import type { Repair, RepairKind } from './repair.js';
@@ -28,6 +29,15 @@ export interface DocumentPatchOptions {
   preset?: Preset;
   /** Strict: forgive reported, unique-only slips (see `repair` of `apply`). */
   repair?: boolean | readonly RepairKind[];
+  /**
+   * The document's text when the model read it, if the user typed since:
+   * the patch applies to `base`, and the result is merged into the document
+   * as it is now (`merge3`), so the changes are only the patch's and the
+   * user's typing (and cursor) stay. Where the user changed the same lines,
+   * `PatchError` `merge_conflict` (its `inputLines`: the document's lines)
+   * and nothing changes.
+   */
+  base?: string;
 }
 
 /** What an adapter applied to its document. */
@@ -38,7 +48,7 @@ export interface DocumentPatchReport {
   text: string;
   /** The changes, as UTF-16 offsets into the document's text before (see `apply`'s `report`). */
   splices: Splice[];
-  /** Where each run of changed lines landed (a V4A diff only; otherwise empty). */
+  /** Where each run of changed lines landed (a V4A diff only, without `base`; otherwise empty). */
   sections: PlacedSection[];
   /** The repairs made, with `repair`. */
   repairs?: Repair[];
@@ -109,6 +119,13 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
   checkString('document', doc);
   checkString('patch', patch);
   const opts = checkOptions(options);
+  const base = baseOption(opts);
+  if (base !== undefined) {
+    // The patch on the text the model read, then its result merged into the document.
+    const r = patchDocument(base, patch, { ...opts, base: undefined } as DocumentPatchOptions);
+    const { text, splices } = mergeNamed(r.path, () => mergeWithSplices(base, doc, r.text));
+    return { ...r, text, splices, sections: [] };
+  }
   const given = opts.path;
   if (given !== undefined && typeof given !== 'string')
     throw new TypeError(`applypatch: options.path must be a string, got ${describe(given)}`);

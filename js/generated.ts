@@ -95,7 +95,7 @@ export const maxTextBytes = 33554432;
 export const repairShift = 8;
 
 /** Why an edit block was not applied (`reason` of a failed result). */
-export const editFailureReasons = ['not-found', 'ambiguous', 'unknown-file', 'empty-search', 'no-change'] as const;
+export const editFailureReasons = ['not-found', 'ambiguous', 'unknown-file', 'empty-search', 'no-change', 'merge-conflict'] as const;
 
 /** How a SEARCH line and the file differ at the closest place (`nearest.differences[].kind`). */
 export const lineDifferenceKinds = ['whitespace', 'changed', 'not-in-file', 'not-in-search'] as const;

@@ -2,8 +2,9 @@
 // the apply functions: the patch applied to the text it was written against,
 // merged into the text as it is now.
 import { checkOptions, checkString, describe } from './args.js';
-import { putInputs, wasm } from './binding.js';
-import { call } from './errors.js';
+import { type FlatChanges, putInputs, wasm } from './binding.js';
+import { call, PatchError } from './errors.js';
+import { type Splice, splicesOf } from './positions.js';
 
 /** How conflicts are written: `merge` (default), `diff3` or `zdiff3`, as git's `merge.conflictStyle`. */
 export type MergeStyle = 'merge' | 'diff3' | 'zdiff3';
@@ -77,4 +78,43 @@ export function baseOption(options: Record<string, unknown>): string | undefined
 export function mergeInto(base: string, input: string, patched: string): string {
   const [b, i, p] = putInputs([base, input, patched]) as [number, number, number];
   return call(() => wasm().mergeInto(b, i, p));
+}
+
+/**
+ * {@link mergeInto}, and the merged text's minimal splices against `input`,
+ * taken from the merge itself (the regions where it took the patch's lines):
+ * what `report: true` answers with `base`, without diffing the input and the
+ * merged text again.
+ */
+export function mergeWithSplices(base: string, input: string, patched: string): { text: string; splices: Splice[] } {
+  const [b, i, p] = putInputs([base, input, patched]) as [number, number, number];
+  const [text, flat] = call(() => wasm().mergeIntoSplices(b, i, p)) as [string, FlatChanges];
+  return { text, splices: splicesOf(flat) };
+}
+
+/**
+ * Runs a merge of one file of a file map (`path`; undefined: a text): a
+ * `merge_conflict` names the file (`path` on the error and on each
+ * conflict, the message led by it).
+ */
+export function mergeNamed<T>(path: string | undefined, merge: () => T): T {
+  try {
+    return merge();
+  } catch (e) {
+    if (path !== undefined && e instanceof PatchError && e.code === 'merge_conflict') {
+      throw new PatchError({
+        ...e,
+        code: e.code,
+        message: `${path}: ${e.message}`,
+        path,
+        conflicts: e.conflicts?.map((c) => ({ path, ...c })),
+      });
+    }
+    throw e;
+  }
+}
+
+/** {@link mergeInto} for one file of a file map: a `merge_conflict` names the file. */
+export function mergeFile(path: string, base: string, input: string, patched: string): string {
+  return mergeNamed(path, () => mergeInto(base, input, patched));
 }

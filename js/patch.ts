@@ -4,7 +4,7 @@ import { type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPre
 import type { ApplyOptions, DistributiveOmit } from './diff.js';
 import { call, PatchError } from './errors.js';
 import type { operationKinds } from './generated.js';
-import { mergeInto } from './merge.js';
+import { mergeFile } from './merge.js';
 import { addSplices, type Splice } from './positions.js';
 import { engine, modeCodeOf, modeOfCode, type RepairOptions, repairBits } from './repair.js';
 
@@ -293,48 +293,75 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: F
  * removed. Files the patch does not touch are never merged.
  */
 function applyPatchOverBase<T extends Files>(map: FileMap<T>, patch: string, opts: Record<string, unknown>): PatchResult<T> {
-  const baseMap = fileMap(opts.base as Files);
-  const onBase = applyPatch(opts.base as Files, patch, { ...opts, base: undefined });
-  const patched = fileMap(onBase.files);
+  const base = baseFiles(opts);
+  const onBase = applyPatch(base, patch, { ...opts, base: undefined });
+  const flat = mergeChanges(map, fileMap(base), fileMap(onBase.files), onBase.changes);
+  const movedFrom = new Map(onBase.changes.flatMap((c) => (c.movedFrom === undefined ? [] : [[c.path, c.movedFrom] as const])));
+  return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: onBase.summary };
+}
+
+/** The `base` option of a file-map function: a file map (TypeError otherwise). @internal */
+export function baseFiles(options: Record<string, unknown>): Files {
+  const base = options.base;
+  if (!(base instanceof Map) && !isPlainObject(base)) {
+    throw new TypeError(
+      `applypatch: options.base must be a file map here (a plain object or a Map from path to contents, the files as the patch's author read them), got ${describe(base)}`,
+    );
+  }
+  return base as Files;
+}
+
+/** A file a patch changed in the `base` map (`PatchChange` without its splices). @internal */
+export interface BaseChange {
+  path: string;
+  status: PatchChange['status'];
+  movedFrom?: string;
+}
+
+/**
+ * The `base` option over a file map: each file a patch changed in `base`
+ * (`patched`: the base map with the patch applied; `changes`: what changed
+ * there) merged into the current map, as `[path, contents | null, …]`. An
+ * updated file, or a moved one, is merged from its base and current
+ * contents (`merge_conflict` names the file); an added one is written; a
+ * deleted one removed, unless it changed since the base (then deleting it
+ * would lose the change: `merge_conflict`). Files the patch does not touch
+ * are never merged. @internal
+ */
+export function mergeChanges(
+  map: FileMap<Files>,
+  baseMap: FileMap<Files>,
+  patched: FileMap<Files>,
+  changes: readonly BaseChange[],
+): Array<string | null> {
   const flat: Array<string | null> = [];
-  for (const change of onBase.changes) {
-    const { path, status } = change;
-    if (status === 'deleted' && map.get(path) !== undefined && map.get(path) !== baseMap.get(path)) {
-      throw deletedChanged(path);
-    }
-    if (status !== 'modified') {
-      flat.push(path, status === 'deleted' ? null : (patched.get(path) as string));
+  // A moved file's source is deleted; its changes since the base go with it to the destination.
+  const moved = new Set(changes.flatMap((c) => (c.movedFrom === undefined ? [] : [c.movedFrom])));
+  for (const { path, status, movedFrom } of changes) {
+    if (status === 'deleted') {
+      const now = map.get(path);
+      if (!moved.has(path) && now !== undefined && now !== baseMap.get(path)) throw deletedChanged(path);
+      flat.push(path, null);
       continue;
     }
-    const before = baseMap.get(path) as string;
-    const now = change.movedFrom === undefined ? map.get(path) : map.get(change.movedFrom);
+    const from = movedFrom ?? path;
+    const before = baseMap.get(from);
+    const after = patched.get(path) as string;
+    if (before === undefined) {
+      flat.push(path, after);
+      continue;
+    }
+    const now = map.get(from);
     if (now === undefined) {
       throw new PatchError({
         code: 'file_not_found',
-        path,
-        message: `${path}: the patch updates this file, which the base has and the files do not. Nothing was applied. Give the file's current contents.`,
+        path: from,
+        message: `${from}: the patch updates this file, which the base has and the files do not. Nothing was applied. Give the file's current contents.`,
       });
     }
-    try {
-      flat.push(
-        path,
-        mergeInto(change.movedFrom === undefined ? before : (baseMap.get(change.movedFrom) as string), now, patched.get(path) as string),
-      );
-    } catch (e) {
-      if (e instanceof PatchError && e.code === 'merge_conflict') {
-        throw new PatchError({
-          ...e,
-          code: e.code,
-          message: `${path}: ${e.message}`,
-          path,
-          conflicts: e.conflicts?.map((c) => ({ path, ...c })),
-        });
-      }
-      throw e;
-    }
+    flat.push(path, mergeFile(path, before, now, after));
   }
-  const movedFrom = new Map(onBase.changes.flatMap((c) => (c.movedFrom === undefined ? [] : [[c.path, c.movedFrom] as const])));
-  return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: onBase.summary };
+  return flat;
 }
 
 /**

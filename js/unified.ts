@@ -5,7 +5,7 @@ import { checkOptions, checkString, describe } from './args.js';
 import { type PreparedUnified, wasm, withPrepared } from './binding.js';
 import { call } from './errors.js';
 import { lineOps, type unifiedLineKinds, unifiedModes, type unifiedStatuses } from './generated.js';
-import { type FileMap, type Files, fileChanges, fileMap, type PatchChange, putFiles } from './patch.js';
+import { baseFiles, type FileMap, type Files, fileChanges, fileMap, mergeChanges, type PatchChange, putFiles } from './patch.js';
 
 /** How `applyUnified` matches: `'strict'` (default) or `'git'` (what `git apply` writes). */
 export type UnifiedMode = (typeof unifiedModes)[number];
@@ -59,6 +59,14 @@ export interface UnifiedOptions {
    * `'git'`: what `git apply` writes.
    */
   mode?: UnifiedMode;
+  /**
+   * The files the diff was written against, when the files changed since:
+   * the diff is applied to `base` and each file it changed merged into the
+   * current one (`merge3`); a file it updates, deletes or renames must be in
+   * `base`. A conflict throws `PatchError` `merge_conflict` naming the file.
+   * With `report`, `hunks` are where the hunks applied in `base`.
+   */
+  base?: Files;
 }
 
 export interface UnifiedReportOptions extends UnifiedOptions {
@@ -133,8 +141,24 @@ export function applyUnified<T extends Files>(
   const opts = checkOptions(options);
   const mode = unifiedModeCode(opts);
   const report = opts.report === true;
+  if (opts.base !== undefined) {
+    const merged = applyUnifiedOverBase(map, diff, opts);
+    return report ? merged : merged.files;
+  }
   const result = withUnified(diff, mode, (prepared) => applyPreparedUnified(map, prepared, report));
   return report ? result : result.files;
+}
+
+/**
+ * The `base` option: the diff applied to the `base` map, each file it
+ * changed there merged into the current map (as `applyPatch`'s `base`).
+ */
+function applyUnifiedOverBase<T extends Files>(map: FileMap<T>, diff: string, opts: Record<string, unknown>): UnifiedReport<T> {
+  const base = baseFiles(opts);
+  const onBase = applyUnified(base, diff, { mode: opts.mode as UnifiedMode | undefined, report: true });
+  const flat = mergeChanges(map, fileMap(base), fileMap(onBase.files), onBase.changes);
+  const movedFrom = new Map(onBase.changes.flatMap((c) => (c.movedFrom === undefined ? [] : [[c.path, c.movedFrom] as const])));
+  return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), modes: onBase.modes, hunks: onBase.hunks };
 }
 
 /**

@@ -9,7 +9,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod common;
 
-use applypatch::merge::{merge3, Merge3Options, Style};
+use applypatch::merge::{merge3, merge_into_splices, Merge3Options, Style};
 #[cfg(not(target_arch = "wasm32"))]
 use common::{fixture, run, slug, trial};
 use serde::Deserialize;
@@ -69,6 +69,42 @@ fn first_difference(a: &str, b: &str) -> String {
     format!("line {}: ours {:?}, git {:?}", i + 1, la.get(i), lb.get(i))
 }
 
+/// The `base` option's splices, taken from a clean merge: applied to ours
+/// in order they give git's merge, and each is minimal (its old and new
+/// texts differ in their first and in their last character).
+#[cfg(not(target_arch = "wasm32"))]
+fn clean_splices(base: &str, ours: &str, theirs: &str, expected: &str) -> Result<(), String> {
+    let (text, splices) = merge_into_splices(base, ours, theirs).map_err(|e| e.message)?;
+    if text != expected {
+        return Err("merge_into_splices: the text differs from git's".into());
+    }
+    let Some(splices) = splices else {
+        // Only when ours is the base: the caller diffs.
+        return if ours == base { Ok(()) } else { Err("no splices from a merge of a changed text".into()) };
+    };
+    let mut out = String::new();
+    let mut at = 0;
+    for s in &splices {
+        if s.start < at || s.end < s.start {
+            return Err(format!("splices out of order at byte {}", s.start));
+        }
+        let old = &ours[s.start..s.end];
+        let minimal = old.chars().next() != s.text.chars().next() || old.is_empty() || s.text.is_empty();
+        let minimal = minimal && (old.chars().last() != s.text.chars().last() || old.is_empty() || s.text.is_empty());
+        if !minimal || old == s.text {
+            return Err(format!("splice {}..{} {:?} -> {:?} is not minimal", s.start, s.end, old, s.text));
+        }
+        out.push_str(&ours[at..s.start]);
+        out.push_str(&s.text);
+        at = s.end;
+    }
+    out.push_str(&ours[at..]);
+    if out != expected {
+        return Err(format!("the splices give another text: {}", first_difference(&out, expected)));
+    }
+    Ok(())
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     let recorded: Recorded = fixture("merge-git.json");
@@ -97,6 +133,9 @@ fn main() {
                 }
                 if merged.conflicts.len() != conflicts {
                     return Err(format!("{} conflicts, git {conflicts}", merged.conflicts.len()));
+                }
+                if style == Style::Merge && conflicts == 0 {
+                    clean_splices(&base, &ours, &theirs, &expected)?;
                 }
                 Ok(())
             }));

@@ -272,14 +272,19 @@ pub enum Reason {
     EmptySearch,
     /// With `no_change`: the SEARCH and REPLACE texts are the same.
     NoChange,
+    /// The package's `base` option: the edit applied to the text it was
+    /// written against, but the text changed since in the same places
+    /// ([`crate::merge::merge_into`] found a conflict).
+    MergeConflict,
 }
 
 impl Reason {
     /// Every reason, in a fixed order.
-    pub const ALL: &'static [Reason] = &[Reason::NotFound, Reason::Ambiguous, Reason::UnknownFile, Reason::EmptySearch, Reason::NoChange];
+    pub const ALL: &'static [Reason] =
+        &[Reason::NotFound, Reason::Ambiguous, Reason::UnknownFile, Reason::EmptySearch, Reason::NoChange, Reason::MergeConflict];
 
     /// The name the JS API uses: `"not-found"`, `"ambiguous"`, `"unknown-file"`,
-    /// `"empty-search"` or `"no-change"`.
+    /// `"empty-search"`, `"no-change"` or `"merge-conflict"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::NotFound => "not-found",
@@ -287,6 +292,7 @@ impl Reason {
             Reason::UnknownFile => "unknown-file",
             Reason::EmptySearch => "empty-search",
             Reason::NoChange => "no-change",
+            Reason::MergeConflict => "merge-conflict",
         }
     }
 }

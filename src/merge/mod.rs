@@ -43,13 +43,11 @@ mod diff3;
 mod style;
 mod xdiff;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 pub use crate::error::MergeConflict;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::check_text;
 use crate::matcher::index::fingerprint;
+use crate::text::{self, Splice};
 use diff3::{regions, Files, Mode, Region};
 pub use style::Style;
 pub use xdiff::MAX_MERGE_WORK;
@@ -101,41 +99,269 @@ pub fn merge3(base: &str, ours: &str, theirs: &str, options: &Merge3Options) -> 
 }
 
 fn merge3_counted(base: &str, ours: &str, theirs: &str, options: &Merge3Options, work: &mut Work) -> Result<Merge3> {
+    Ok(merged(base, ours, theirs, options, work, false)?.0)
+}
+
+/// The merge, and with `splices` (and a clean merge that took lines from
+/// theirs) its changes to ours as minimal splices.
+fn merged(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    options: &Merge3Options,
+    work: &mut Work,
+    splices: bool,
+) -> Result<(Merge3, Option<Vec<Splice>>)> {
     let lines = [records(base), records(ours), records(theirs)];
-    let mut table: HashMap<&str, u32, BuildHasherDefault<LineHasher>> =
-        HashMap::with_capacity_and_hasher(lines.iter().map(Vec::len).sum(), BuildHasherDefault::default());
-    let [base_ids, ours_ids, theirs_ids] = lines.each_ref().map(|l| {
-        l.iter()
-            .map(|&line| {
-                let n = table.len() as u32;
-                *table.entry(line).or_insert(n)
-            })
-            .collect::<Vec<u32>>()
-    });
     let [base_lines, ours_lines, theirs_lines] = &lines;
-    let files = Files { base: &base_ids, ours: &ours_ids, theirs: &theirs_ids, ours_lines };
+    let mut table = Table::new(base_lines);
+    let ours_ids = table.side_ids(ours_lines);
+    let theirs_ids = table.side_ids(theirs_lines);
+    let files = Files { base: &table.base_ids, ours: &ours_ids, theirs: &theirs_ids, ours_lines };
     let mut counts = Counts::new(table.len());
     let Some(regions) = regions(&files, options.style, &mut counts, work)? else {
         // One side left the base as it was: the result is the other side.
-        let text = if files.base == files.ours { theirs } else { ours };
-        return Ok(Merge3 { text: text.to_string(), conflicts: Vec::new() });
+        let (text, none) = if files.base == files.ours { (theirs, None) } else { (ours, Some(Vec::new())) };
+        return Ok((Merge3 { text: text.to_string(), conflicts: Vec::new() }, none.filter(|_| splices)));
     };
     let texts = Texts { base: base_lines, ours: ours_lines, theirs: theirs_lines };
-    Ok(write(&texts, &regions, options))
+    let merge = write(&texts, &regions, options);
+    let changes = (splices && merge.conflicts.is_empty()).then(|| changes_to_ours(&texts, &regions, ours));
+    Ok((merge, changes))
 }
 
-/// Hashes a line with the line index's fingerprint (fast, unkeyed).
-#[derive(Default)]
-struct LineHasher(u64);
+/// A clean merge's changes to ours: each region where the merge took
+/// theirs replaces ours' lines there with theirs, trimmed to the characters
+/// that differ ([`text::minimize`]). The other regions keep ours' lines.
+fn changes_to_ours(t: &Texts, regions: &[Region], ours: &str) -> Vec<Splice> {
+    let mut out = Vec::new();
+    // Byte offset of ours' line `line`.
+    let (mut line, mut at) = (0usize, 0usize);
+    let mut offset = |to: usize| {
+        at += t.ours.get(line..to.max(line)).unwrap_or(&[]).iter().map(|l| l.len()).sum::<usize>();
+        line = to.max(line);
+        at
+    };
+    for m in regions.iter().filter(|m| m.mode == Mode::Theirs) {
+        let start = offset(usize::try_from(m.i1).unwrap_or(0));
+        let end = offset(usize::try_from(m.i1 + m.chg1).unwrap_or(0));
+        out.push(Splice { start, end, text: span(t.theirs, m.i2, m.chg2).concat() });
+    }
+    text::minimize(ours, &out)
+}
 
-impl Hasher for LineHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// How far from where a side's line is expected in the base (the line
+/// after the base line the previous one matched) the base line it equals is
+/// taken as where the side continues.
+const RESYNC: usize = 64;
+
+/// The line ids of the three texts: equal lines, equal ids, numbered in the
+/// order they first occur (the base's lines, then ours, then theirs).
+///
+/// Hashing every line of three large texts was most of a merge's time, so
+/// the table does as little as it can:
+///
+/// - a side's line is first compared with the base line where it is
+///   expected (after the base line its previous line matched; most lines of
+///   a side are the base's), and only hashed when it differs: ordinary
+///   edits hash the base and the changed lines, not three texts. The ids are
+///   the same either way (a line equal to a base line has that line's id);
+/// - the table is open addressing over one `u64` per slot (a line's 32-bit
+///   fingerprint and its id), half full at most: a line looked up costs one
+///   slot read or a few neighbours, and its text is compared only when the
+///   fingerprints are equal. A hash map of `(&str, u32)` entries took three
+///   times the memory, and its time went in cache misses;
+/// - the base's lines go in bucket by bucket of the table (sorted by their
+///   first slot), so that the slots written one after another are near
+///   each other: a third less time on a 10 MB base than putting them in in
+///   text order, which reads and writes the table anywhere.
+struct Table<'a> {
+    base: &'a [&'a str],
+    /// The base's ids, one per line.
+    base_ids: Vec<u32>,
+    /// Fingerprint << 32 | id + 1 per slot; 0: empty. A power of two long.
+    slots: Vec<u64>,
+    /// Per id: its line.
+    lines: Vec<&'a str>,
+    /// Per id: its first line in the base, or `u32::MAX` (not in the base).
+    first: Vec<u32>,
+    /// Lines hashed (the work the tests count).
+    #[cfg(test)]
+    hashed: usize,
+}
+
+/// A slot's fingerprint and id (`None`: empty).
+fn slot(s: u64) -> Option<(u32, u32)> {
+    let id = s as u32;
+    (id != 0).then(|| ((s >> 32) as u32, id - 1))
+}
+
+/// The first slot to probe for a fingerprint, in a table of `len` slots (a power of two).
+fn home(fp: u32, len: usize) -> usize {
+    (u64::from(fp).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (len - 1)
+}
+
+impl<'a> Table<'a> {
+    fn new(base: &'a [&'a str]) -> Self {
+        let n = base.len();
+        let len = (n * 2).max(16).next_power_of_two();
+        let mut slots = vec![0u64; len];
+        let fps: Vec<u32> = base.iter().map(|l| fingerprint(l.as_bytes())).collect();
+        // The base's lines go in bucket by bucket of their first slot (a
+        // counting sort, stable), so the slots written one after another are
+        // near each other rather than anywhere in the table.
+        let bits = len.trailing_zeros();
+        let shift = bits - bits.min(12);
+        let mut starts = vec![0usize; (len >> shift) + 1];
+        for &fp in &fps {
+            if let Some(c) = starts.get_mut((home(fp, len) >> shift) + 1) {
+                *c += 1;
+            }
+        }
+        for b in 1..starts.len() {
+            let before = starts.get(b - 1).copied().unwrap_or(0);
+            if let Some(c) = starts.get_mut(b) {
+                *c += before;
+            }
+        }
+        let mut order = vec![0u32; n];
+        for (i, &fp) in fps.iter().enumerate() {
+            if let Some(at) = starts.get_mut(home(fp, len) >> shift) {
+                if let Some(o) = order.get_mut(*at) {
+                    *o = i as u32;
+                }
+                *at += 1;
+            }
+        }
+        // Each line's first equal line (its representative): the first one
+        // put in, as a bucket keeps the lines' order. The slots hold line numbers here.
+        let mask = len - 1;
+        let mut rep = vec![0u32; n];
+        for &i in &order {
+            let (Some(&fp), Some(&line)) = (fps.get(i as usize), base.get(i as usize)) else { continue };
+            let mut at = home(fp, len);
+            let found = loop {
+                match slots.get(at).copied().and_then(slot) {
+                    None => break None,
+                    Some((f, j)) if f == fp && base.get(j as usize) == Some(&line) => break Some(j),
+                    Some(_) => at = (at + 1) & mask,
+                }
+            };
+            let r = found.unwrap_or_else(|| {
+                if let Some(x) = slots.get_mut(at) {
+                    *x = (u64::from(fp) << 32) | u64::from(i + 1);
+                }
+                i
+            });
+            if let Some(x) = rep.get_mut(i as usize) {
+                *x = r;
+            }
+        }
+        // Ids in the order lines first occur, then the slots' line numbers become ids.
+        let mut base_ids = Vec::with_capacity(n);
+        let mut lines = Vec::with_capacity(n);
+        let mut first = Vec::with_capacity(n);
+        for (i, (&r, &line)) in rep.iter().zip(base).enumerate() {
+            let id = if r as usize == i {
+                lines.push(line);
+                first.push(i as u32);
+                lines.len() as u32 - 1
+            } else {
+                base_ids.get(r as usize).copied().unwrap_or(0)
+            };
+            base_ids.push(id);
+        }
+        for x in &mut slots {
+            if let Some((fp, i)) = slot(*x) {
+                *x = (u64::from(fp) << 32) | u64::from(base_ids.get(i as usize).copied().unwrap_or(0) + 1);
+            }
+        }
+        Table {
+            base,
+            base_ids,
+            slots,
+            lines,
+            first,
+            #[cfg(test)]
+            hashed: n,
+        }
     }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(fingerprint(bytes))).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+
+    /// How many distinct lines there are.
+    fn len(&self) -> usize {
+        self.lines.len()
     }
-    fn write_u8(&mut self, _: u8) {}
+
+    /// The id of `line` (new ones numbered on), recording `at` as its first
+    /// base line when it is new and `at` is a base line.
+    fn id(&mut self, line: &'a str, at: u32) -> u32 {
+        #[cfg(test)]
+        {
+            self.hashed += 1;
+        }
+        let fp = fingerprint(line.as_bytes());
+        let mask = self.slots.len() - 1;
+        let mut i = home(fp, self.slots.len());
+        loop {
+            match self.slots.get(i).copied().and_then(slot) {
+                None => break,
+                Some((f, id)) if f == fp && self.lines.get(id as usize) == Some(&line) => return id,
+                Some(_) => i = (i + 1) & mask,
+            }
+        }
+        let id = self.lines.len() as u32;
+        self.lines.push(line);
+        self.first.push(at);
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = (u64::from(fp) << 32) | u64::from(id + 1);
+        }
+        if self.lines.len() * 2 > self.slots.len() {
+            self.grow();
+        }
+        id
+    }
+
+    /// Doubles the slots (the fingerprints are in them: nothing is hashed again).
+    fn grow(&mut self) {
+        let len = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![0; len]);
+        let mask = self.slots.len() - 1;
+        for s in old {
+            let Some((fp, _)) = slot(s) else { continue };
+            let mut i = home(fp, self.slots.len());
+            while self.slots.get(i).is_some_and(|&x| x != 0) {
+                i = (i + 1) & mask;
+            }
+            if let Some(x) = self.slots.get_mut(i) {
+                *x = s;
+            }
+        }
+    }
+
+    /// The ids of a side's lines.
+    fn side_ids(&mut self, side: &[&'a str]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(side.len());
+        // The base line where the next side line is expected.
+        let mut next = 0usize;
+        for &line in side {
+            if let (Some(&b), Some(&id)) = (self.base.get(next), self.base_ids.get(next)) {
+                if b == line {
+                    out.push(id);
+                    next += 1;
+                    continue;
+                }
+            }
+            let id = self.id(line, u32::MAX);
+            // Where the side goes on: after this line's first base line, when that is near.
+            if let Some(&at) = self.first.get(id as usize) {
+                if at != u32::MAX && (at as usize).abs_diff(next) <= RESYNC {
+                    next = at as usize + 1;
+                }
+            }
+            out.push(id);
+        }
+        out
+    }
 }
 
 /// A text's lines, each with its line break (the last may have none).
@@ -259,10 +485,29 @@ fn write(t: &Texts, regions: &[Region], options: &Merge3Options) -> Merge3 {
 /// [`ErrorKind::MergeConflict`] where the input and the patch changed the
 /// same or touching lines; [`ErrorKind::InputTooLarge`] as [`merge3`].
 pub fn merge_into(base: &str, input: &str, patched: &str) -> Result<String> {
+    Ok(merge_into_with(base, input, patched, false)?.0)
+}
+
+/// [`merge_into`], and the merged text's changes to `input` as minimal
+/// splices (byte offsets into `input`), from the merge itself: each region
+/// where the merge took the patch's lines. `None` when the input is `base`
+/// unchanged (the merged text is then `patched`, and its splices the patch's:
+/// [`crate::splices_between`] gives them).
+///
+/// # Errors
+/// As [`merge_into`].
+pub fn merge_into_splices(base: &str, input: &str, patched: &str) -> Result<(String, Option<Vec<Splice>>)> {
+    merge_into_with(base, input, patched, true)
+}
+
+fn merge_into_with(base: &str, input: &str, patched: &str, splices: bool) -> Result<(String, Option<Vec<Splice>>)> {
     let options = Merge3Options { style: Style::Merge, labels: [Some("input".into()), None, Some("patch".into())] };
-    let merged = merge3(base, input, patched, &options)?;
+    check_text("The base", base)?;
+    check_text("Our text", input)?;
+    check_text("Their text", patched)?;
+    let (merged, changes) = merged(base, input, patched, &options, &mut Work::new(MAX_MERGE_WORK), splices)?;
     if merged.conflicts.is_empty() {
-        return Ok(merged.text);
+        return Ok((merged.text, changes));
     }
     let lines: Vec<usize> = merged.conflicts.iter().map(|c| c.ours[0]).collect();
     let places = merged
@@ -286,4 +531,63 @@ pub fn merge_into(base: &str, input: &str, patched: &str) -> Result<String> {
     e.input_lines = lines;
     e.conflicts = merged.conflicts;
     Err(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{records, Table};
+
+    /// Code-like lines: a blank line and a closing brace in ten repeat.
+    fn line(i: usize) -> String {
+        match i % 10 {
+            4 => "\n".to_string(),
+            9 => "}\n".to_string(),
+            _ => format!("line {i}\n"),
+        }
+    }
+
+    fn text(n: usize, change: impl Fn(usize) -> Option<String>) -> String {
+        (0..n).map(|i| change(i).unwrap_or_else(|| line(i))).collect()
+    }
+
+    /// The table hashes every base line once, and of each side only the
+    /// lines that differ from the base line where they are expected (and a
+    /// line after each change), whatever the size: ordinary edits to a large
+    /// text hash about a third of what hashing all three texts did.
+    #[test]
+    fn sides_hash_only_their_changed_lines() {
+        let n = 100_000;
+        let base = text(n, |_| None);
+        // Ours: a line changed in 50, a line inserted in 100, a line deleted in 200.
+        let ours = text(n, |i| match i % 200 {
+            0 | 50 | 100 | 150 => Some(format!("line {i} ours\n")),
+            7 | 107 => Some(format!("// typed\n{}", line(i))),
+            9 => Some(String::new()),
+            _ => None,
+        });
+        // Theirs: blank lines and closing braces (lines the base repeats) inserted, a line changed.
+        let theirs = text(n, |i| match i % 100 {
+            25 => Some(format!("line {i} theirs\n")),
+            30 => Some(format!("\n}}\n{}", line(i))),
+            _ => None,
+        });
+        let [b, o, t] = [records(&base), records(&ours), records(&theirs)];
+        let mut table = Table::new(&b);
+        assert_eq!(table.hashed, n);
+        let ours_ids = table.side_ids(&o);
+        let changed_ours = n / 50 + n / 100 + n / 200;
+        assert!(table.hashed - n <= 2 * changed_ours, "ours hashed {} lines for {changed_ours} changes", table.hashed - n);
+        let before = table.hashed;
+        let theirs_ids = table.side_ids(&t);
+        let changed_theirs = n / 100 * 3;
+        assert!(table.hashed - before <= 2 * changed_theirs, "theirs hashed {} lines", table.hashed - before);
+        // The same ids as hashing every line.
+        let mut all = std::collections::HashMap::new();
+        let mut id = |l: &str| {
+            let k = all.len() as u32;
+            *all.entry(l.to_string()).or_insert(k)
+        };
+        let want: Vec<Vec<u32>> = [&b, &o, &t].iter().map(|lines| lines.iter().map(|l| id(l)).collect()).collect();
+        assert_eq!([table.base_ids, ours_ids, theirs_ids].to_vec(), want);
+    }
 }

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{serialize, with_input};
-use crate::merge::{merge3, merge_into, Merge3Options, Style};
+use crate::merge::{merge3, merge_into, merge_into_splices, Merge3Options, Style};
 
 /// The three texts, put one after another in the input buffer (`lens`
 /// bytes each; like the apply functions' input, not through wasm-bindgen's
@@ -40,4 +40,16 @@ pub fn merge3_js(
 #[wasm_bindgen(js_name = mergeInto)]
 pub fn merge_into_js(base_len: usize, input_len: usize, patched_len: usize) -> Result<String, JsValue> {
     with_texts([base_len, input_len, patched_len], |base, input, patched| Ok(merge_into(base, input, patched)?))
+}
+
+/// The `base` option with `report`: `[merged text, [splices against the
+/// input as `spliceTexts` gives them]]`, the splices from the merge's own
+/// regions (a line diff only when the input is the base unchanged).
+#[wasm_bindgen(js_name = mergeIntoSplices)]
+pub fn merge_into_splices_js(base_len: usize, input_len: usize, patched_len: usize) -> Result<js_sys::Array, JsValue> {
+    with_texts([base_len, input_len, patched_len], |base, input, patched| {
+        let (text, splices) = merge_into_splices(base, input, patched)?;
+        let splices = splices.unwrap_or_else(|| crate::splices_between(input, &text));
+        Ok(js_sys::Array::of2(&JsValue::from_str(&text), &super::positions::flat_splices(input, &splices)))
+    })
 }

@@ -16,17 +16,22 @@ pub fn splice_texts(old_len: usize, new_len: usize) -> Result<js_sys::Array, JsV
         let (Some(old), Some(new)) = (all.get(..old_len), all.get(old_len..)) else {
             return Err(JsValue::from_str("applypatch: bad input lengths"));
         };
-        let splices = crate::splices_between(old, new);
-        let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
-        crate::utf16::offsets(old, &mut offsets);
-        let mut texts = String::new();
-        let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
-        let mut text_end = 0;
-        for (s, o) in splices.iter().zip(offsets.chunks(2)) {
-            texts.push_str(&s.text);
-            text_end += crate::utf16::len(s.text.as_bytes());
-            flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
-        }
-        Ok(js_sys::Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts)))
+        Ok(flat_splices(old, &crate::splices_between(old, new)))
     })
+}
+
+/// Splices of `old` as they cross: `[Uint32Array [from, to, textEnd, …]
+/// (UTF-16 offsets), the texts joined]` (js/positions.ts `splicesOf`).
+pub(super) fn flat_splices(old: &str, splices: &[crate::Splice]) -> js_sys::Array {
+    let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
+    crate::utf16::offsets(old, &mut offsets);
+    let mut texts = String::new();
+    let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
+    let mut text_end = 0;
+    for (s, o) in splices.iter().zip(offsets.chunks(2)) {
+        texts.push_str(&s.text);
+        text_end += crate::utf16::len(s.text.as_bytes());
+        flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
+    }
+    js_sys::Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts))
 }

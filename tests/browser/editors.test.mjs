@@ -350,3 +350,109 @@ browserTest('Monaco: minimal edits, one undo step, exact offsets (CRLF, astral),
   assert.equal(r.emptyUndone, '');
   assert.equal(r.noFinal[0], r.noFinal[1]);
 });
+
+// The user typed while the model wrote: the patch was written against the
+// text the model read (`base`); applied with it, the changes are the patch's
+// alone, the user's typing and cursor stay, and a clash changes nothing.
+const modelRead = 'function add(a, b) {\n  return a + b;\n}\n\nfunction sub(a, b) {\n  return a - b;\n}\n';
+const modelDiff = '@@ function sub(a, b) {\n-  return a - b;\n+  return Number(a) - Number(b);\n';
+
+browserTest('CodeMirror with base: the user typed into the document since the model read it; typing and cursor survive', async () => {
+  const r = await page.evaluate(
+    ([base, diff]) => {
+      const { EditorState, EditorView, EditorSelection, history, undo } = t.cm;
+      const view = new EditorView({
+        state: EditorState.create({ doc: base, extensions: [history()] }),
+        parent: document.getElementById('cm'),
+      });
+      // The user types a comment at the top and a doc line inside add(), the cursor ends after it.
+      view.dispatch({ changes: { from: 0, insert: '// math\n' }, userEvent: 'input.type' });
+      const inAdd = view.state.doc.toString().indexOf('  return a + b;');
+      view.dispatch({
+        changes: { from: inAdd, insert: '  // adds\n' },
+        selection: EditorSelection.cursor(inAdd + '  // adds'.length),
+        userEvent: 'input.type',
+      });
+      const typed = view.state.doc.toString();
+      const cursor = view.state.selection.main.head;
+      const around = (st) => st.sliceDoc(st.selection.main.head - 6, st.selection.main.head);
+      const before = around(view.state);
+      const spec = t.adapters.cm.patchTransaction(view.state, diff, { base });
+      const report = t.adapters.cm.applyPatchToView(view, diff, { base });
+      const out = {
+        typed,
+        text: view.state.doc.toString(),
+        reportText: report.text,
+        changes: spec.changes,
+        cursorMoved: view.state.selection.main.head - cursor,
+        before,
+        after: around(view.state),
+      };
+      undo(view);
+      out.undone = view.state.doc.toString();
+      // The user changes the very line the patch changes: merge_conflict, nothing changes, a diagnostic on that line.
+      const inSub = view.state.doc.toString().indexOf('a - b');
+      view.dispatch({ changes: { from: inSub, to: inSub + 5, insert: 'b - a' }, userEvent: 'input.type' });
+      const clashed = view.state.doc.toString();
+      try {
+        t.adapters.cm.applyPatchToView(view, diff, { base });
+      } catch (e) {
+        out.code = e.code;
+        out.inputLines = e.inputLines;
+        out.diagnostics = t.adapters.cm.patchDiagnostics(e, view.state).map((d) => view.state.doc.lineAt(d.from).number);
+      }
+      out.unchanged = view.state.doc.toString() === clashed;
+      view.destroy();
+      return out;
+    },
+    [modelRead, modelDiff],
+  );
+  const want = r.typed.replace('return a - b', 'return Number(a) - Number(b)');
+  assert.equal(r.text, want);
+  assert.equal(r.reportText, want);
+  // One minimal change, against the document as the user left it (the patch's line, 4 lines further down than in base).
+  assert.deepEqual(r.changes, [{ from: r.typed.indexOf('a - b'), to: r.typed.indexOf('a - b') + 5, insert: 'Number(a) - Number(b)' }]);
+  assert.equal(r.cursorMoved, 0, 'the cursor stays where the user left it');
+  assert.equal(r.after, r.before);
+  assert.equal(r.undone, r.typed, "undo takes the patch back and keeps the user's typing");
+  assert.equal(r.code, 'merge_conflict');
+  assert.deepEqual(r.inputLines, [8]);
+  assert.deepEqual(r.diagnostics, [8]);
+  assert.ok(r.unchanged, 'a conflict changes nothing');
+});
+
+browserTest('Monaco with base: the user typed into the model since the model read it; typing and cursor survive', async () => {
+  const r = await page.evaluate(
+    ([base, diff]) => {
+      const { monaco } = t;
+      const model = monaco.editor.createModel(base, 'plaintext');
+      const editor = monaco.editor.create(document.getElementById('mo'), { model });
+      // The user types a line at the top and a word inside add(), the cursor after it.
+      editor.executeEdits('user', [{ range: new monaco.Range(1, 1, 1, 1), text: '// math\n' }]);
+      editor.executeEdits('user', [{ range: new monaco.Range(3, 16, 3, 16), text: ' /* sum */' }]);
+      editor.setSelection(new monaco.Selection(3, 26, 3, 26));
+      const typed = model.getValue();
+      const edits = t.adapters.mo.patchEdits(model, diff, { base });
+      t.adapters.mo.applyPatchToModel(editor, diff, { base });
+      const sel = editor.getSelection();
+      const out = { typed, edits, text: model.getValue(), cursor: [sel.positionLineNumber, sel.positionColumn] };
+      model.undo();
+      out.undone = model.getValue();
+      editor.dispose();
+      model.dispose();
+      return out;
+    },
+    [modelRead, modelDiff],
+  );
+  assert.equal(r.typed, `// math\n${modelRead.replace('a + b;', 'a + b; /* sum */')}`);
+  assert.equal(r.text, r.typed.replace('return a - b', 'return Number(a) - Number(b)'));
+  assert.deepEqual(r.edits, [
+    {
+      range: { startLineNumber: 7, startColumn: 10, endLineNumber: 7, endColumn: 15 },
+      text: 'Number(a) - Number(b)',
+      forceMoveMarkers: false,
+    },
+  ]);
+  assert.deepEqual(r.cursor, [3, 26], 'the cursor stays where the user left it');
+  assert.equal(r.undone, r.typed, "undo takes the patch back and keeps the user's typing");
+});

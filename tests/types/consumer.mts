@@ -131,3 +131,26 @@ for (const e of events) {
 createPatchStream('a\n', { format: 'patch' });
 const streamed: string = stream.end();
 void streamed;
+
+// The `base` option: a text on the text functions, a file map on the file-map ones.
+import { applyBlocks, applyEdit, applyEdits, applyPatch, type MergeConflict, merge3 } from 'applypatch';
+
+const merged3: MergeConflict[] = merge3('a\n', 'b\n', 'c\n', { style: 'zdiff3' }).conflicts;
+const onBase: string = apply('b\n', '@@\n-a\n+c', { base: 'a\n' });
+const onBaseMap: Record<string, string> = applyPatch({ a: 'b\n' }, '', { base: { a: 'a\n' } }).files;
+const onBaseUnified: Map<string, string> = applyUnified(new Map([['a', 'b\n']]), '', { base: new Map([['a', 'a\n']]), report: true }).files;
+const editOnBase = applyEdit('b\n', { search: 'a', replace: 'c' }, { base: 'a\n' });
+const editConflicts: MergeConflict[] | undefined = editOnBase.ok ? undefined : editOnBase.conflicts;
+const editsOnBase: string = applyEdits('b\n', [], { base: 'a\n' }).text;
+const blocksOnBase: boolean = applyBlocks({ a: 'b\n' }, '', { base: { a: 'a\n' } }).ok;
+// @ts-expect-error: a file map's base is a file map
+applyUnified({ a: 'b\n' }, '', { base: 'a\n' });
+// @ts-expect-error: a file map's base is a file map
+applyBlocks({ a: 'b\n' }, '', { base: 'a\n' });
+// @ts-expect-error: a file map's base is a file map
+applyPatch({ a: 'b\n' }, '', { base: 'a\n' });
+// @ts-expect-error: a text's base is a text
+applyEdit('b\n', { search: 'a', replace: 'c' }, { base: { a: 'a\n' } });
+// @ts-expect-error: a text's base is a text
+apply('b\n', '', { base: new Map() });
+void [merged3, onBase, onBaseMap, onBaseUnified, editConflicts, editsOnBase, blocksOnBase];

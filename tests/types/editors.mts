@@ -30,4 +30,10 @@ const applied: PatchReport = applyPatchToModel(ed, '@@\n-a\n+b');
 const markers: editor.IMarkerData[] = patchMarkers(new Error('x'), model, { target: 'patch' });
 // @ts-expect-error: not a format
 patchTransaction(state, '', { format: 'git' });
+// The text the model read, when the user typed since.
+const typedOver: PatchReport = applyPatchToView(view, '@@\n-a\n+b', { base: 'a\n' });
+const typedEdits: editor.IIdentifiedSingleEditOperation[] = patchEdits(model, '@@\n-a\n+b', { base: 'a\n' });
+// @ts-expect-error: a document's base is a text
+applyPatchToModel(ed, '@@\n-a\n+b', { base: { 'a.txt': 'a\n' } });
+void [typedOver, typedEdits];
 void [spec, userEvent, report, splice, reviewed, diagnostics, edits, applied, markers];

@@ -30,7 +30,7 @@ if (r.ok) {
 } else {
   const nothing: null = r.strategy;
   const minus: -1 = r.start;
-  const reason: 'empty-search' | 'not-found' | 'ambiguous' | 'unknown-file' | 'no-change' | undefined = r.reason;
+  const reason: 'empty-search' | 'not-found' | 'ambiguous' | 'unknown-file' | 'no-change' | 'merge-conflict' | undefined = r.reason;
   const near: number | undefined = r.nearest?.startLine;
   void [nothing, minus, reason, near];
 }
