@@ -65,17 +65,24 @@ export function spliceTexts(before: string, after: string): Splice[] {
 }
 
 /**
- * Gives `target` a `splices` property from `before` to `after`, computed on
- * first read (most callers of a patch never read it). Not enumerable: a
- * result compares, spreads and prints as it did without it. @internal
+ * Gives `target` a `splices` property from `before` to `after`, decoded on
+ * first read (most callers of a patch never read it): from `placed`, the
+ * splices the engine made where it placed the changes, or else computed by
+ * the engine from the two texts. Not enumerable: a result compares, spreads
+ * and prints as it did without it. @internal
  */
-export function addSplices<T extends object>(target: T, before: string, after: string): T & { readonly splices: Splice[] } {
+export function addSplices<T extends object>(
+  target: T,
+  before: string,
+  after: string,
+  placed?: FlatChanges,
+): T & { readonly splices: Splice[] } {
   let cached: Splice[] | undefined;
   Object.defineProperty(target, 'splices', {
     enumerable: false,
     configurable: true,
     get: () => {
-      cached ??= spliceTexts(before, after);
+      cached ??= placed === undefined ? spliceTexts(before, after) : splicesOf(placed);
       return cached;
     },
   });

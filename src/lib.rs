@@ -104,7 +104,7 @@ mod wasm;
 pub use error::{Conflict, Error, ErrorKind, MergeConflict, Nearest, Result};
 pub use files::{
     apply_file_operation, apply_file_operation_with, apply_files, apply_patch, apply_patch_with, create_file, summary, summary_with,
-    FileChange, FileOperation,
+    FileChange, FileOperation, Written,
 };
 pub use format::{detect_format, Format};
 pub use mode::{Changes, Mode, Placed};

@@ -3,10 +3,14 @@
 //!   gives; they are sorted, disjoint, and minimal (no splice starts or ends
 //!   with a character that is the same before and after);
 //! - each placed section names the whole input lines of its run;
-//! - `splices_between` has the same properties for any two texts.
+//! - `splices_between` has the same properties for any two texts;
+//! - a patch's updates give splices from where they placed their sections
+//!   (`Patch::apply_touched_placed`) with the same properties, equal to the
+//!   update diff's own minimal splices, with no comparison of texts.
 #![cfg(not(target_arch = "wasm32"))]
 
-use applypatch::{splices_between, Changes, Mode, Splice};
+use applypatch::repair::Ctx;
+use applypatch::{parse_patch, splices_between, Changes, Mode, Splice};
 use proptest::prelude::*;
 
 fn line() -> impl Strategy<Value = String> {
@@ -115,6 +119,39 @@ proptest! {
     }
 
     #[test]
+    fn patch_update_splices_come_from_the_placement(
+        lines in prop::collection::vec(line(), 1..10),
+        sep in prop::sample::select(vec!["\n", "\r\n"]),
+        final_newline: bool,
+        at in 0usize..10,
+        removed in 0usize..4,
+        added in prop::collection::vec(line(), 0..4),
+        codex: bool,
+    ) {
+        let at = at % lines.len();
+        let removed = removed.min(lines.len() - at);
+        let input = text_of(&lines, sep, final_newline);
+        let diff = diff_for(&lines, at, removed, &added);
+        let mode = if codex { Mode::Codex } else { Mode::Strict };
+        let patch = parse_patch(&format!("*** Begin Patch\n*** Update File: f\n{diff}\n*** End Patch")).unwrap();
+        let placed = patch.apply_touched_placed(mode, &mut Ctx::default(), &[Some(&input)]);
+        let plain = patch.apply_touched(mode, &mut Ctx::default(), &[Some(&input)]);
+        prop_assert_eq!(placed.is_ok(), plain.is_ok());
+        if let (Ok(placed), Ok(plain)) = (placed, plain) {
+            prop_assert_eq!(placed.len(), 1);
+            let w = &placed[0];
+            prop_assert_eq!((w.slot, &w.contents), (plain[0].0, &plain[0].1));
+            let splices = w.splices.as_deref().unwrap();
+            let out = w.contents.as_deref().unwrap();
+            prop_assert_eq!(apply_all(&input, splices), out);
+            check_minimal(&input, splices)?;
+            // The same splices as the diff's own changes, trimmed.
+            let changes = mode.changes(&input, &diff).unwrap().minimal(&input);
+            prop_assert_eq!(splices, changes.splices());
+        }
+    }
+
+    #[test]
     fn splices_between_are_minimal_and_give_the_text(
         old in prop::collection::vec(line(), 0..10),
         new in prop::collection::vec(line(), 0..10),
@@ -138,4 +175,42 @@ fn sections_say_where_each_run_landed() {
     assert_eq!(placed, [(3, 2, 4, 8), (6, 4, 14, 19)]);
     let splices: Vec<_> = c.splices().iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
     assert_eq!(splices, [(4, 7, "2"), (14, 18, "4")]);
+}
+
+#[test]
+fn patch_splices_only_for_files_one_update_changed() {
+    let patch = parse_patch(
+        "*** Begin Patch\n*** Update File: a\n@@\n-x😀1\n+x😀2\n*** Update File: b\n*** Move to: c\n@@\n-y\n+z\n*** Add File: d\n+new\n*** Update File: e\n@@\n-1\n+2\n*** Update File: e\n@@\n-2\n+3\n*** End Patch",
+    )
+    .unwrap();
+    let paths: Vec<String> = patch.touched().iter().map(|t| t.path.clone()).collect();
+    let given = |p: &str| match p {
+        "a" => Some("keep\nx😀1\n"),
+        "b" => Some("y\n"),
+        "c" => Some("old c\n"),
+        "e" => Some("1\n"),
+        _ => None,
+    };
+    let files: Vec<Option<&str>> = paths.iter().map(|p| given(p)).collect();
+    let written = patch.apply_touched_placed(Mode::Strict, &mut Ctx::default(), &files).unwrap();
+    type Got<'a> = (&'a str, Option<&'a str>, Option<Vec<(usize, usize, &'a str)>>);
+    let got: Vec<Got> = written
+        .iter()
+        .map(|w| {
+            let splices = w.splices.as_ref().map(|s| s.iter().map(|s| (s.start, s.end, s.text.as_str())).collect());
+            (paths[w.slot].as_str(), w.contents.as_deref(), splices)
+        })
+        .collect();
+    // a: the one character that changed (the emoji, four bytes, is kept);
+    // moved, added and twice-updated files have none (their texts are compared).
+    assert_eq!(
+        got,
+        [
+            ("a", Some("keep\nx😀2\n"), Some(vec![(10, 11, "2")])),
+            ("c", Some("z\n"), None),
+            ("b", None, None),
+            ("d", Some("new\n"), None),
+            ("e", Some("3\n"), None),
+        ]
+    );
 }

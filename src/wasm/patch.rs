@@ -3,6 +3,7 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+use super::positions::flat_splices;
 use super::{allow, by_position, changes_to_js, ctx, keep_repairs, mode, serialize, split_inputs, to_js_error, with_input, REPAIRS};
 use crate::repair::Ctx;
 use crate::{FileOperation, Mode};
@@ -22,6 +23,8 @@ pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub struct PreparedPatch {
     patch: crate::Patch,
+    /// What the last `apply` with `splices` placed (`splices` hands it out).
+    placed: std::cell::RefCell<Array>,
 }
 
 /// Parses a patch once (`PatchError` fields when the envelope is malformed;
@@ -36,7 +39,7 @@ pub fn prepare_patch(patch_len: usize, mode_code: u32) -> Result<PreparedPatch, 
     let mut ctx = ctx(mode_code);
     let result = with_input(patch_len, |patch| {
         let parsed = if mode(mode_code) == Mode::Strict { crate::parse_patch_with(patch, &mut ctx) } else { crate::parse_patch(patch) };
-        parsed.map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
+        parsed.map(|patch| PreparedPatch { patch, placed: Default::default() }).map_err(|e| to_js_error(&e))
     });
     keep_repairs(ctx);
     result
@@ -71,6 +74,16 @@ impl PreparedPatch {
         out
     }
 
+    /// Where the last `apply` with `splices` placed the updates' changes:
+    /// `[index, offsets, texts, …]`, for each file one update changed (as
+    /// `Written::splices`), the index of its path in `paths` and its minimal
+    /// splices in the shape of `applyChanges` (UTF-16 offsets of the file as
+    /// given). A file not listed was written otherwise (added, moved onto,
+    /// updated twice): `spliceTexts` compares its texts.
+    pub fn splices(&self) -> Array {
+        self.placed.take()
+    }
+
     /// For each path of `paths`: 1 if `apply` needs its contents (an update
     /// or delete names it; with `all`, an added file too), else 0.
     pub fn reads(&self, all: bool) -> Vec<u8> {
@@ -81,8 +94,10 @@ impl PreparedPatch {
     /// after another: `lengths` has one entry per path of `paths`, its
     /// length in bytes, or `u32::MAX` for a path whose contents are not
     /// given. Returns `[index, contents | null, …]`: each path the patch
-    /// touched, as its position in `paths`, and its final contents.
-    pub fn apply(&self, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
+    /// touched, as its position in `paths`, and its final contents. With
+    /// `splices`, `splices()` then answers where the updates placed their
+    /// changes.
+    pub fn apply(&self, lengths: Vec<u32>, mode_code: u32, splices: bool) -> Result<Array, JsValue> {
         let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         // The envelope's repairs (from preparePatch) come first.
         let mut ctx = Ctx::new(allow(mode_code));
@@ -90,12 +105,29 @@ impl PreparedPatch {
         let result = with_input(total, |all| {
             // The files by position in `touches`, as the engine takes them: no lookup by path.
             let contents = by_position(all, &lengths)?;
-            let changes = self.patch.apply_touched(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
             let out = Array::new();
-            for (i, contents) in changes {
-                out.push(&JsValue::from(i as u32));
-                out.push(&contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+            if !splices {
+                let changes = self.patch.apply_touched(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
+                for (i, contents) in changes {
+                    out.push(&JsValue::from(i as u32));
+                    out.push(&contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+                }
+                return Ok(out);
             }
+            let written = self.patch.apply_touched_placed(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
+            let placed = Array::new();
+            for w in written {
+                let before = contents.get(w.slot).copied().flatten();
+                if let (Some(before), Some(s), Some(_)) = (before, &w.splices, &w.contents) {
+                    let [offsets, texts] = flat_splices(before, s);
+                    placed.push(&JsValue::from(w.slot as u32));
+                    placed.push(&offsets);
+                    placed.push(&texts);
+                }
+                out.push(&JsValue::from(w.slot as u32));
+                out.push(&w.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+            }
+            *self.placed.borrow_mut() = placed;
             Ok(out)
         });
         keep_repairs(ctx);

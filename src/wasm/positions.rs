@@ -1,8 +1,8 @@
-//! The binding's positions for editors (the `wasm` feature): the splices
-//! between a file and its new contents as UTF-16 offsets, for the file
-//! results of `applyPatch`, `applyUnified(…, { report: true })` and the edit
-//! blocks. The diffs' own splices and sections cross with their changes
-//! (`to_js_changes` in the binding).
+//! The binding's positions for editors (the `wasm` feature): splices as
+//! UTF-16 offsets (`flat_splices`), and the splices between a file and its
+//! new contents where no placement gives them (`spliceTexts`). The diffs' own
+//! splices and sections cross with their changes (`to_js_changes` in the
+//! binding), a patch's updates' with the patch (`PreparedPatch::splices`).
 
 use wasm_bindgen::prelude::*;
 
@@ -16,17 +16,24 @@ pub fn splice_texts(old_len: usize, new_len: usize) -> Result<js_sys::Array, JsV
         let (Some(old), Some(new)) = (all.get(..old_len), all.get(old_len..)) else {
             return Err(JsValue::from_str("applypatch: bad input lengths"));
         };
-        let splices = crate::splices_between(old, new);
-        let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
-        crate::utf16::offsets(old, &mut offsets);
-        let mut texts = String::new();
-        let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
-        let mut text_end = 0;
-        for (s, o) in splices.iter().zip(offsets.chunks(2)) {
-            texts.push_str(&s.text);
-            text_end += crate::utf16::len(s.text.as_bytes());
-            flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
-        }
-        Ok(js_sys::Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts)))
+        let [offsets, texts] = flat_splices(old, &crate::splices_between(old, new));
+        Ok(js_sys::Array::of2(&offsets, &texts))
     })
+}
+
+/// Splices of `input` as they cross: `[offsets, texts]`, a `Uint32Array` of
+/// `[start, end, textEnd, …]` in UTF-16 code units of `input`, and the new
+/// texts joined.
+pub(super) fn flat_splices(input: &str, splices: &[crate::Splice]) -> [JsValue; 2] {
+    let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
+    crate::utf16::offsets(input, &mut offsets);
+    let mut texts = String::new();
+    let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
+    let mut text_end = 0;
+    for (s, o) in splices.iter().zip(offsets.chunks(2)) {
+        texts.push_str(&s.text);
+        text_end += crate::utf16::len(s.text.as_bytes());
+        flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
+    }
+    [js_sys::Uint32Array::from(flat.as_slice()).into(), JsValue::from_str(&texts)]
 }
