@@ -7,11 +7,13 @@
 // (below 1: B is faster). Every case is checked first: both builds give the
 // new file (Strict), or the same answer (Codex).
 //
-//   node bench/ab.mjs A_DIST B_DIST [--passes N] [--report]
+//   node bench/ab.mjs A_DIST B_DIST [--passes N] [--report] [--patch]
 //   e.g. node bench/ab.mjs /work/wt-old/dist dist
 //
 // A_DIST and B_DIST are dist/ folders made by scripts/build.mjs (each holds
-// index.cjs). With --report, B is also timed with `report: true`.
+// index.cjs). With --report, B is also timed with `report: true`. With
+// --patch, each diff is sent as a one-file `*** Begin Patch` patch to
+// `applyPatch` instead (and the splices of its change read, with --report).
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { loadCorpus } from './real-edits.mjs';
@@ -32,6 +34,8 @@ const [a, b] = dists.map((d) => require(resolve(d, 'index.cjs')));
 const passes = Number(flag('--passes') ?? 21);
 
 const { cases } = loadCorpus();
+const patch = args.includes('--patch');
+for (const c of cases) c.patch = `*** Begin Patch\n*** Update File: f\n${c.diff}\n*** End Patch`;
 const codex = { mode: 'codex' };
 const attempt = (fn) => {
   try {
@@ -91,8 +95,15 @@ for (const [name, pick] of workloads) {
   ]) {
     const list = cases.filter((c) => pick(c) && keep(c));
     if (list.length === 0) continue;
-    const fns = [(c) => a.apply(c.input, c.diff, opts), (c) => b.apply(c.input, c.diff, opts)];
-    if (args.includes('--report')) fns.push((c) => b.apply(c.input, c.diff, { ...opts, ...report }));
+    const fns = patch
+      ? [(c) => a.applyPatch({ f: c.input }, c.patch, opts), (c) => b.applyPatch({ f: c.input }, c.patch, opts)]
+      : [(c) => a.apply(c.input, c.diff, opts), (c) => b.apply(c.input, c.diff, opts)];
+    if (args.includes('--report'))
+      fns.push(
+        patch
+          ? (c) => b.applyPatch({ f: c.input }, c.patch, opts).changes[0]?.splices
+          : (c) => b.apply(c.input, c.diff, { ...opts, ...report }),
+      );
     const [ra, rb, rr] = side(list, fns);
     const line = `${name.padEnd(26)} ${mode.padEnd(6)} ${String(list.length).padStart(6)} ${ra.us.toFixed(2).padStart(9)} ${rb.us.toFixed(2).padStart(9)} ${rb.ratio.toFixed(3).padStart(7)}`;
     console.log(rr ? `${line}   B report: ${rr.us.toFixed(2)} µs (${rr.ratio.toFixed(3)})` : line);

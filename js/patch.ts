@@ -213,7 +213,7 @@ function preparedChanges(
   map: FileMap<Files>,
   prepared: PreparedPatch,
   mode: number,
-  placed?: Map<string, FlatChanges>,
+  placed?: Map<string, Uint32Array>,
 ): Array<string | null> {
   // Each path is followed by a line break (a patch's paths never hold one).
   const paths = prepared.paths().split('\n');
@@ -224,9 +224,11 @@ function preparedChanges(
   const flat = call(() => prepared.apply(lengths, mode, placed !== undefined)) as Array<number | string | null>;
   for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   if (placed !== undefined) {
-    // [index, offsets, texts, …]: the splices of each file one update changed, where it placed them.
-    const s = call(() => prepared.splices()) as Array<number | Uint32Array | string>;
-    for (let i = 0; i < s.length; i += 3) placed.set(paths[s[i] as number] as string, [s[i + 1] as Uint32Array, s[i + 2] as string]);
+    // [index, n, start, end, newStart, newEnd, …]: where one update placed each file's changes (trimmed when read).
+    const s = call(() => prepared.splices());
+    for (let i = 0; i < s.length; i += 2 + 4 * (s[i + 1] as number)) {
+      placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
+    }
   }
   return flat as Array<string | null>;
 }
@@ -239,7 +241,7 @@ export function fileChanges(
   map: FileMap<Files>,
   flat: Array<string | null>,
   movedFrom: ReadonlyMap<string, string>,
-  placed?: ReadonlyMap<string, FlatChanges>,
+  placed?: ReadonlyMap<string, FlatChanges | Uint32Array>,
 ): PatchChange[] {
   const changes: PatchChange[] = [];
   for (let i = 0; i < flat.length; i += 2) {
@@ -291,7 +293,7 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: F
   if (opts.base !== undefined) return applyPatchOverBase(map, patch, opts);
   const e = engine(opts, modeCode(opts));
   const result = withPatch(patch, e.code, (prepared) => {
-    const placed = new Map<string, FlatChanges>();
+    const placed = new Map<string, Uint32Array>();
     const flat = preparedChanges(map, prepared, e.code, placed);
     const touches = prepared.touches() as PatchTouch[];
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));

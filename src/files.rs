@@ -45,8 +45,8 @@ struct Overlay<'f, B> {
     state: Vec<Option<Option<String>>>,
     /// Slots in the order first written: the order of the result.
     order: Vec<usize>,
-    /// Per slot, when asked for (else empty): the minimal splices that made
-    /// its contents from the caller's, while one update placed them.
+    /// Per slot, when asked for (else empty): the splices that made its
+    /// contents from the caller's, while one update placed them.
     placed: Vec<Option<Vec<Splice>>>,
     _files: std::marker::PhantomData<&'f ()>,
 }
@@ -93,7 +93,7 @@ impl<'f, B: Fn(usize) -> Option<&'f str>> Overlay<'f, B> {
     }
 
     /// Writes an update's result over the caller's contents of `slot`, with
-    /// the minimal `splices` that made it (kept when the slot was not written
+    /// the `splices` that made it (kept when the slot was not written
     /// before: then they are splices of the caller's contents).
     fn set_placed(&mut self, slot: usize, contents: String, splices: Vec<Splice>) {
         let fresh = matches!(self.state.get(slot), Some(None));
@@ -130,11 +130,12 @@ pub struct Written {
     /// Its new contents, or `None` when the file was deleted (or moved away).
     pub contents: Option<String>,
     /// When one update made the new contents from the file as given (not
-    /// added, moved, or written by an earlier operation): the minimal
-    /// splices of the file as given that make them, from where the update's
-    /// sections were placed (byte offsets, sorted, disjoint, each trimmed of
-    /// what its old and new text share). `None` otherwise: compare the texts
-    /// ([`crate::positions::splices_between`]).
+    /// added, moved, or written by an earlier operation): the splices of the
+    /// file as given that make them, where the update placed its sections
+    /// (byte offsets, sorted, disjoint, whole lines as
+    /// [`crate::Changes::splices`]; [`crate::minimal_splices`]
+    /// trims them). `None` otherwise: compare the texts
+    /// ([`crate::splices_between`]).
     pub splices: Option<Vec<Splice>>,
 }
 
@@ -738,8 +739,7 @@ fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, o
                     let current = files.get(slot).unwrap_or_default();
                     let splices = crate::batch::splices_parsed_with(mode, current, diff, Some(path), &mut sub)?;
                     let new = text::apply_splices(current, &splices);
-                    // Trimmed only for a caller that keeps them: the cost of the changed lines.
-                    (new, files.places().then(|| text::minimize(current, &splices)))
+                    (new, files.places().then_some(splices))
                 }
                 None => (current.to_string(), Some(Vec::new())),
             };

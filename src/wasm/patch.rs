@@ -3,7 +3,7 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::positions::flat_splices;
+use super::positions::ranges;
 use super::{allow, by_position, changes_to_js, ctx, keep_repairs, mode, serialize, split_inputs, to_js_error, with_input, REPAIRS};
 use crate::repair::Ctx;
 use crate::{FileOperation, Mode};
@@ -24,7 +24,7 @@ pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
 pub struct PreparedPatch {
     patch: crate::Patch,
     /// What the last `apply` with `splices` placed (`splices` hands it out).
-    placed: std::cell::RefCell<Array>,
+    placed: std::cell::RefCell<Vec<u32>>,
 }
 
 /// Parses a patch once (`PatchError` fields when the envelope is malformed;
@@ -74,13 +74,15 @@ impl PreparedPatch {
         out
     }
 
-    /// Where the last `apply` with `splices` placed the updates' changes:
-    /// `[index, offsets, texts, …]`, for each file one update changed (as
-    /// `Written::splices`), the index of its path in `paths` and its minimal
-    /// splices in the shape of `applyChanges` (UTF-16 offsets of the file as
-    /// given). A file not listed was written otherwise (added, moved onto,
-    /// updated twice): `spliceTexts` compares its texts.
-    pub fn splices(&self) -> Array {
+    /// Where the last `apply` with `splices` placed the updates' changes,
+    /// for each file one update changed (`Written::splices`): `[index, n,
+    /// start, end, newStart, newEnd, …]`, the index of its path in `paths`
+    /// and its `n` splices as byte ranges of the file as given and of its new
+    /// contents (whole lines, numbers only: most callers never read them;
+    /// `trimSplices` makes the minimal splices of one file when read). A
+    /// file not listed was written otherwise (added, moved onto, updated
+    /// twice): `spliceTexts` compares its texts.
+    pub fn splices(&self) -> Vec<u32> {
         self.placed.take()
     }
 
@@ -115,14 +117,11 @@ impl PreparedPatch {
                 return Ok(out);
             }
             let written = self.patch.apply_touched_placed(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
-            let placed = Array::new();
+            let mut placed: Vec<u32> = Vec::new();
             for w in written {
-                let before = contents.get(w.slot).copied().flatten();
-                if let (Some(before), Some(s), Some(_)) = (before, &w.splices, &w.contents) {
-                    let [offsets, texts] = flat_splices(before, s);
-                    placed.push(&JsValue::from(w.slot as u32));
-                    placed.push(&offsets);
-                    placed.push(&texts);
+                if let (Some(s), Some(_)) = (&w.splices, &w.contents) {
+                    placed.extend([w.slot as u32, s.len() as u32]);
+                    placed.extend(ranges(s));
                 }
                 out.push(&JsValue::from(w.slot as u32));
                 out.push(&w.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));

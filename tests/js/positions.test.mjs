@@ -150,7 +150,7 @@ test('applyPatch, applyUnified and edit blocks: splices of each modified file (g
   assert.deepEqual(applyEdit('a', { search: 'zzz', replace: 'y' }).splices, []);
 });
 
-test('applyPatch: the splices of an update are where its sections were placed, as apply with report gives them (generated)', () => {
+test('applyPatch and applyUnified: the splices of an update are where its sections were placed, as apply with report gives them (generated)', () => {
   const r = rng(2526);
   let checked = 0;
   for (let i = 0; i < 300; i++) {
@@ -182,6 +182,8 @@ test('applyPatch: the splices of an update are where its sections were placed, a
   // the texts would find the unchanged middle line): the engine did not re-diff.
   const run = applyPatch({ f: 'a\nx\nb\n' }, '*** Begin Patch\n*** Update File: f\n@@\n-a\n-x\n-b\n+A\n+x\n+B\n*** End Patch');
   assert.deepEqual(run.changes[0].splices, [{ from: 0, to: 5, insert: 'A\nx\nB' }]);
+  const hunk = applyUnified({ f: 'a\nx\nb\n' }, '--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n-a\n-x\n-b\n+A\n+x\n+B\n', { report: true });
+  assert.deepEqual(hunk.changes[0].splices, [{ from: 0, to: 5, insert: 'A\nx\nB' }], 'a unified hunk too');
   // A file updated twice has no one placement: its texts are compared.
   const twice = applyPatch(
     { f: 'a\nx\nb\n' },
