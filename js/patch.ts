@@ -222,14 +222,14 @@ function preparedChanges(
   // file too (one with the same contents is already applied).
   const lengths = putPaths(map, paths, prepared.reads(modeOfCode(mode) === STRICT));
   const flat = call(() => prepared.apply(lengths, mode, placed !== undefined)) as Array<number | string | null>;
-  for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   if (placed !== undefined) {
-    // [index, n, start, end, newStart, newEnd, …]: where one update placed each file's changes (trimmed when read).
-    const s = call(() => prepared.splices());
+    // Last: [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).
+    const s = flat.pop() as unknown as Uint32Array;
     for (let i = 0; i < s.length; i += 2 + 4 * (s[i + 1] as number)) {
       placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
     }
   }
+  for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   return flat as Array<string | null>;
 }
 

@@ -67,7 +67,7 @@ export function spliceTexts(before: string, after: string): Splice[] {
 /**
  * The minimal splices from `before` to `after` of whole-line ones the engine
  * placed (`[start, end, newStart, newEnd, …]`, byte ranges of each text, as
- * `PreparedPatch.splices` gives them): the engine trims each. @internal
+ * `PreparedPatch.apply` ends with them): the engine trims each. @internal
  */
 export function trimSplices(before: string, after: string, runs: Uint32Array): Splice[] {
   const len = putInput(before);

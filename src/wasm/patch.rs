@@ -23,8 +23,6 @@ pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub struct PreparedPatch {
     patch: crate::Patch,
-    /// What the last `apply` with `splices` placed (`splices` hands it out).
-    placed: std::cell::RefCell<Vec<u32>>,
 }
 
 /// Parses a patch once (`PatchError` fields when the envelope is malformed;
@@ -39,7 +37,7 @@ pub fn prepare_patch(patch_len: usize, mode_code: u32) -> Result<PreparedPatch, 
     let mut ctx = ctx(mode_code);
     let result = with_input(patch_len, |patch| {
         let parsed = if mode(mode_code) == Mode::Strict { crate::parse_patch_with(patch, &mut ctx) } else { crate::parse_patch(patch) };
-        parsed.map(|patch| PreparedPatch { patch, placed: Default::default() }).map_err(|e| to_js_error(&e))
+        parsed.map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
     });
     keep_repairs(ctx);
     result
@@ -74,18 +72,6 @@ impl PreparedPatch {
         out
     }
 
-    /// Where the last `apply` with `splices` placed the updates' changes,
-    /// for each file one update changed (`Written::splices`): `[index, n,
-    /// start, end, newStart, newEnd, …]`, the index of its path in `paths`
-    /// and its `n` splices as byte ranges of the file as given and of its new
-    /// contents (whole lines, numbers only: most callers never read them;
-    /// `trimSplices` makes the minimal splices of one file when read). A
-    /// file not listed was written otherwise (added, moved onto, updated
-    /// twice): `spliceTexts` compares its texts.
-    pub fn splices(&self) -> Vec<u32> {
-        self.placed.take()
-    }
-
     /// For each path of `paths`: 1 if `apply` needs its contents (an update
     /// or delete names it; with `all`, an added file too), else 0.
     pub fn reads(&self, all: bool) -> Vec<u8> {
@@ -97,8 +83,14 @@ impl PreparedPatch {
     /// length in bytes, or `u32::MAX` for a path whose contents are not
     /// given. Returns `[index, contents | null, …]`: each path the patch
     /// touched, as its position in `paths`, and its final contents. With
-    /// `splices`, `splices()` then answers where the updates placed their
-    /// changes.
+    /// `splices`, one more value ends the array: where the updates placed
+    /// their changes, for each file one update changed (`Written::splices`),
+    /// a `Uint32Array` of `[index, n, start, end, newStart, newEnd, …]`: the
+    /// index of its path in `paths` and its `n` splices as byte ranges of the
+    /// file as given and of its new contents (whole lines, numbers only: most
+    /// callers never read them; `trimSplices` makes the minimal splices of
+    /// one file when read). A file not listed was written otherwise (added,
+    /// moved onto, updated twice): `spliceTexts` compares its texts.
     pub fn apply(&self, lengths: Vec<u32>, mode_code: u32, splices: bool) -> Result<Array, JsValue> {
         let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         // The envelope's repairs (from preparePatch) come first.
@@ -126,7 +118,7 @@ impl PreparedPatch {
                 out.push(&JsValue::from(w.slot as u32));
                 out.push(&w.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
             }
-            *self.placed.borrow_mut() = placed;
+            out.push(&js_sys::Uint32Array::from(placed.as_slice()));
             Ok(out)
         });
         keep_repairs(ctx);

@@ -25,7 +25,7 @@ pub fn splice_texts(old_len: usize, new_len: usize) -> Result<js_sys::Array, JsV
 /// The minimal splices of whole-line ones placed by the engine, given as
 /// `runs`, `[start, end, newStart, newEnd, …]`: byte ranges of the input
 /// buffer's first `old_len` bytes (the file as given) and of the `new_len`
-/// bytes after them (its new contents), as `PreparedPatch::splices` lists
+/// bytes after them (its new contents), as `PreparedPatch::apply` lists
 /// them. Answers `[offsets, texts]` as `spliceTexts`; compares no lines, only
 /// trims each splice.
 #[wasm_bindgen(js_name = trimSplices)]
