@@ -1,5 +1,9 @@
 //! Applying a unified diff over a map of files, all or nothing: each file
 //! diff in order, each seeing the ones before; an error returns nothing.
+//!
+//! Over 600 lines on purpose: both modes' placement of hunks (Strict, and
+//! `git apply`'s search), the messages that name the nearest lines, and the
+//! splices of where hunks were placed work on the same overlay and hunks.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
