@@ -9,7 +9,7 @@
 //! over on the files under LINES lines (all by default), for a profiler
 //! (`perf record`); with `--passes N` instead, N passes over them (for
 //! `valgrind --tool=callgrind`, whose instruction counts do not depend on
-//! the machine's load).
+//! the machine's load; `--codex` for Codex mode).
 use std::time::Instant;
 
 use applypatch::Mode;
@@ -59,12 +59,13 @@ fn main() {
     if let Some(passes) = flag("--passes") {
         let under = flag("--under").unwrap_or(f64::INFINITY);
         let list: Vec<&Case> = corpus.cases.iter().filter(|c| (c.lines as f64) < under).collect();
+        let mode = if args.iter().any(|a| a == "--codex") { Mode::Codex } else { Mode::Strict };
         for _ in 0..passes as usize {
             for c in &list {
-                std::hint::black_box(Mode::Strict.changes(&c.input, &c.diff).ok());
+                std::hint::black_box(mode.changes(&c.input, &c.diff).ok());
             }
         }
-        println!("{} Strict calls on {} files", passes as usize * list.len(), list.len());
+        println!("{} {mode:?} calls on {} files", passes as usize * list.len(), list.len());
         return;
     }
     if let Some(secs) = flag("--spin") {

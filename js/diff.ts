@@ -45,12 +45,13 @@ export interface ApplyReport {
   repairs?: Repair[];
 }
 
-type Crossing = [Uint32Array, string, Uint32Array];
+/** The engine's changes; with `report`, minimal and followed by the placed sections (src/wasm/diff.rs). */
+type Crossing = FlatChanges | [Uint32Array, string, Uint32Array];
 
 function answer(input: string, changes: Crossing, repairs: Repair[], report: boolean, batch: boolean): string | ApplyReport {
-  const text = splice(input, [changes[0], changes[1]]);
+  const text = splice(input, changes);
   if (!report) return text;
-  const out: ApplyReport = { text, splices: splicesOf(changes), sections: sectionsOf(changes[2], batch) };
+  const out: ApplyReport = { text, splices: splicesOf(changes), sections: sectionsOf(changes[2] ?? new Uint32Array(), batch) };
   if (repairs.length > 0) out.repairs = repairs;
   return out;
 }
@@ -98,7 +99,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export type WithoutOnRepair<T> = T extends unknown ? Omit<T, 'onRepair'> : never;
 
 /** Builds the new text from the input and the changed ranges only. */
-function splice(input: string, [offsets, texts]: FlatChanges): string {
+function splice(input: string, [offsets, texts]: Crossing): string {
   if (offsets.length === 0) return input;
   let out = '';
   let pos = 0;
@@ -129,7 +130,7 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
   const e = engine(opts, modeCode(opts));
   const len = putInput(input, 0, 'input');
   const diffLen = putInput(diff, len, 'diff');
-  const changes = call(() => wasm().applyChanges(len, diffLen, e.code)) as Crossing;
+  const changes = call(() => wasm().applyChanges(len, diffLen, e.code, report)) as Crossing;
   return answer(input, changes, e.report(), report, false);
 }
 
@@ -151,6 +152,6 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
     return merged(input, base, applyBatch(base, list, { ...opts, base: undefined, report: undefined } as ApplyOptions), report);
   const e = engine(opts, modeCode(opts));
   const len = putInput(input, 0, 'input');
-  const changes = call(() => wasm().applyBatchChanges(len, list, e.code)) as Crossing;
+  const changes = call(() => wasm().applyBatchChanges(len, list, e.code, report)) as Crossing;
   return answer(input, changes, e.report(), report, true);
 }

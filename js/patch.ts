@@ -1,6 +1,6 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, checkText, describe, modeCode, STRICT } from './args.js';
-import { type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPrepared } from './binding.js';
+import { type FlatChanges, type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPrepared } from './binding.js';
 import type { ApplyOptions, DistributiveOmit } from './diff.js';
 import { call, PatchError } from './errors.js';
 import type { operationKinds } from './generated.js';
@@ -209,14 +209,26 @@ export function putPaths(map: FileMap<Files>, paths: readonly string[], wanted?:
  * a file map. The paths cross once, as one string; the contents the engine
  * reads go into the input buffer, numbered by their path's position.
  */
-function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, mode: number): Array<string | null> {
+function preparedChanges(
+  map: FileMap<Files>,
+  prepared: PreparedPatch,
+  mode: number,
+  placed?: Map<string, Uint32Array>,
+): Array<string | null> {
   // Each path is followed by a line break (a patch's paths never hold one).
   const paths = prepared.paths().split('\n');
   paths.pop();
   // Only the files the patch reads cross into wasm; in Strict mode an added
   // file too (one with the same contents is already applied).
   const lengths = putPaths(map, paths, prepared.reads(modeOfCode(mode) === STRICT));
-  const flat = call(() => prepared.apply(lengths, mode)) as Array<number | string | null>;
+  const flat = call(() => prepared.apply(lengths, mode, placed !== undefined)) as Array<number | string | null>;
+  if (placed !== undefined) {
+    // Last: [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).
+    const s = flat.pop() as unknown as Uint32Array;
+    for (let i = 0; i < s.length; i += 2 + 4 * (s[i + 1] as number)) {
+      placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
+    }
+  }
   for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   return flat as Array<string | null>;
 }
@@ -225,7 +237,12 @@ function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, mode: num
  * The files that changed, from the engine's final state of each touched path
  * (`[path, contents | null, …]`) and the moves (destination → source). @internal
  */
-export function fileChanges(map: FileMap<Files>, flat: Array<string | null>, movedFrom: ReadonlyMap<string, string>): PatchChange[] {
+export function fileChanges(
+  map: FileMap<Files>,
+  flat: Array<string | null>,
+  movedFrom: ReadonlyMap<string, string>,
+  placed?: ReadonlyMap<string, FlatChanges | Uint32Array>,
+): PatchChange[] {
   const changes: PatchChange[] = [];
   for (let i = 0; i < flat.length; i += 2) {
     const [path, contents] = [flat[i] as string, flat[i + 1] ?? null];
@@ -234,7 +251,7 @@ export function fileChanges(map: FileMap<Files>, flat: Array<string | null>, mov
     const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
     const from = movedFrom.get(path);
     const change: PatchChange = { path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) };
-    changes.push(status === 'modified' ? addSplices(change, before as string, contents as string) : change);
+    changes.push(status === 'modified' ? addSplices(change, before as string, contents as string, placed?.get(path)) : change);
   }
   return changes;
 }
@@ -276,10 +293,11 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: F
   if (opts.base !== undefined) return applyPatchOverBase(map, patch, opts);
   const e = engine(opts, modeCode(opts));
   const result = withPatch(patch, e.code, (prepared) => {
-    const flat = preparedChanges(map, prepared, e.code);
+    const placed = new Map<string, Uint32Array>();
+    const flat = preparedChanges(map, prepared, e.code, placed);
     const touches = prepared.touches() as PatchTouch[];
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
-    return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: prepared.summary() };
+    return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom, placed), summary: prepared.summary() };
   });
   e.report();
   return result;

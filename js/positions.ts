@@ -65,17 +65,42 @@ export function spliceTexts(before: string, after: string): Splice[] {
 }
 
 /**
- * Gives `target` a `splices` property from `before` to `after`, computed on
- * first read (most callers of a patch never read it). Not enumerable: a
- * result compares, spreads and prints as it did without it. @internal
+ * The minimal splices from `before` to `after` of whole-line ones the engine
+ * placed (`[start, end, newStart, newEnd, …]`, byte ranges of each text, as
+ * `PreparedPatch.apply` ends with them): the engine trims each. @internal
  */
-export function addSplices<T extends object>(target: T, before: string, after: string): T & { readonly splices: Splice[] } {
+export function trimSplices(before: string, after: string, runs: Uint32Array): Splice[] {
+  const len = putInput(before);
+  const afterLen = putInput(after, len);
+  return splicesOf(call(() => wasm().trimSplices(len, afterLen, runs)) as FlatChanges);
+}
+
+/**
+ * Gives `target` a `splices` property from `before` to `after`, made on
+ * first read (most callers of a patch never read it) from `placed`, where
+ * the engine placed the changes: the splices themselves (a unified diff's
+ * report) or the whole-line ranges of a patch's update, which the engine
+ * trims; without `placed`, the engine compares the two texts. Not
+ * enumerable: a result compares, spreads and prints as it did without it.
+ * @internal
+ */
+export function addSplices<T extends object>(
+  target: T,
+  before: string,
+  after: string,
+  placed?: FlatChanges | Uint32Array,
+): T & { readonly splices: Splice[] } {
   let cached: Splice[] | undefined;
   Object.defineProperty(target, 'splices', {
     enumerable: false,
     configurable: true,
     get: () => {
-      cached ??= spliceTexts(before, after);
+      cached ??=
+        placed === undefined
+          ? spliceTexts(before, after)
+          : placed instanceof Uint32Array
+            ? trimSplices(before, after, placed)
+            : splicesOf(placed);
       return cached;
     },
   });

@@ -2,7 +2,7 @@
 // (lineDiff) the playground and the CLI show. All of it is the engine's
 // (src/unified/); this file checks arguments and shapes results.
 import { checkOptions, checkString, describe } from './args.js';
-import { type PreparedUnified, wasm, withPrepared } from './binding.js';
+import { type FlatChanges, type PreparedUnified, wasm, withPrepared } from './binding.js';
 import { call } from './errors.js';
 import { lineOps, type unifiedLineKinds, unifiedModes, type unifiedStatuses } from './generated.js';
 import { baseFiles, type FileMap, type Files, fileChanges, fileMap, mergeChanges, type PatchChange, putFiles } from './patch.js';
@@ -167,11 +167,14 @@ function applyUnifiedOverBase<T extends Files>(map: FileMap<T>, diff: string, op
  */
 export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared: PreparedUnified, report: boolean): UnifiedReport<T> {
   const put = putFiles(map, prepared.paths());
-  const [flat, modes, hunks] = call(() => prepared.apply(put.paths, put.lengths, report));
+  const [flat, modes, hunks, spliced] = call(() => prepared.apply(put.paths, put.lengths, report));
   const files = map.with(flat);
   if (!report) return { files, changes: [], modes: [], hunks: [] };
   const movedFrom = new Map((prepared.renames() as Array<[string, string]>).map(([from, to]) => [to, from]));
-  return { files, changes: fileChanges(map, flat, movedFrom), modes, hunks };
+  // [path, offsets, texts, …]: the splices of each file the hunks changed in place, where they were placed.
+  const placed = new Map<string, FlatChanges>();
+  for (let i = 0; i < spliced.length; i += 3) placed.set(spliced[i], [spliced[i + 1], spliced[i + 2]]);
+  return { files, changes: fileChanges(map, flat, movedFrom, placed), modes, hunks };
 }
 
 /**

@@ -197,6 +197,11 @@ pub(crate) fn apply_parsed(mode: Mode, input: &str, diff: &Diff, path: Option<&s
 
 /// [`apply_parsed`] with the repairs `ctx` allows (Strict only).
 pub(crate) fn apply_parsed_with(mode: Mode, input: &str, diff: &Diff, path: Option<&str>, ctx: &mut Ctx) -> Result<String> {
+    Ok(text::apply_splices(input, &splices_parsed_with(mode, input, diff, path, ctx)?))
+}
+
+/// The splices [`apply_parsed_with`] applies: whole lines, sorted and disjoint.
+pub(crate) fn splices_parsed_with(mode: Mode, input: &str, diff: &Diff, path: Option<&str>, ctx: &mut Ctx) -> Result<Vec<text::Splice>> {
     crate::limits::check_text(path.unwrap_or("the input"), input)?;
     let lines = Lines::split(input);
     let idx = Index::for_searches(&lines, diff.searches());
@@ -211,7 +216,7 @@ pub(crate) fn apply_parsed_with(mode: Mode, input: &str, diff: &Diff, path: Opti
             text::splices(&lines, &edits, lines.first_ending(), FinalNewline::Always)
         }
     };
-    Ok(text::apply_splices(input, &splices))
+    Ok(splices)
 }
 
 /// Refuses an input or a diff over the limits (see [`crate::limits`]).

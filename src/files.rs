@@ -20,6 +20,7 @@ use crate::mode::Mode;
 use crate::patch::{self, Operation, OperationKind, Patch, Place, Slots, Touch};
 use crate::repair::context::{Allow, Ctx, Repair, RepairKind, Repaired};
 use crate::repair::envelope;
+use crate::text::{self, Splice};
 
 /// The final state of one path the patch touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,12 +45,32 @@ struct Overlay<'f, B> {
     state: Vec<Option<Option<String>>>,
     /// Slots in the order first written: the order of the result.
     order: Vec<usize>,
+    /// Per slot, when asked for (else empty): the splices that made its
+    /// contents from the caller's, while one update placed them.
+    placed: Vec<Option<Vec<Splice>>>,
     _files: std::marker::PhantomData<&'f ()>,
 }
 
 impl<'f, B: Fn(usize) -> Option<&'f str>> Overlay<'f, B> {
     fn new(slots: usize, base: B) -> Self {
-        Overlay { base, rereads: Default::default(), state: vec![None; slots], order: Vec::new(), _files: std::marker::PhantomData }
+        Overlay {
+            base,
+            rereads: Default::default(),
+            state: vec![None; slots],
+            order: Vec::new(),
+            placed: Vec::new(),
+            _files: std::marker::PhantomData,
+        }
+    }
+
+    /// The same, keeping the splices of updates ([`Overlay::finish_placed`]).
+    fn placing(slots: usize, base: B) -> Self {
+        Overlay { placed: vec![None; slots], ..Overlay::new(slots, base) }
+    }
+
+    /// Whether the splices of updates are kept.
+    fn places(&self) -> bool {
+        !self.placed.is_empty()
     }
 
     fn get(&self, slot: usize) -> Option<&str> {
@@ -60,6 +81,9 @@ impl<'f, B: Fn(usize) -> Option<&'f str>> Overlay<'f, B> {
     }
 
     fn set(&mut self, slot: usize, contents: Option<String>) {
+        if let Some(placed) = self.placed.get_mut(slot) {
+            *placed = None;
+        }
         if let Some(state) = self.state.get_mut(slot) {
             if state.is_none() {
                 self.order.push(slot);
@@ -68,11 +92,51 @@ impl<'f, B: Fn(usize) -> Option<&'f str>> Overlay<'f, B> {
         }
     }
 
-    /// The final state of each slot written, in the order first written.
-    fn finish(mut self) -> Vec<(usize, Option<String>)> {
-        let state = &mut self.state;
-        self.order.iter().map(|&slot| (slot, state.get_mut(slot).and_then(Option::take).flatten())).collect()
+    /// Writes an update's result over the caller's contents of `slot`, with
+    /// the `splices` that made it (kept when the slot was not written
+    /// before: then they are splices of the caller's contents).
+    fn set_placed(&mut self, slot: usize, contents: String, splices: Vec<Splice>) {
+        let fresh = matches!(self.state.get(slot), Some(None));
+        self.set(slot, Some(contents));
+        if let Some(placed) = self.placed.get_mut(slot).filter(|_| fresh) {
+            *placed = Some(splices);
+        }
     }
+
+    /// The final state of each slot written, in the order first written.
+    fn finish(self) -> Vec<(usize, Option<String>)> {
+        self.finish_placed().into_iter().map(|w| (w.slot, w.contents)).collect()
+    }
+
+    /// [`Overlay::finish`] with the splices kept for each slot.
+    fn finish_placed(mut self) -> Vec<Written> {
+        let (state, placed) = (&mut self.state, &mut self.placed);
+        self.order
+            .iter()
+            .map(|&slot| Written {
+                slot,
+                contents: state.get_mut(slot).and_then(Option::take).flatten(),
+                splices: placed.get_mut(slot).and_then(Option::take),
+            })
+            .collect()
+    }
+}
+
+/// The final state of one path a patch wrote ([`Patch::apply_touched_placed`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The path's position in [`Patch::touches`].
+    pub slot: usize,
+    /// Its new contents, or `None` when the file was deleted (or moved away).
+    pub contents: Option<String>,
+    /// When one update made the new contents from the file as given (not
+    /// added, moved, or written by an earlier operation): the splices of the
+    /// file as given that make them, where the update placed its sections
+    /// (byte offsets, sorted, disjoint, whole lines as
+    /// [`crate::Changes::splices`]; [`crate::minimal_splices`]
+    /// trims them). `None` otherwise: compare the texts
+    /// ([`crate::splices_between`]).
+    pub splices: Option<Vec<Splice>>,
 }
 
 /// Applies a `*** Begin Patch` patch to files looked up with `get`, and
@@ -118,10 +182,10 @@ impl Patch {
     pub fn apply_with<'f>(&self, mode: Mode, ctx: &mut Ctx, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
         let (touches, slots) = self.slots();
         let base = |slot: usize| touches.get(slot).and_then(|t| get(&t.path));
-        let changes = self.apply_slots(mode, ctx, slots, base)?;
+        let changes = self.apply_slots(mode, ctx, slots, false, base)?;
         Ok(changes
             .into_iter()
-            .map(|(slot, contents)| FileChange { path: touches.get(slot).map(|t| t.path.clone()).unwrap_or_default(), contents })
+            .map(|w| FileChange { path: touches.get(w.slot).map(|t| t.path.clone()).unwrap_or_default(), contents: w.contents })
             .collect())
     }
 
@@ -133,7 +197,20 @@ impl Patch {
     /// caller that numbers the files once, such as the npm binding.
     pub fn apply_touched(&self, mode: Mode, ctx: &mut Ctx, files: &[Option<&str>]) -> Result<Vec<(usize, Option<String>)>> {
         let (_, slots) = self.slots();
-        self.apply_slots(mode, ctx, slots, |slot| files.get(slot).copied().flatten())
+        Ok(self
+            .apply_slots(mode, ctx, slots, false, |slot| files.get(slot).copied().flatten())?
+            .into_iter()
+            .map(|w| (w.slot, w.contents))
+            .collect())
+    }
+
+    /// [`Patch::apply_touched`] with, for each file one update changed, the
+    /// splices that made its new contents, from where the update placed its
+    /// sections ([`Written::splices`]): for an editor, without comparing the
+    /// texts afterwards.
+    pub fn apply_touched_placed(&self, mode: Mode, ctx: &mut Ctx, files: &[Option<&str>]) -> Result<Vec<Written>> {
+        let (_, slots) = self.slots();
+        self.apply_slots(mode, ctx, slots, true, |slot| files.get(slot).copied().flatten())
     }
 
     fn apply_slots<'f>(
@@ -141,8 +218,9 @@ impl Patch {
         mode: Mode,
         ctx: &mut Ctx,
         slots: &[(usize, Option<usize>)],
+        place: bool,
         base: impl Fn(usize) -> Option<&'f str>,
-    ) -> Result<Vec<(usize, Option<String>)>> {
+    ) -> Result<Vec<Written>> {
         if self.operations().is_empty() {
             return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
         }
@@ -153,7 +231,8 @@ impl Patch {
             .enumerate()
             .map(|(k, (op, place))| read_body(self, op, place, mode).map_err(|e| locate(e, op, k, mode)))
             .collect::<Result<_>>()?;
-        let mut files = Overlay::new(slots.iter().map(|&(s, d)| s.max(d.unwrap_or(0)) + 1).max().unwrap_or(0), base);
+        let size = slots.iter().map(|&(s, d)| s.max(d.unwrap_or(0)) + 1).max().unwrap_or(0);
+        let mut files = if place { Overlay::placing(size, base) } else { Overlay::new(size, base) };
         let mut found = Vec::with_capacity(bodies.len());
         for (k, ((op, body), &(slot, dest))) in self.operations().iter().zip(&bodies).zip(slots).enumerate() {
             let step = match op {
@@ -175,7 +254,7 @@ impl Patch {
         if mode == Mode::Strict {
             whole_patch(self, &found, ctx)?;
         }
-        Ok(files.finish())
+        Ok(files.finish_placed())
     }
 
     /// What the Codex CLI prints when the patch applies: `A` lines for added
@@ -653,23 +732,26 @@ fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, o
             // Already-applied updates are noted here and judged with the
             // whole patch, so the diff's own verdict is a note, not an error.
             let mut sub = Ctx::new(Allow::from_bits(ctx.allow.bits() | Allow::only(&[RepairKind::AlreadyApplied]).bits()));
-            let new = match op.body {
+            let (new, splices) = match op.body {
                 Some(diff) => {
                     // Each update re-reads its file: bounded over the whole patch (limits::Rereads).
                     files.rereads.read(current.len()).map_err(at_line)?;
                     let current = files.get(slot).unwrap_or_default();
-                    crate::batch::apply_parsed_with(mode, current, diff, Some(path), &mut sub)?
+                    let splices = crate::batch::splices_parsed_with(mode, current, diff, Some(path), &mut sub)?;
+                    let new = text::apply_splices(current, &splices);
+                    (new, files.places().then_some(splices))
                 }
-                None => current.to_string(),
+                None => (current.to_string(), Some(Vec::new())),
             };
             let applied = sub.repairs.iter().any(|r| r.kind == RepairKind::AlreadyApplied);
             ctx.repairs.extend(sub.repairs);
-            match op.move_to {
-                Some((_, dest)) => {
+            match (op.move_to, splices) {
+                (Some((_, dest)), _) => {
                     files.set(dest, Some(new));
                     files.set(slot, None);
                 }
-                _ => files.set(slot, Some(new)),
+                (None, Some(splices)) => files.set_placed(slot, new, splices),
+                (None, None) => files.set(slot, Some(new)),
             }
             if applied {
                 return Ok(Found::Applied);

@@ -105,12 +105,12 @@ mod wasm;
 pub use error::{Conflict, Error, ErrorKind, MergeConflict, Nearest, Result};
 pub use files::{
     apply_file_operation, apply_file_operation_with, apply_files, apply_patch, apply_patch_with, create_file, summary, summary_with,
-    FileChange, FileOperation,
+    FileChange, FileOperation, Written,
 };
 pub use format::{detect_format, Format};
 pub use mode::{Changes, Mode, Placed};
 pub use patch::{parse as parse_patch, Operation, OperationKind, Patch, Touch};
-pub use positions::splices_between;
+pub use positions::{minimal_splices, splices_between};
 pub use repair::envelope::parse as parse_patch_with;
 pub use text::Splice;
 

@@ -55,6 +55,21 @@ pub fn splices_between(old: &str, new: &str) -> Vec<Splice> {
     text::minimize(old, &out)
 }
 
+/// The splices trimmed to what they change: each loses the characters its
+/// old and new text share at each end (never splitting a character), and a
+/// splice that changes nothing is dropped. For the whole-line splices the
+/// engine places ([`crate::Changes::splices`], [`crate::Written::splices`]);
+/// applied to `input` they give the same text. Costs the length of the
+/// replaced ranges and their new texts.
+///
+/// ```
+/// let s = applypatch::minimal_splices("a\nkeep\n", &[applypatch::Splice { start: 0, end: 7, text: "A\nkeep\n".into() }]);
+/// assert_eq!((s[0].start, s[0].end, s[0].text.as_str()), (0, 1, "A"));
+/// ```
+pub fn minimal_splices(input: &str, splices: &[Splice]) -> Vec<Splice> {
+    text::minimize(input, splices)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

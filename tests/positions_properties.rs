@@ -3,10 +3,16 @@
 //!   gives; they are sorted, disjoint, and minimal (no splice starts or ends
 //!   with a character that is the same before and after);
 //! - each placed section names the whole input lines of its run;
-//! - `splices_between` has the same properties for any two texts.
+//! - `splices_between` has the same properties for any two texts;
+//! - a patch's updates give splices from where they placed their sections
+//!   (`Patch::apply_touched_placed`) with the same properties, equal to the
+//!   update diff's own minimal splices, with no comparison of texts; and a
+//!   unified diff's hunks likewise (`unified::apply_parsed_placed`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use applypatch::{splices_between, Changes, Mode, Splice};
+use applypatch::repair::Ctx;
+use applypatch::unified::{self, UnifiedMode};
+use applypatch::{minimal_splices, parse_patch, splices_between, Changes, Mode, Splice};
 use proptest::prelude::*;
 
 fn line() -> impl Strategy<Value = String> {
@@ -115,6 +121,72 @@ proptest! {
     }
 
     #[test]
+    fn patch_update_splices_come_from_the_placement(
+        lines in prop::collection::vec(line(), 1..10),
+        sep in prop::sample::select(vec!["\n", "\r\n"]),
+        final_newline: bool,
+        at in 0usize..10,
+        removed in 0usize..4,
+        added in prop::collection::vec(line(), 0..4),
+        codex: bool,
+    ) {
+        let at = at % lines.len();
+        let removed = removed.min(lines.len() - at);
+        let input = text_of(&lines, sep, final_newline);
+        let diff = diff_for(&lines, at, removed, &added);
+        let mode = if codex { Mode::Codex } else { Mode::Strict };
+        let patch = parse_patch(&format!("*** Begin Patch\n*** Update File: f\n{diff}\n*** End Patch")).unwrap();
+        let placed = patch.apply_touched_placed(mode, &mut Ctx::default(), &[Some(&input)]);
+        let plain = patch.apply_touched(mode, &mut Ctx::default(), &[Some(&input)]);
+        prop_assert_eq!(placed.is_ok(), plain.is_ok());
+        if let (Ok(placed), Ok(plain)) = (placed, plain) {
+            prop_assert_eq!(placed.len(), 1);
+            let w = &placed[0];
+            prop_assert_eq!((w.slot, &w.contents), (plain[0].0, &plain[0].1));
+            let whole = w.splices.as_deref().unwrap();
+            let out = w.contents.as_deref().unwrap();
+            prop_assert_eq!(apply_all(&input, whole), out);
+            let splices = minimal_splices(&input, whole);
+            prop_assert_eq!(apply_all(&input, &splices), out);
+            check_minimal(&input, &splices)?;
+            // The same splices as the diff's own changes (whole lines and trimmed).
+            let changes = mode.changes(&input, &diff).unwrap();
+            prop_assert_eq!(whole, changes.splices());
+            let minimal = changes.minimal(&input);
+            prop_assert_eq!(splices.as_slice(), minimal.splices());
+        }
+    }
+
+    #[test]
+    fn unified_hunk_splices_come_from_the_placement(
+        old in prop::collection::vec(line(), 0..12),
+        new in prop::collection::vec(line(), 0..12),
+        sep in prop::sample::select(vec!["\n", "\r\n"]),
+        old_final: bool,
+        new_final: bool,
+        context in 0usize..4,
+    ) {
+        let (old, new) = (text_of(&old, sep, old_final), text_of(&new, sep, new_final));
+        prop_assume!(!old.is_empty() && old != new);
+        let diff = unified::write::diff_files(&[("f", &old)], &[("f", &new)], &unified::write::Options { context, git: false });
+        let parsed = unified::parse(&diff).unwrap();
+        let placed = unified::apply_parsed_placed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str())).unwrap();
+        let plain = unified::apply_parsed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str())).unwrap();
+        prop_assert_eq!(placed.changes.len(), 1);
+        let c = &placed.changes[0];
+        prop_assert_eq!(&c.contents, &plain.changes[0].contents);
+        prop_assert_eq!(c.contents.as_deref(), Some(new.as_str()));
+        let splices = c.splices.as_deref().unwrap();
+        prop_assert_eq!(apply_all(&old, splices), new.as_str());
+        check_minimal(&old, splices)?;
+        prop_assert!(plain.changes[0].splices.is_none());
+        // The diff came from the same line script that `splices_between`
+        // follows: the placement gives the splices comparing the texts gave.
+        let between = splices_between(&old, &new);
+        prop_assert_eq!(splices, between.as_slice());
+    }
+
+    #[test]
     fn splices_between_are_minimal_and_give_the_text(
         old in prop::collection::vec(line(), 0..10),
         new in prop::collection::vec(line(), 0..10),
@@ -138,4 +210,57 @@ fn sections_say_where_each_run_landed() {
     assert_eq!(placed, [(3, 2, 4, 8), (6, 4, 14, 19)]);
     let splices: Vec<_> = c.splices().iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
     assert_eq!(splices, [(4, 7, "2"), (14, 18, "4")]);
+}
+
+#[test]
+fn patch_splices_only_for_files_one_update_changed() {
+    let patch = parse_patch(
+        "*** Begin Patch\n*** Update File: a\n@@\n-x😀1\n+x😀2\n*** Update File: b\n*** Move to: c\n@@\n-y\n+z\n*** Add File: d\n+new\n*** Update File: e\n@@\n-1\n+2\n*** Update File: e\n@@\n-2\n+3\n*** End Patch",
+    )
+    .unwrap();
+    let paths: Vec<String> = patch.touched().iter().map(|t| t.path.clone()).collect();
+    let given = |p: &str| match p {
+        "a" => Some("keep\nx😀1\n"),
+        "b" => Some("y\n"),
+        "c" => Some("old c\n"),
+        "e" => Some("1\n"),
+        _ => None,
+    };
+    let files: Vec<Option<&str>> = paths.iter().map(|p| given(p)).collect();
+    let written = patch.apply_touched_placed(Mode::Strict, &mut Ctx::default(), &files).unwrap();
+    type Got<'a> = (&'a str, Option<&'a str>, Option<Vec<Splice>>);
+    let got: Vec<Got> = written
+        .iter()
+        .map(|w| {
+            let path = paths[w.slot].as_str();
+            let splices = w.splices.as_ref().map(|s| minimal_splices(given(path).unwrap(), s));
+            (path, w.contents.as_deref(), splices)
+        })
+        .collect();
+    // a: the one character that changed (the emoji, four bytes, is kept);
+    // moved, added and twice-updated files have none (their texts are compared).
+    assert_eq!(
+        got,
+        [
+            ("a", Some("keep\nx😀2\n"), Some(vec![Splice { start: 10, end: 11, text: "2".into() }])),
+            ("c", Some("z\n"), None),
+            ("b", None, None),
+            ("d", Some("new\n"), None),
+            ("e", Some("3\n"), None),
+        ]
+    );
+}
+
+#[test]
+fn unified_splices_are_per_run_of_changed_lines() {
+    let old = "a\nkeep\nb😀\nc\n";
+    let diff = "--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n-a\n+A\n keep\n-b😀\n+b😁\n c\n";
+    let parsed = unified::parse(diff).unwrap();
+    let r = unified::apply_parsed_placed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old)).unwrap();
+    let s: Vec<_> = r.changes[0].splices.as_ref().unwrap().iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
+    // Two runs of one hunk, two splices; the emoji that changed is whole.
+    assert_eq!(s, [(0, 1, "A"), (8, 12, "😁")]);
+    // git apply mode: no placement splices (its hunks apply to the text the previous ones left).
+    let g = unified::apply_parsed_placed(&parsed, UnifiedMode::Git, |p| (p == "f").then_some(old)).unwrap();
+    assert!(g.changes[0].splices.is_none());
 }

@@ -1,5 +1,9 @@
 //! Applying a unified diff over a map of files, all or nothing: each file
 //! diff in order, each seeing the ones before; an error returns nothing.
+//!
+//! Over 600 lines on purpose: both modes' placement of hunks (Strict, and
+//! `git apply`'s search), the messages that name the nearest lines, and the
+//! splices of where hunks were placed work on the same overlay and hunks.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -7,6 +11,7 @@ use std::collections::HashMap;
 use super::{parse, split_lines, FileKind, FilePatch, Hunk, LineKind, Unified, UnifiedMode};
 use crate::diff::show;
 use crate::error::{Error, ErrorKind, Nearest, Result};
+use crate::text::{self, Splice};
 
 /// The final state of one path the diff touched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +22,13 @@ pub struct UnifiedChange {
     pub contents: Option<String>,
     /// The git mode the diff gives the file (`0o100755`), when it gives one.
     pub mode: Option<u32>,
+    /// With [`apply_parsed_placed`], for a file changed in place by the hunks
+    /// of one file diff (Strict): the minimal splices of the file as given
+    /// that make `contents`, from where its hunks were placed (byte offsets,
+    /// sorted, disjoint, each run of changed lines trimmed of what its old
+    /// and new text share). `None` otherwise (added, renamed, written twice,
+    /// `git apply` mode): compare the texts ([`crate::splices_between`]).
+    pub splices: Option<Vec<Splice>>,
 }
 
 /// Where a hunk was applied.
@@ -94,6 +106,8 @@ struct Overlay<'f, F> {
     base: F,
     changes: Vec<UnifiedChange>,
     at: HashMap<String, usize>,
+    /// Whether the splices of hunks are kept ([`apply_parsed_placed`]).
+    place: bool,
     _files: std::marker::PhantomData<&'f ()>,
 }
 
@@ -106,14 +120,21 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
     }
 
     fn set(&mut self, path: &str, contents: Option<String>, mode: Option<u32>) {
+        self.set_placed(path, contents, mode, None);
+    }
+
+    /// [`Overlay::set`], with the splices that made `contents` from the
+    /// file as given (kept only when the path was not written before).
+    fn set_placed(&mut self, path: &str, contents: Option<String>, mode: Option<u32>, splices: Option<Vec<Splice>>) {
         match self.at.get(path).and_then(|&i| self.changes.get_mut(i)) {
             Some(c) => {
                 c.contents = contents;
                 c.mode = mode.or(c.mode);
+                c.splices = None;
             }
             None => {
                 self.at.insert(path.to_string(), self.changes.len());
-                self.changes.push(UnifiedChange { path: path.to_string(), contents, mode });
+                self.changes.push(UnifiedChange { path: path.to_string(), contents, mode, splices });
             }
         }
     }
@@ -139,6 +160,18 @@ pub fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
 
 /// [`apply`] on a diff already parsed from [`text_for`]`(text, mode)`.
 pub fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
+    apply_parsed_with(diff, mode, false, get)
+}
+
+/// [`apply_parsed`] with, for each file its hunks changed in place, the
+/// splices that made its new contents, from where the hunks were placed
+/// ([`UnifiedChange::splices`]): for an editor, without comparing the texts
+/// afterwards.
+pub fn apply_parsed_placed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
+    apply_parsed_with(diff, mode, true, get)
+}
+
+fn apply_parsed_with<'f>(diff: &Unified, mode: UnifiedMode, place: bool, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
     if let (UnifiedMode::Git, Some(line)) = (mode, diff.unterminated) {
         return Err(Error::new(
             ErrorKind::InvalidLine,
@@ -146,7 +179,7 @@ pub fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) ->
         )
         .at_diff_line(line));
     }
-    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
+    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), place, _files: std::marker::PhantomData };
     let mut placements = Vec::new();
     for f in &diff.files {
         apply_file(&mut files, f, mode, &mut placements).map_err(|mut e| {
@@ -217,9 +250,20 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
         }
     }
     let name = target.or(source).unwrap_or("");
+    // Splices from the placement: a file changed in place, not written
+    // before by this diff (then `old` is the file as given).
+    let in_place = files.place
+        && f.kind == FileKind::Modify
+        && source.is_some()
+        && source == target
+        && source.is_some_and(|s| !files.at.contains_key(s));
+    let mut runs = in_place.then(Vec::new);
     let new = match mode {
-        UnifiedMode::Strict => strict_hunks(name, &old, &f.hunks, placements)?,
-        UnifiedMode::Git => git_hunks(name, &old, &f.hunks, placements)?,
+        UnifiedMode::Strict => strict_hunks(name, &old, &f.hunks, placements, runs.as_mut())?,
+        UnifiedMode::Git => {
+            runs = None;
+            git_hunks(name, &old, &f.hunks, placements)?
+        }
     };
     match (f.kind, source, target) {
         (FileKind::Delete, Some(s), _) => {
@@ -243,10 +287,40 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
             }
             files.set(t, Some(new), f.new_mode);
         }
-        (_, _, Some(t)) => files.set(t, Some(new), f.new_mode),
+        (_, _, Some(t)) => {
+            let splices = runs.map(|r| text::minimize(&old, &r));
+            files.set_placed(t, Some(new), f.new_mode, splices)
+        }
         _ => {}
     }
     Ok(())
+}
+
+/// The splices of `old` that a hunk placed at line `at` makes: one per run
+/// of removed and added lines between context lines, whole lines. `starts`
+/// holds the byte offset of each line of `old` (and its length at the end).
+fn hunk_runs(h: &Hunk, at: usize, starts: &[usize], out: &mut Vec<Splice>) {
+    let offset = |line: usize| starts.get(line).copied().unwrap_or(0);
+    let mut line = at;
+    let mut run: Option<(usize, String)> = None;
+    for l in &h.lines {
+        match l.kind {
+            LineKind::Context => {
+                if let Some((from, text)) = run.take() {
+                    out.push(Splice { start: offset(from), end: offset(line), text });
+                }
+                line += 1;
+            }
+            LineKind::Remove => {
+                run.get_or_insert_with(|| (line, String::new()));
+                line += 1;
+            }
+            LineKind::Add => run.get_or_insert_with(|| (line, String::new())).1.push_str(l.text),
+        }
+    }
+    if let Some((from, text)) = run {
+        out.push(Splice { start: offset(from), end: offset(line), text });
+    }
 }
 
 /// A hunk whose lines go on past its header's counts (Strict refuses it).
@@ -285,8 +359,24 @@ fn matches_at(lines: &[&str], at: usize, pre: &[&str]) -> bool {
 
 /// Strict: every hunk against the original file, in order, at its stated
 /// line or at exactly one other place after the previous hunk.
-fn strict_hunks(path: &str, old: &str, hunks: &[Hunk], placements: &mut Vec<Placement>) -> Result<String> {
+fn strict_hunks(
+    path: &str,
+    old: &str,
+    hunks: &[Hunk],
+    placements: &mut Vec<Placement>,
+    mut runs: Option<&mut Vec<Splice>>,
+) -> Result<String> {
     let lines = split_lines(old);
+    // Byte offset of each line (and the end), for the splices.
+    let starts: Vec<usize> = match runs {
+        Some(_) => std::iter::once(0)
+            .chain(lines.iter().scan(0, |end, l| {
+                *end += l.len();
+                Some(*end)
+            }))
+            .collect(),
+        None => Vec::new(),
+    };
     let mut out = String::with_capacity(old.len());
     let mut cursor = 0;
     for (i, h) in hunks.iter().enumerate() {
@@ -327,6 +417,9 @@ fn strict_hunks(path: &str, old: &str, hunks: &[Hunk], placements: &mut Vec<Plac
             out.push_str(l);
         }
         cursor = at + pre.len();
+        if let Some(out) = runs.as_deref_mut() {
+            hunk_runs(h, at, &starts, out);
+        }
         placements.push(Placement { path: path.to_string(), hunk: k, stated_line: stated + 1, line: at + 1 });
     }
     for l in lines.get(cursor..).unwrap_or(&[]) {

@@ -50,6 +50,7 @@ pub fn merge_into_splices_js(base_len: usize, input_len: usize, patched_len: usi
     with_texts([base_len, input_len, patched_len], |base, input, patched| {
         let (text, splices) = merge_into_splices(base, input, patched)?;
         let splices = splices.unwrap_or_else(|| crate::splices_between(input, &text));
-        Ok(js_sys::Array::of2(&JsValue::from_str(&text), &super::positions::flat_splices(input, &splices)))
+        let [offsets, texts] = super::positions::flat_splices(input, &splices);
+        Ok(js_sys::Array::of2(&JsValue::from_str(&text), &js_sys::Array::of2(&offsets, &texts)))
     })
 }

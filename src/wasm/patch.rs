@@ -3,6 +3,7 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+use super::positions::ranges;
 use super::{allow, by_position, changes_to_js, ctx, keep_repairs, mode, serialize, split_inputs, to_js_error, with_input, REPAIRS};
 use crate::repair::Ctx;
 use crate::{FileOperation, Mode};
@@ -81,8 +82,16 @@ impl PreparedPatch {
     /// after another: `lengths` has one entry per path of `paths`, its
     /// length in bytes, or `u32::MAX` for a path whose contents are not
     /// given. Returns `[index, contents | null, …]`: each path the patch
-    /// touched, as its position in `paths`, and its final contents.
-    pub fn apply(&self, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
+    /// touched, as its position in `paths`, and its final contents. With
+    /// `splices`, one more value ends the array: where the updates placed
+    /// their changes, for each file one update changed (`Written::splices`),
+    /// a `Uint32Array` of `[index, n, start, end, newStart, newEnd, …]`: the
+    /// index of its path in `paths` and its `n` splices as byte ranges of the
+    /// file as given and of its new contents (whole lines, numbers only: most
+    /// callers never read them; `trimSplices` makes the minimal splices of
+    /// one file when read). A file not listed was written otherwise (added,
+    /// moved onto, updated twice): `spliceTexts` compares its texts.
+    pub fn apply(&self, lengths: Vec<u32>, mode_code: u32, splices: bool) -> Result<Array, JsValue> {
         let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         // The envelope's repairs (from preparePatch) come first.
         let mut ctx = Ctx::new(allow(mode_code));
@@ -90,12 +99,26 @@ impl PreparedPatch {
         let result = with_input(total, |all| {
             // The files by position in `touches`, as the engine takes them: no lookup by path.
             let contents = by_position(all, &lengths)?;
-            let changes = self.patch.apply_touched(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
             let out = Array::new();
-            for (i, contents) in changes {
-                out.push(&JsValue::from(i as u32));
-                out.push(&contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+            if !splices {
+                let changes = self.patch.apply_touched(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
+                for (i, contents) in changes {
+                    out.push(&JsValue::from(i as u32));
+                    out.push(&contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+                }
+                return Ok(out);
             }
+            let written = self.patch.apply_touched_placed(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
+            let mut placed: Vec<u32> = Vec::new();
+            for w in written {
+                if let (Some(s), Some(_)) = (&w.splices, &w.contents) {
+                    placed.extend([w.slot as u32, s.len() as u32]);
+                    placed.extend(ranges(s));
+                }
+                out.push(&JsValue::from(w.slot as u32));
+                out.push(&w.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
+            }
+            out.push(&js_sys::Uint32Array::from(placed.as_slice()));
             Ok(out)
         });
         keep_repairs(ctx);

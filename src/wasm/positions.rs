@@ -1,8 +1,9 @@
-//! The binding's positions for editors (the `wasm` feature): the splices
-//! between a file and its new contents as UTF-16 offsets, for the file
-//! results of `applyPatch`, `applyUnified(…, { report: true })` and the edit
-//! blocks. The diffs' own splices and sections cross with their changes
-//! (`to_js_changes` in the binding).
+//! The binding's positions for editors (the `wasm` feature): splices as
+//! UTF-16 offsets (`flat_splices`), and the splices between a file and its
+//! new contents where no placement gives them (`spliceTexts`), and the
+//! placed splices of a patch's updates trimmed when read (`trimSplices`). The
+//! diffs' own splices and sections cross with their changes (`to_js_changes`
+//! in the binding), a unified diff's with its report.
 
 use wasm_bindgen::prelude::*;
 
@@ -16,15 +17,52 @@ pub fn splice_texts(old_len: usize, new_len: usize) -> Result<js_sys::Array, JsV
         let (Some(old), Some(new)) = (all.get(..old_len), all.get(old_len..)) else {
             return Err(JsValue::from_str("applypatch: bad input lengths"));
         };
-        Ok(flat_splices(old, &crate::splices_between(old, new)))
+        let [offsets, texts] = flat_splices(old, &crate::splices_between(old, new));
+        Ok(js_sys::Array::of2(&offsets, &texts))
     })
 }
 
-/// Splices of `old` as they cross: `[Uint32Array [from, to, textEnd, …]
-/// (UTF-16 offsets), the texts joined]` (js/positions.ts `splicesOf`).
-pub(super) fn flat_splices(old: &str, splices: &[crate::Splice]) -> js_sys::Array {
+/// The minimal splices of whole-line ones placed by the engine, given as
+/// `runs`, `[start, end, newStart, newEnd, …]`: byte ranges of the input
+/// buffer's first `old_len` bytes (the file as given) and of the `new_len`
+/// bytes after them (its new contents), as `PreparedPatch::apply` lists
+/// them. Answers `[offsets, texts]` as `spliceTexts`; compares no lines, only
+/// trims each splice.
+#[wasm_bindgen(js_name = trimSplices)]
+pub fn trim_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js_sys::Array, JsValue> {
+    super::with_input(old_len + new_len, |all| {
+        let (Some(old), Some(new)) = (all.get(..old_len), all.get(old_len..)) else {
+            return Err(JsValue::from_str("applypatch: bad input lengths"));
+        };
+        let whole: Vec<crate::Splice> = runs
+            .chunks_exact(4)
+            .map(|r| {
+                let [start, end, from, to] = [0, 1, 2, 3].map(|i| r.get(i).copied().unwrap_or(0) as usize);
+                crate::Splice { start, end, text: new.get(from..to).unwrap_or("").to_string() }
+            })
+            .collect();
+        let [offsets, texts] = flat_splices(old, &crate::minimal_splices(old, &whole));
+        Ok(js_sys::Array::of2(&offsets, &texts))
+    })
+}
+
+/// Whole-line splices as byte ranges, `[start, end, newStart, newEnd, …]`:
+/// where each replaces in the old text, and where its text lands in the new.
+pub(super) fn ranges(splices: &[crate::Splice]) -> impl Iterator<Item = u32> + '_ {
+    let mut shift: isize = 0;
+    splices.iter().flat_map(move |s| {
+        let from = (s.start as isize + shift) as usize;
+        shift += s.text.len() as isize - (s.end - s.start) as isize;
+        [s.start as u32, s.end as u32, from as u32, (from + s.text.len()) as u32]
+    })
+}
+
+/// Splices of `input` as they cross: `[offsets, texts]`, a `Uint32Array` of
+/// `[start, end, textEnd, …]` in UTF-16 code units of `input`, and the new
+/// texts joined.
+pub(super) fn flat_splices(input: &str, splices: &[crate::Splice]) -> [JsValue; 2] {
     let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
-    crate::utf16::offsets(old, &mut offsets);
+    crate::utf16::offsets(input, &mut offsets);
     let mut texts = String::new();
     let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
     let mut text_end = 0;
@@ -33,5 +71,5 @@ pub(super) fn flat_splices(old: &str, splices: &[crate::Splice]) -> js_sys::Arra
         text_end += crate::utf16::len(s.text.as_bytes());
         flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
     }
-    js_sys::Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts))
+    [js_sys::Uint32Array::from(flat.as_slice()).into(), JsValue::from_str(&texts)]
 }

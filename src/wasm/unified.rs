@@ -56,14 +56,22 @@ impl PreparedUnified {
 
     /// Applies the diff to the files `paths`, put in the input buffer as
     /// `split_inputs` reads them. Returns `[changes]`, or with `report`
-    /// `[changes, modes, placements]`: changes as `[path, contents | null,
-    /// …]` (flat, as every file change crosses), then the engine's
-    /// `FileMode`s and `Placement`s.
+    /// `[changes, modes, placements, splices]`: changes as `[path, contents
+    /// | null, …]` (flat, as every file change crosses), then the engine's
+    /// `FileMode`s and `Placement`s, then `[path, offsets, texts, …]`: for
+    /// each file the hunks changed in place, its minimal splices from where
+    /// they were placed (`UnifiedChange::splices`), in the shape of
+    /// `applyChanges` (UTF-16 offsets of the file as given).
     pub fn apply(&self, paths: Vec<String>, lengths: Vec<u32>, report: bool) -> Result<Array, JsValue> {
         let total: usize = lengths.iter().map(|&l| l as usize).sum();
         with_input(total, |all| {
             let files = split_inputs(all, &paths, &lengths)?;
-            let result = crate::unified::apply_parsed(self.diff.get(), self.mode, |p| files.get(p).copied())?;
+            let get = |p: &str| files.get(p).copied();
+            let result = if report {
+                crate::unified::apply_parsed_placed(self.diff.get(), self.mode, get)?
+            } else {
+                crate::unified::apply_parsed(self.diff.get(), self.mode, get)?
+            };
             let changes = Array::new();
             for c in &result.changes {
                 changes.push(&JsValue::from_str(&c.path));
@@ -73,6 +81,16 @@ impl PreparedUnified {
             if report {
                 out.push(&serialize(&result.modes())?);
                 out.push(&serialize(&result.placements)?);
+                let placed = Array::new();
+                for c in &result.changes {
+                    if let (Some(before), Some(s)) = (files.get(c.path.as_str()), &c.splices) {
+                        let [offsets, texts] = super::positions::flat_splices(before, s);
+                        placed.push(&JsValue::from_str(&c.path));
+                        placed.push(&offsets);
+                        placed.push(&texts);
+                    }
+                }
+                out.push(&placed);
             }
             Ok(out)
         })

@@ -149,3 +149,48 @@ test('applyPatch, applyUnified and edit blocks: splices of each modified file (g
   ]);
   assert.deepEqual(applyEdit('a', { search: 'zzz', replace: 'y' }).splices, []);
 });
+
+test('applyPatch and applyUnified: the splices of an update are where its sections were placed, as apply with report gives them (generated)', () => {
+  const r = rng(2526);
+  let checked = 0;
+  for (let i = 0; i < 300; i++) {
+    const sep = r() < 0.5 ? '\n' : '\r\n';
+    const ls = lines(r, 1 + Math.floor(r() * 10));
+    const input = textOf(ls, sep, r() < 0.7);
+    const at = Math.floor(r() * ls.length);
+    const removed = Math.min(Math.floor(r() * 4), ls.length - at);
+    const diff = diffFor(ls, at, removed, lines(r, Math.floor(r() * 4)));
+    const mode = r() < 0.5 ? 'strict' : 'codex';
+    let report;
+    try {
+      report = apply(input, diff, { mode, report: true });
+    } catch {
+      continue;
+    }
+    const p = applyPatch({ f: input }, `*** Begin Patch\n*** Update File: f\n${diff}\n*** End Patch`, { mode });
+    const change = p.changes.find((c) => c.path === 'f');
+    if (report.text === input) {
+      assert.equal(change, undefined);
+      continue;
+    }
+    assert.equal(p.files.f, report.text);
+    assert.deepEqual(change.splices, report.splices, JSON.stringify({ input, diff, mode }));
+    checked++;
+  }
+  assert.ok(checked > 100, `${checked} updates checked`);
+  // A run of changed lines is one splice, as the diff placed it (comparing
+  // the texts would find the unchanged middle line): the engine did not re-diff.
+  const run = applyPatch({ f: 'a\nx\nb\n' }, '*** Begin Patch\n*** Update File: f\n@@\n-a\n-x\n-b\n+A\n+x\n+B\n*** End Patch');
+  assert.deepEqual(run.changes[0].splices, [{ from: 0, to: 5, insert: 'A\nx\nB' }]);
+  const hunk = applyUnified({ f: 'a\nx\nb\n' }, '--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n-a\n-x\n-b\n+A\n+x\n+B\n', { report: true });
+  assert.deepEqual(hunk.changes[0].splices, [{ from: 0, to: 5, insert: 'A\nx\nB' }], 'a unified hunk too');
+  // A file updated twice has no one placement: its texts are compared.
+  const twice = applyPatch(
+    { f: 'a\nx\nb\n' },
+    '*** Begin Patch\n*** Update File: f\n@@\n-a\n+A\n*** Update File: f\n@@\n-b\n+B\n*** End Patch',
+  );
+  assert.deepEqual(twice.changes[0].splices, [
+    { from: 0, to: 1, insert: 'A' },
+    { from: 4, to: 5, insert: 'B' },
+  ]);
+});
