@@ -215,7 +215,13 @@ function preparedChanges(map: FileMap<Files>, prepared: PreparedPatch, mode: num
   paths.pop();
   // Only the files the patch reads cross into wasm; in Strict mode an added
   // file too (one with the same contents is already applied).
-  const lengths = putPaths(map, paths, prepared.reads(modeOfCode(mode) === STRICT));
+  const reads = prepared.reads(modeOfCode(mode) === STRICT);
+  const lengths = putPaths(map, paths, reads);
+  // A path the patch reads has no file: the engine lists the map's paths near it.
+  const read = modeOfCode(mode) === STRICT ? prepared.reads(false) : reads;
+  if (paths.some((p, i) => read[i] && map.get(p) === undefined)) {
+    prepared.knownPaths(map.paths.filter((p) => !p.includes('\n')).join('\n'));
+  }
   const flat = call(() => prepared.apply(lengths, mode)) as Array<number | string | null>;
   for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   return flat as Array<string | null>;
