@@ -139,6 +139,17 @@ pub fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
 
 /// [`apply`] on a diff already parsed from [`text_for`]`(text, mode)`.
 pub fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
+    apply_parsed_among(diff, mode, get, None)
+}
+
+/// [`apply_parsed`] knowing every path of the caller's files (`known`): a
+/// file the diff changes that is not there gets the paths near it listed.
+pub fn apply_parsed_among<'f>(
+    diff: &Unified,
+    mode: UnifiedMode,
+    get: impl Fn(&str) -> Option<&'f str>,
+    known: Option<&[&str]>,
+) -> Result<UnifiedResult> {
     if let (UnifiedMode::Git, Some(line)) = (mode, diff.unterminated) {
         return Err(Error::new(
             ErrorKind::InvalidLine,
@@ -149,7 +160,7 @@ pub fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) ->
     let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), _files: std::marker::PhantomData };
     let mut placements = Vec::new();
     for f in &diff.files {
-        apply_file(&mut files, f, mode, &mut placements).map_err(|mut e| {
+        apply_file(&mut files, f, mode, &mut placements, known).map_err(|mut e| {
             if e.path.is_none() {
                 e.path = f.display_path().map(str::to_string);
             }
@@ -170,6 +181,7 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
     f: &FilePatch,
     mode: UnifiedMode,
     placements: &mut Vec<Placement>,
+    known: Option<&[&str]>,
 ) -> Result<()> {
     let line = f.line;
     let source = match (f.kind, &f.old_path) {
@@ -196,12 +208,15 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
         Some(s) => match files.get(s) {
             Some(c) => c.to_string(),
             None => {
+                let near = known.map(|k| crate::near::near_paths(s, k)).unwrap_or_default();
+                let near =
+                    if near.is_empty() { String::new() } else { format!(" The files have similar paths: {}.", crate::near::list(&near)) };
                 return Err(file_error(
                     ErrorKind::FileNotFound,
                     f,
                     s,
-                    format!("{s}: the diff (line {line}) changes this file, but there is no such file. Nothing was changed. Check the path (the 'a/' and 'b/' prefixes are removed)."),
-                ))
+                    format!("{s}: the diff (line {line}) changes this file, but there is no such file. Nothing was changed.{near} Check the path (the 'a/' and 'b/' prefixes are removed)."),
+                ));
             }
         },
     };

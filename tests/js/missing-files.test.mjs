@@ -5,7 +5,7 @@
 // pinned in tests/snapshots/patch_messages__near_paths.snap.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyBlocks, applyFiles, PatchError } from 'applypatch';
+import { applyBlocks, applyFiles, applyUnified, PatchError } from 'applypatch';
 
 const files = { 'src/utils.py': 'def f():\n    return 1\n', 'lib/utils.py': 'x = 1\n', 'README.md': '# r\n' };
 
@@ -70,4 +70,16 @@ test('an edit block naming a misspelt file lists the near paths; the listed path
   const fixed = applyBlocks(files, block(listed));
   assert.equal(fixed.ok, true);
   assert.equal(fixed.files['src/utils.py'], 'def f():\n    return 2\n');
+});
+
+test('a unified diff of a misspelt path lists the near paths; the listed path applies', () => {
+  const diff = (path) => `--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n-x = 1\n+x = 2\n`;
+  const e = failure(() => applyUnified(files, diff('lib/utlis.py')));
+  assert.equal(e.code, 'file_not_found');
+  assert.equal(
+    e.message,
+    "lib/utlis.py: the diff (line 1) changes this file, but there is no such file. Nothing was changed. The files have similar paths: lib/utils.py. Check the path (the 'a/' and 'b/' prefixes are removed).",
+  );
+  const listed = /similar paths: ([^ ]+)\. /.exec(e.message)[1];
+  assert.equal(applyUnified(files, diff(listed))['lib/utils.py'], 'x = 2\n');
 });
