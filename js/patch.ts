@@ -60,10 +60,25 @@ function define(target: Record<string, string>, key: string, value: string): voi
   else target[key] = value;
 }
 
+/** Maps that hold only some of the caller's files (a directory's files the patch touches). */
+const partial = new WeakSet<object>();
+
+/**
+ * Marks a file map as holding only some of the files (a directory's, read for
+ * one patch): a path missing from it may be a file elsewhere, so no near
+ * paths are listed and a Delete of a missing path is not taken as done. @internal
+ */
+export function partialMap<T extends Files>(files: T): T {
+  partial.add(files);
+  return files;
+}
+
 /** A checked file map: how to read it, and how to build a new one from changes. */
 export interface FileMap<T extends Files> {
   /** Every path of the map. */
   paths: string[];
+  /** Whether the map holds every file (not a {@link partialMap}). */
+  complete: boolean;
   get(path: string): string | undefined;
   /** A new map of the same kind: the old one with `[path, contents | null, …]` applied. */
   with(changes: Array<string | null>): T;
@@ -118,7 +133,7 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
     }
     return out as T;
   };
-  return { paths: paths as string[], get, with: withChanges };
+  return { paths: paths as string[], complete: !partial.has(files), get, with: withChanges };
 }
 
 /** Puts the contents of `paths` that the map has into the wasm input buffer. */
@@ -220,7 +235,13 @@ function preparedChanges(
   paths.pop();
   // Only the files the patch reads cross into wasm; in Strict mode an added
   // file too (one with the same contents is already applied).
-  const lengths = putPaths(map, paths, prepared.reads(modeOfCode(mode) === STRICT));
+  const reads = prepared.reads(modeOfCode(mode) === STRICT);
+  const lengths = putPaths(map, paths, reads);
+  // A path the patch reads has no file: the engine lists the map's paths near it.
+  const read = modeOfCode(mode) === STRICT ? prepared.reads(false) : reads;
+  if (map.complete && paths.some((p, i) => read[i] && map.get(p) === undefined)) {
+    prepared.knownPaths(map.paths.filter((p) => !p.includes('\n')).join('\n'));
+  }
   const flat = call(() => prepared.apply(lengths, mode, placed !== undefined)) as Array<number | string | null>;
   if (placed !== undefined) {
     // Last: [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).

@@ -166,7 +166,12 @@ function applyUnifiedOverBase<T extends Files>(map: FileMap<T>, diff: string, op
  * `report`, the modes it sets and where each hunk went. @internal
  */
 export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared: PreparedUnified, report: boolean): UnifiedReport<T> {
-  const put = putFiles(map, prepared.paths());
+  const named = prepared.paths();
+  const put = putFiles(map, named);
+  // A path the diff names has no file: the engine lists the map's paths near a missing one.
+  if (map.complete && put.paths.length < new Set(named).size) {
+    prepared.knownPaths(map.paths.filter((p) => !p.includes('\n')).join('\n'));
+  }
   const [flat, modes, hunks, spliced] = call(() => prepared.apply(put.paths, put.lengths, report));
   const files = map.with(flat);
   if (!report) return { files, changes: [], modes: [], hunks: [] };

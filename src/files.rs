@@ -180,9 +180,27 @@ impl Patch {
     /// paths already gone) is an `already_applied` error, or with the repair
     /// a reported no-op; a patch partly applied is an error naming the parts.
     pub fn apply_with<'f>(&self, mode: Mode, ctx: &mut Ctx, get: impl Fn(&str) -> Option<&'f str>) -> Result<Vec<FileChange>> {
+        self.apply_among(mode, ctx, get, None)
+    }
+
+    /// [`Patch::apply_with`] knowing every path of the caller's files
+    /// (`known`; [`apply_files`] gives its map's keys). An update or delete
+    /// of a path with no file then lists the paths near it (a typo, another
+    /// directory: see the crate's `near` rules), and in Strict mode a Delete
+    /// of a path with no file counts as already applied (the file is
+    /// already gone) only when no path is near it; when one is, the patch
+    /// is refused (`file_not_found`), listing them. Without `known` such a
+    /// Delete is an error unless the rest of the patch is already applied.
+    pub fn apply_among<'f>(
+        &self,
+        mode: Mode,
+        ctx: &mut Ctx,
+        get: impl Fn(&str) -> Option<&'f str>,
+        known: Option<&[&str]>,
+    ) -> Result<Vec<FileChange>> {
         let (touches, slots) = self.slots();
         let base = |slot: usize| touches.get(slot).and_then(|t| get(&t.path));
-        let changes = self.apply_slots(mode, ctx, slots, false, base)?;
+        let changes = self.apply_slots(mode, ctx, slots, false, base, known)?;
         Ok(changes
             .into_iter()
             .map(|w| FileChange { path: touches.get(w.slot).map(|t| t.path.clone()).unwrap_or_default(), contents: w.contents })
@@ -196,21 +214,33 @@ impl Patch {
     /// position in [`Patch::touches`], in the order first written. For a
     /// caller that numbers the files once, such as the npm binding.
     pub fn apply_touched(&self, mode: Mode, ctx: &mut Ctx, files: &[Option<&str>]) -> Result<Vec<(usize, Option<String>)>> {
+        self.apply_touched_among(mode, ctx, files, None)
+    }
+
+    /// [`Patch::apply_touched`] knowing every path of the caller's files, as
+    /// [`Patch::apply_among`].
+    pub fn apply_touched_among(
+        &self,
+        mode: Mode,
+        ctx: &mut Ctx,
+        files: &[Option<&str>],
+        known: Option<&[&str]>,
+    ) -> Result<Vec<(usize, Option<String>)>> {
         let (_, slots) = self.slots();
         Ok(self
-            .apply_slots(mode, ctx, slots, false, |slot| files.get(slot).copied().flatten())?
+            .apply_slots(mode, ctx, slots, false, |slot| files.get(slot).copied().flatten(), known)?
             .into_iter()
             .map(|w| (w.slot, w.contents))
             .collect())
     }
 
-    /// [`Patch::apply_touched`] with, for each file one update changed, the
-    /// splices that made its new contents, from where the update placed its
-    /// sections ([`Written::splices`]): for an editor, without comparing the
-    /// texts afterwards.
-    pub fn apply_touched_placed(&self, mode: Mode, ctx: &mut Ctx, files: &[Option<&str>]) -> Result<Vec<Written>> {
+    /// [`Patch::apply_touched_among`] with, for each file one update changed,
+    /// the splices that made its new contents, from where the update placed
+    /// its sections ([`Written::splices`]): for an editor, without comparing
+    /// the texts afterwards.
+    pub fn apply_touched_placed(&self, mode: Mode, ctx: &mut Ctx, files: &[Option<&str>], known: Option<&[&str]>) -> Result<Vec<Written>> {
         let (_, slots) = self.slots();
-        self.apply_slots(mode, ctx, slots, true, |slot| files.get(slot).copied().flatten())
+        self.apply_slots(mode, ctx, slots, true, |slot| files.get(slot).copied().flatten(), known)
     }
 
     fn apply_slots<'f>(
@@ -220,6 +250,7 @@ impl Patch {
         slots: &[(usize, Option<usize>)],
         place: bool,
         base: impl Fn(usize) -> Option<&'f str>,
+        known: Option<&[&str]>,
     ) -> Result<Vec<Written>> {
         if self.operations().is_empty() {
             return Err(Error::new(ErrorKind::EmptyPatch, "No files were modified."));
@@ -243,7 +274,7 @@ impl Patch {
                 }
             };
             let before = ctx.repairs.len();
-            let f = apply_step(&mut files, &step, mode, ctx).map_err(|e| locate(e, op, k, mode))?;
+            let f = apply_step(&mut files, &step, mode, ctx, known).map_err(|e| locate(e, op, k, mode))?;
             for r in ctx.repairs.iter_mut().skip(before) {
                 r.path = Some(op.path().to_string());
                 r.operation = Some(k);
@@ -252,7 +283,7 @@ impl Patch {
             found.push(f);
         }
         if mode == Mode::Strict {
-            whole_patch(self, &found, ctx)?;
+            whole_patch(self, &mut found, ctx, known)?;
         }
         Ok(files.finish_placed())
     }
@@ -330,7 +361,31 @@ impl Patch {
 
 /// The whole-patch rules for a patch some of whose operations are already
 /// applied (Strict).
-fn whole_patch(patch: &Patch, found: &[Found], ctx: &mut Ctx) -> Result<()> {
+fn whole_patch(patch: &Patch, found: &mut [Found], ctx: &mut Ctx, known: Option<&[&str]>) -> Result<()> {
+    // A Delete of a path with no file: refused when a path of the files is
+    // near it (a typo, not a file already gone); with the files' paths
+    // known and none near, already applied.
+    if let Some(known) = known {
+        for k in 0..found.len() {
+            if found.get(k) != Some(&Found::Gone) {
+                continue;
+            }
+            let op = patch.operations().get(k);
+            let path = op.map_or("", |o| o.path());
+            let near = crate::near::near_paths(path, known);
+            if !near.is_empty() {
+                let mut e = Error::new(ErrorKind::FileNotFound, misspelt_delete(path, &near, true));
+                e.path = Some(path.to_string());
+                e.operation = Some(k);
+                e.diff_line = op.map(|o| o.line());
+                return Err(e);
+            }
+            if let Some(f) = found.get_mut(k) {
+                *f = Found::Applied;
+            }
+        }
+    }
+    let found: &[Found] = found;
     let name = |k: usize| {
         patch
             .operations()
@@ -545,7 +600,7 @@ pub fn apply_file_operation_with<'f>(
     // Slot 0 is the path, slot 1 a move's destination.
     let dest = step.move_to.map(|(dest, _)| dest);
     let mut files = Overlay::new(2, |slot| if slot == 0 { get(path) } else { dest.and_then(&get) });
-    let found = apply_step(&mut files, &step, mode, ctx).map_err(located)?;
+    let found = apply_step(&mut files, &step, mode, ctx, None).map_err(located)?;
     for r in &mut ctx.repairs {
         r.path = Some(path.to_string());
     }
@@ -601,7 +656,10 @@ pub fn apply_file_operation_with<'f>(
 
 /// Applies a patch to a map of files and returns the new map.
 pub fn apply_files(files: &BTreeMap<String, String>, text: &str, mode: Mode) -> Result<BTreeMap<String, String>> {
-    let changes = apply_patch(text, mode, |p| files.get(p).map(String::as_str))?;
+    let mut ctx = Ctx::default();
+    let patch = if mode == Mode::Strict { envelope::parse(text, &mut ctx)? } else { patch::parse(text)? };
+    let known: Vec<&str> = files.keys().map(String::as_str).collect();
+    let changes = patch.apply_among(mode, &mut ctx, |p| files.get(p).map(String::as_str), Some(&known))?;
     let mut out = files.clone();
     for c in changes {
         match c.contents {
@@ -615,7 +673,9 @@ pub fn apply_files(files: &BTreeMap<String, String>, text: &str, mode: Mode) -> 
 /// [`apply_files`] in Strict mode with the repairs `allow` permits.
 pub fn repaired_apply_files(files: &BTreeMap<String, String>, patch: &str, allow: Allow) -> Result<Repaired<BTreeMap<String, String>>> {
     let mut ctx = Ctx::new(allow);
-    let changes = apply_patch_with(patch, Mode::Strict, &mut ctx, |p| files.get(p).map(String::as_str))?;
+    let known: Vec<&str> = files.keys().map(String::as_str).collect();
+    let parsed = envelope::parse(patch, &mut ctx)?;
+    let changes = parsed.apply_among(Mode::Strict, &mut ctx, |p| files.get(p).map(String::as_str), Some(&known))?;
     let mut out = files.clone();
     for c in changes {
         match c.contents {
@@ -693,7 +753,13 @@ impl<'a> Step<'a> {
 
 /// Applies one operation; says what it found (a Delete of a missing path is
 /// reported, not an error, in Strict mode: the caller decides).
-fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, op: &Step, mode: Mode, ctx: &mut Ctx) -> Result<Found> {
+fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(
+    files: &mut Overlay<'f, B>,
+    op: &Step,
+    mode: Mode,
+    ctx: &mut Ctx,
+    known: Option<&[&str]>,
+) -> Result<Found> {
     let (path, slot) = (op.path, op.slot);
     let at_line = |mut e: Error| {
         e.diff_line = op.line;
@@ -725,7 +791,9 @@ fn apply_step<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>, o
                 let message = match mode {
                     // Codex's own words (the parity corpus pins them).
                     Mode::Codex => format!("Failed to read file to update {path}: No such file or directory (os error 2)"),
-                    Mode::Strict => missing_update(path, op.line.is_some()),
+                    Mode::Strict => {
+                        missing_update(path, op.line.is_some(), &known.map(|k| crate::near::near_paths(path, k)).unwrap_or_default())
+                    }
                 };
                 return Err(at_line(Error::new(ErrorKind::FileNotFound, message)));
             };
@@ -784,14 +852,25 @@ fn moved_already<'f, B: Fn(usize) -> Option<&'f str>>(files: &mut Overlay<'f, B>
 /// Strict's message for an update of a path that has no file: what failed,
 /// that nothing was applied, and how to create the file instead (in a patch,
 /// or as a Responses API operation).
-fn missing_update(path: &str, in_patch: bool) -> String {
+fn missing_update(path: &str, in_patch: bool, near: &[&str]) -> String {
     let create = if in_patch {
         format!("write '*** Add File: {path}' instead, with every line of the new file starting with '+'")
     } else {
         "send a create_file operation instead, its diff every line of the new file starting with '+'".to_string()
     };
+    let near = if near.is_empty() { String::new() } else { format!(" The files have similar paths: {}.", crate::near::list(near)) };
     format!(
-        "{path}: there is no file at this path to update. Nothing was applied. Check the path (it is used exactly as written, relative to the project root); to create the file, {create}."
+        "{path}: there is no file at this path to update. Nothing was applied.{near} Check the path (it is used exactly as written, relative to the project root); to create the file, {create}."
+    )
+}
+
+/// Strict's message for a delete of a path that has no file while paths of
+/// the files are near it: refused rather than taken as already deleted.
+fn misspelt_delete(path: &str, near: &[&str], in_patch: bool) -> String {
+    let leave = if in_patch { format!(", or leave out '*** Delete File: {path}' if that file is already gone") } else { String::new() };
+    format!(
+        "{path}: there is no file at this path to delete, and it was not taken as already deleted: the files have similar paths ({}), so the path may be misspelt. Nothing was applied. Write the exact path of the file to delete{leave}.",
+        crate::near::list(near)
     )
 }
 

@@ -134,6 +134,14 @@ fn strict_errors_inside_a_patch() {
         "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n\n*** Delete File: a.txt\n*** End Patch",
     );
     strict(&mut c, "an invalid line", "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n\tbad\n*** End Patch");
+    let classes = "class A:\n    def f(self):\n        return 1\n\nclass B:\n    def f(self):\n        return 2\n";
+    let patch = "*** Begin Patch\n*** Update File: m.py\n@@     def f(self):\n-        return 2\n+        return 3\n*** End Patch";
+    let files = BTreeMap::from([("m.py".to_string(), classes.to_string())]);
+    c.add(
+        "an ambiguous anchor: stacked anchors suggested",
+        &[("m.py", classes), ("patch", patch)],
+        apply_files(&files, patch, Mode::Strict),
+    );
     operation(&mut c, "an update operation", FileOperation::Update { path: "a.txt", diff: "@@\n-uno\n+1", move_to: None });
     c.add("a create diff line without +", &[("diff", "+a\nb")], create_file("+a\nb"));
     insta::assert_snapshot!("strict_in_patch", c.text());
@@ -185,4 +193,45 @@ fn a_missing_delete_beside_other_operations() {
         "*** Begin Patch\n*** Update File: a.txt\n@@\n-uno\n+one\n*** Delete File: gone.txt\n*** End Patch",
     );
     insta::assert_snapshot!("missing_delete_beside", c.text());
+}
+
+/// A path with no file in a map that has paths near it (issues 29 and 22):
+/// the update lists them; a Delete is refused and lists them rather than
+/// being taken as already applied; with no path near, a Delete of a path
+/// with no file is already applied.
+#[test]
+fn near_paths_of_a_missing_file() {
+    let map = [("src/utils.py", "def f():\n    return 1\n"), ("lib/utils.py", "x = 1\n"), ("README.md", "# r\n")];
+    let files: BTreeMap<String, String> = map.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+    let mut c = Cases::default();
+    let mut case = |title: &str, patch: &str| {
+        let mut shown: Vec<(&str, &str)> = map.to_vec();
+        shown.push(("patch", patch));
+        c.add(title, &shown, apply_files(&files, patch, Mode::Strict));
+    };
+    case("an update of a misspelt path", "*** Begin Patch\n*** Update File: src/utlis.py\n@@\n-    return 1\n+    return 2\n*** End Patch");
+    case("an update in the wrong directory", "*** Begin Patch\n*** Update File: utils.py\n@@\n-x = 1\n+x = 2\n*** End Patch");
+    case("a delete of a misspelt path", "*** Begin Patch\n*** Delete File: src/utlis.py\n*** End Patch");
+    case("a delete of a path nothing is near (already gone)", "*** Begin Patch\n*** Delete File: docs/old-notes.txt\n*** End Patch");
+    insta::assert_snapshot!("near_paths", c.text());
+}
+
+/// Following the advice of those messages works: the listed path, written
+/// instead, applies; `*** Add File:` creates the file.
+#[test]
+fn the_advice_for_a_missing_file_works() {
+    let files = BTreeMap::from([("src/utils.py".to_string(), "def f():\n    return 1\n".to_string())]);
+    let update = "*** Begin Patch\n*** Update File: src/utlis.py\n@@\n-    return 1\n+    return 2\n*** End Patch";
+    let e = apply_files(&files, update, Mode::Strict).unwrap_err();
+    let listed = e.message.split("similar paths: ").nth(1).and_then(|r| r.split(". ").next()).unwrap();
+    assert_eq!(listed, "src/utils.py");
+    let out = apply_files(&files, &update.replace("src/utlis.py", listed), Mode::Strict).unwrap();
+    assert_eq!(out["src/utils.py"], "def f():\n    return 2\n");
+    let add = "*** Begin Patch\n*** Add File: src/utlis.py\n+x\n*** End Patch";
+    assert!(e.message.contains("'*** Add File: src/utlis.py'"));
+    assert_eq!(apply_files(&files, add, Mode::Strict).unwrap()["src/utlis.py"], "x\n");
+    let delete = "*** Begin Patch\n*** Delete File: src/utlis.py\n*** End Patch";
+    let e = apply_files(&files, delete, Mode::Strict).unwrap_err();
+    assert!(e.message.contains("(src/utils.py)"), "{}", e.message);
+    assert!(apply_files(&files, &delete.replace("src/utlis.py", "src/utils.py"), Mode::Strict).unwrap().is_empty());
 }

@@ -136,7 +136,7 @@ proptest! {
         let diff = diff_for(&lines, at, removed, &added);
         let mode = if codex { Mode::Codex } else { Mode::Strict };
         let patch = parse_patch(&format!("*** Begin Patch\n*** Update File: f\n{diff}\n*** End Patch")).unwrap();
-        let placed = patch.apply_touched_placed(mode, &mut Ctx::default(), &[Some(&input)]);
+        let placed = patch.apply_touched_placed(mode, &mut Ctx::default(), &[Some(&input)], None);
         let plain = patch.apply_touched(mode, &mut Ctx::default(), &[Some(&input)]);
         prop_assert_eq!(placed.is_ok(), plain.is_ok());
         if let (Ok(placed), Ok(plain)) = (placed, plain) {
@@ -170,8 +170,8 @@ proptest! {
         prop_assume!(!old.is_empty() && old != new);
         let diff = unified::write::diff_files(&[("f", &old)], &[("f", &new)], &unified::write::Options { context, git: false });
         let parsed = unified::parse(&diff).unwrap();
-        let placed = unified::apply_parsed_placed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str())).unwrap();
-        let plain = unified::apply_parsed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str())).unwrap();
+        let placed = unified::apply_parsed_placed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str()), None).unwrap();
+        let plain = unified::apply_parsed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str()), None).unwrap();
         prop_assert_eq!(placed.changes.len(), 1);
         let c = &placed.changes[0];
         prop_assert_eq!(&c.contents, &plain.changes[0].contents);
@@ -227,7 +227,7 @@ fn patch_splices_only_for_files_one_update_changed() {
         _ => None,
     };
     let files: Vec<Option<&str>> = paths.iter().map(|p| given(p)).collect();
-    let written = patch.apply_touched_placed(Mode::Strict, &mut Ctx::default(), &files).unwrap();
+    let written = patch.apply_touched_placed(Mode::Strict, &mut Ctx::default(), &files, None).unwrap();
     type Got<'a> = (&'a str, Option<&'a str>, Option<Vec<Splice>>);
     let got: Vec<Got> = written
         .iter()
@@ -256,11 +256,11 @@ fn unified_splices_are_per_run_of_changed_lines() {
     let old = "a\nkeep\nb😀\nc\n";
     let diff = "--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n-a\n+A\n keep\n-b😀\n+b😁\n c\n";
     let parsed = unified::parse(diff).unwrap();
-    let r = unified::apply_parsed_placed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old)).unwrap();
+    let r = unified::apply_parsed_placed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old), None).unwrap();
     let s: Vec<_> = r.changes[0].splices.as_ref().unwrap().iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
     // Two runs of one hunk, two splices; the emoji that changed is whole.
     assert_eq!(s, [(0, 1, "A"), (8, 12, "😁")]);
     // git apply mode: no placement splices (its hunks apply to the text the previous ones left).
-    let g = unified::apply_parsed_placed(&parsed, UnifiedMode::Git, |p| (p == "f").then_some(old)).unwrap();
+    let g = unified::apply_parsed_placed(&parsed, UnifiedMode::Git, |p| (p == "f").then_some(old), None).unwrap();
     assert!(g.changes[0].splices.is_none());
 }

@@ -241,10 +241,16 @@ fn a_patch_sent_twice() {
     let e = repair::apply_files(&partly, patch, Allow::ALL).unwrap_err();
     assert_eq!(e.kind, ErrorKind::AlreadyApplied);
     assert!(e.message.starts_with("Part of the patch is already applied: operation 1 (update a.py, patch line 2) is already done, but operation 2 (add n.txt, patch line 6); operation 3 (delete old.txt, patch line 8) are not."), "{}", e.message);
-    // A delete of a missing file alone is still file_not_found; an Add equal
-    // to the file beside real changes is harmless.
-    let e = applypatch::apply_files(&files(&[]), "*** Begin Patch\n*** Delete File: x\n*** End Patch", Mode::Strict).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::FileNotFound);
+    // A delete of a missing file alone is already applied when no path of
+    // the files is near it (issue 22), and refused when one is (a typo); an
+    // Add equal to the file beside real changes is harmless.
+    let delete = "*** Begin Patch\n*** Delete File: x\n*** End Patch";
+    let e = applypatch::apply_files(&files(&[("other/thing.md", "z\n")]), delete, Mode::Strict).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::AlreadyApplied);
+    let r = repair::apply_files(&files(&[]), delete, Allow::ALL).unwrap();
+    assert_eq!((r.value, r.repairs.iter().map(|r| r.kind).collect::<Vec<_>>()), (files(&[]), vec![RepairKind::AlreadyApplied]));
+    let e = repair::apply_files(&files(&[("y", "z\n")]), delete, Allow::ALL).unwrap_err();
+    assert_eq!((e.kind, e.path.as_deref()), (ErrorKind::FileNotFound, Some("x")));
     let out = applypatch::apply_files(
         &files(&[("n", "x\n"), ("m", "1\n")]),
         "*** Begin Patch\n*** Add File: n\n+x\n*** Update File: m\n-1\n+2\n*** End Patch",

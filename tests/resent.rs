@@ -63,12 +63,13 @@ fn a_move_sent_again_is_already_applied() {
     let r = repair::apply_files(&once, patch, Allow::ALL).unwrap();
     assert_eq!(r.value, once);
     assert_eq!(r.repairs.iter().map(|r| r.kind).collect::<Vec<_>>(), [RepairKind::AlreadyApplied]);
-    // The destination without the change: the source is missing, as before.
+    // The destination without the change: the source is missing, as before
+    // (and b.txt, one letter away, is listed as a near path).
     let e = applypatch::apply_files(&files(&[("b.txt", "other\n")]), patch, Mode::Strict).unwrap_err();
     assert_eq!(e.kind, ErrorKind::FileNotFound);
     assert_eq!(
         e.message,
-        "a.txt: there is no file at this path to update. Nothing was applied. Check the path (it is used exactly as written, relative to the project root); to create the file, write '*** Add File: a.txt' instead, with every line of the new file starting with '+'."
+        "a.txt: there is no file at this path to update. Nothing was applied. The files have similar paths: b.txt. Check the path (it is used exactly as written, relative to the project root); to create the file, write '*** Add File: a.txt' instead, with every line of the new file starting with '+'."
     );
     // Codex mode keeps Codex's behaviour.
     let e = applypatch::apply_files(&once, patch, Mode::Codex).unwrap_err();

@@ -64,6 +64,7 @@ fn anchor_not_found() {
     );
     one(&mut c, "a line the input does not have", "def a():\n    return 1\n", "@@ def b():\n-    return 1\n+    return 2");
     one(&mut c, "a unified diff hunk header, read as an anchor", "a\nb\n", "@@ -1,2 +1,2 @@\n a\n-b\n+c");
+    one(&mut c, "a misspelt anchor: the nearly equal line", TWO_CLASSES, "@@ clas B:\n-        return 2\n+        return 3");
     one(
         &mut c,
         "a line of the input contains it",
@@ -73,6 +74,9 @@ fn anchor_not_found() {
     snapshot("anchor_not_found", &c);
 }
 
+/// One method name in two classes.
+const TWO_CLASSES: &str = "class A:\n    def f(self):\n        return 1\n\nclass B:\n    def f(self):\n        return 2\n";
+
 #[test]
 fn anchor_ambiguous() {
     let mut c = Cases::default();
@@ -80,6 +84,12 @@ fn anchor_ambiguous() {
     let twelve = "x\ny\n".repeat(12);
     one(&mut c, "twelve equal lines: ten are listed", &twelve, "@@ x\n-y\n+z");
     one(&mut c, "three equal lines", "def f():\n    pass\ndef f():\n    pass\ndef f():\n    pass\n", "@@ def f():\n-    pass\n+    return");
+    one(
+        &mut c,
+        "a method in two classes: stacked anchors suggested",
+        TWO_CLASSES,
+        "@@     def f(self):\n-        return 1\n+        return 3",
+    );
     snapshot("anchor_ambiguous", &c);
 }
 
@@ -210,4 +220,44 @@ fn another_format() {
     );
     // Of several codes: what each reads as V4A lines fails with.
     insta::assert_snapshot!("another_format", c.text());
+}
+
+/// The stacked anchors an ambiguous anchor's error suggests apply, each at
+/// the place it names (in a bare diff and in a patch); the nearly equal line
+/// of a misspelt anchor, copied, applies too.
+#[test]
+fn the_suggested_anchors_apply() {
+    let e = applypatch::apply(TWO_CLASSES, "@@     def f(self):\n+        # doc").unwrap_err();
+    let hints: Vec<(usize, String)> = e
+        .message
+        .split("for line ")
+        .skip(1)
+        .map(|h| {
+            let line = h.split(',').next().unwrap().parse().unwrap();
+            let anchor = h.split('\'').nth(1).unwrap().to_string();
+            (line, anchor)
+        })
+        .collect();
+    assert_eq!(hints, [(2, "@@ class A:".to_string()), (6, "@@ class B:".to_string())], "{}", e.message);
+    for (line, anchor) in &hints {
+        let out = applypatch::apply(TWO_CLASSES, &format!("{anchor}\n@@     def f(self):\n+        # doc")).unwrap();
+        assert_eq!(out.lines().nth(*line), Some("        # doc"), "{anchor}: {out}");
+    }
+    // In a patch: the same suggestion, and it applies.
+    let files = std::collections::BTreeMap::from([("m.py".to_string(), TWO_CLASSES.to_string())]);
+    let patch =
+        |anchors: &str| format!("*** Begin Patch\n*** Update File: m.py\n{anchors}\n-        return 2\n+        return 3\n*** End Patch");
+    let e = applypatch::apply_files(&files, &patch("@@     def f(self):"), applypatch::Mode::Strict).unwrap_err();
+    assert_eq!(e.kind, applypatch::ErrorKind::AnchorAmbiguous);
+    assert!(e.message.contains("for line 6, '@@ class B:' (input line 5) then '@@     def f(self):'"), "{}", e.message);
+    let out = applypatch::apply_files(&files, &patch("@@ class B:\n@@     def f(self):"), applypatch::Mode::Strict).unwrap();
+    assert_eq!(out["m.py"], TWO_CLASSES.replace("return 2", "return 3"));
+    // A misspelt anchor names the nearly equal line; that line applies.
+    let e = applypatch::apply(TWO_CLASSES, "@@ clas B:\n-        return 2\n+        return 3").unwrap_err();
+    assert_eq!(e.input_lines, [5]);
+    let quoted = e.message.split("input line 5, '").nth(1).and_then(|r| r.split('\'').next()).unwrap();
+    assert_eq!(
+        applypatch::apply(TWO_CLASSES, &format!("@@ {quoted}\n-        return 2\n+        return 3")).unwrap(),
+        TWO_CLASSES.replace("return 2", "return 3")
+    );
 }

@@ -352,3 +352,28 @@ fn the_writer_round_trips_through_both_modes() {
         }
     }
 }
+
+/// A file the diff changes that the map does not have: with the map's paths
+/// known, the error lists those near it (issue 29), and the listed path,
+/// written instead, applies.
+#[test]
+fn a_missing_file_lists_the_near_paths() {
+    use applypatch::unified::{apply_parsed_among, parse, text_for, UnifiedMode};
+    let known = ["src/utils.py", "README.md"];
+    let get = |p: &str| (p == "src/utils.py").then_some("x = 1\n");
+    let diff = |path: &str| format!("--- a/{path}\n+++ b/{path}\n@@ -1 +1 @@\n-x = 1\n+x = 2\n");
+    let text = diff("src/utlis.py");
+    let text = text_for(&text, UnifiedMode::Strict);
+    let parsed = parse(&text).unwrap();
+    let e = apply_parsed_among(&parsed, UnifiedMode::Strict, get, Some(&known)).unwrap_err();
+    assert_eq!(e.kind, applypatch::ErrorKind::FileNotFound);
+    assert_eq!(
+        e.message,
+        "src/utlis.py: the diff (line 1) changes this file, but there is no such file. Nothing was changed. The files have similar paths: src/utils.py. Check the path (the 'a/' and 'b/' prefixes are removed)."
+    );
+    let fixed = diff("src/utils.py");
+    let fixed = text_for(&fixed, UnifiedMode::Strict);
+    let parsed = parse(&fixed).unwrap();
+    let r = apply_parsed_among(&parsed, UnifiedMode::Strict, get, Some(&known)).unwrap();
+    assert_eq!(r.changes[0].contents.as_deref(), Some("x = 2\n"));
+}

@@ -8,7 +8,7 @@ import type { PatchTouch } from '../binding.js';
 import type { ApplyOptions, DistributiveOmit } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
-import { applyPatch, applyPrepared, type Files, fileMap, type Patch, withPatch } from '../patch.js';
+import { applyPatch, applyPrepared, type Files, fileMap, type Patch, partialMap, withPatch } from '../patch.js';
 import { engine, type Repair, type RepairOptions } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import { binaryError, type Change, commit, type Fs, openRoot, type Root, readTarget, resolveTarget, type Target } from './directory.js';
@@ -242,9 +242,11 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
       const base = opts.base;
       const run =
         base === undefined
-          ? (files: Map<string, string>) => applyPrepared(fileMap(files), prepared, e.code)
+          ? (files: Map<string, string>) => applyPrepared(fileMap(partialMap(files)), prepared, e.code)
           : (files: Map<string, string>) =>
-              applyPatch(files, patch, { mode: opts.mode, repair: opts.repair, base } as Parameters<typeof applyPatch>[2]).files;
+              applyPatch(partialMap(files), patch, { mode: opts.mode, repair: opts.repair, base: partialMap(base) } as Parameters<
+                typeof applyPatch
+              >[2]).files;
       p = plan(dir, touches, moves, computeWith(opts.hooks, run), fs);
       opts.hooks?.planned?.(p);
       if (!dryRun) commit(dir, p.changes, fs);

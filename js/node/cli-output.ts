@@ -33,6 +33,8 @@ export interface CliError {
   nearest?: Nearest;
   diff?: number;
   conflict?: Conflict;
+  /** When the input is another format than the one it was read as: which, and the --format or wrapping that takes it. */
+  hint?: string;
   /** `no_match`: the 1-based block that failed, and the blocks tried (with `--file`: `applyEdits`' results without `text`). */
   block?: number;
   results?: BlockResult[] | EditOutcome[];

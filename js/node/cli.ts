@@ -248,6 +248,25 @@ function json(io: Io, out: CliOutput): void {
   io.stdout(`${JSON.stringify(out)}\n`);
 }
 
+/**
+ * When `input`, read as `used`, is another format (detectFormat): which, and
+ * how to run it. A bare V4A diff names no file: it goes into a patch.
+ */
+function formatHint(input: string, used: 'patch' | 'unified'): string | undefined {
+  const found = detectFormat(input);
+  if (found === used) return undefined;
+  switch (found) {
+    case 'diff':
+      return "This input is a bare V4A update diff: it does not say which file it changes. Put it in a patch: '*** Begin Patch', then '*** Update File: PATH', then the diff, then '*** End Patch'.";
+    case 'blocks':
+      return 'This input is search/replace edit blocks: run it with --format blocks, or without --format (and with --file PATH when the blocks do not name their file).';
+    case 'unified':
+      return 'This input is a unified diff: run it with --format unified, or without --format.';
+    case 'patch':
+      return "This input is a '*** Begin Patch' patch: run it with --format patch, or without --format.";
+  }
+}
+
 /** `error[code] in path (hunk N, patch line L): nothing was written.` then the message. */
 function errorText(e: PatchError, lineOf: string): string {
   const where = [
@@ -386,7 +405,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const mode = args.mode === 'codex' ? 'codex' : 'strict';
   const repair = args.repair !== undefined ? { repair: args.repair } : {};
   // One parse: the engine answers the paths, the changes and the summary.
-  return reportDirectory(args, io, 'patch', () =>
+  return reportDirectory(args, io, input, 'patch', () =>
     patchDirectory(cwd, input, { mode, dryRun: args.dryRun, ...repair, ...(io.fs ? { fs: io.fs } : {}) } as DirectoryOptions),
   );
 }
@@ -395,7 +414,13 @@ async function run(argv: string[], io: Io): Promise<number> {
  * Runs a patch or a unified diff on the directory and reports it: the JSON
  * object, the dry run's diff, or Codex's summary; an error as text (and JSON).
  */
-function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => { result: DirectoryResult; summary: string }): number {
+function reportDirectory(
+  args: Args,
+  io: Io,
+  input: string,
+  what: 'patch' | 'diff',
+  run: () => { result: DirectoryResult; summary: string },
+): number {
   try {
     const { result, summary: computed } = run();
     const repairs = result.repairs ?? [];
@@ -422,15 +447,16 @@ function reportDirectory(args: Args, io: Io, what: 'patch' | 'diff', run: () => 
     return 0;
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
-    if (args.json) json(io, { ok: false, error: errorJson(e) });
-    io.stderr(errorText(e, what));
+    const hint = formatHint(input, what === 'patch' ? 'patch' : 'unified');
+    if (args.json) json(io, { ok: false, error: { ...errorJson(e), ...(hint !== undefined ? { hint } : {}) } });
+    io.stderr(errorText(e, what) + (hint !== undefined ? `applypatch: hint: ${hint}\n` : ''));
     return 1;
   }
 }
 
 /** A unified diff on the directory, all or nothing; prints Codex's summary (A/M/D). */
 function unified(args: Args, io: Io, cwd: string, input: string): number {
-  return reportDirectory(args, io, 'diff', () => {
+  return reportDirectory(args, io, input, 'diff', () => {
     const mode = args.mode === 'git' ? 'git' : 'strict';
     const result = applyUnifiedToDirectory(cwd, input, { mode, dryRun: args.dryRun, ...(io.fs ? { fs: io.fs } : {}) });
     const letter = { added: 'A', modified: 'M', deleted: 'D' } as const;

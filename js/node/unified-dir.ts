@@ -4,7 +4,7 @@
 import { checkOptions, checkString } from '../args.js';
 import type { PreparedUnified } from '../binding.js';
 import { PatchError } from '../errors.js';
-import { fileMap } from '../patch.js';
+import { fileMap, partialMap } from '../patch.js';
 import { applyPreparedUnified, type UnifiedFile, type UnifiedMode, unifiedModeCode, withUnified } from '../unified.js';
 import { changesOf, computeWith, type DirectoryResult, diffOf, type PlanHooks, plan, type Touch, withFs } from './apply.js';
 import { commit, type Fs, openRoot, type Root } from './directory.js';
@@ -81,7 +81,7 @@ export function applyUnifiedToDirectory(root: string, diff: string, options?: Un
       touches,
       moves,
       computeWith(opts.hooks, (files) => {
-        const report = applyPreparedUnified(fileMap(files), prepared, true);
+        const report = applyPreparedUnified(fileMap(partialMap(files)), prepared, true);
         modes = report.modes;
         return report.files;
       }),

@@ -128,7 +128,15 @@ pub(super) fn map_names(parsed: &Parsed, paths: &[&str], allow: bool) -> (Parsed
         });
         let at = format!("Block {} (line {}) names {written}, which is not among the files", i + 1, edit.line);
         let note = match files.as_slice() {
-            [] => Note::Kept,
+            [] => {
+                // No file it can only mean: the paths near it, for the message.
+                let near = crate::near::near_paths(&written, paths);
+                if near.is_empty() {
+                    Note::Kept
+                } else {
+                    Note::Hint(format!(" The files have similar paths: {}.", crate::near::list(&near)))
+                }
+            }
             [file] if allow => {
                 let message =
                     format!("{at}; it was taken as {file}, the one file that name can mean ({why}). Write the file's path as given.");
@@ -148,7 +156,10 @@ pub(super) fn map_names(parsed: &Parsed, paths: &[&str], allow: bool) -> (Parsed
                     shown.join(", ")
                 ))
             }
-            _ => Note::Kept,
+            many => Note::Hint(format!(
+                " The files have similar paths: {}.",
+                crate::near::list(&many.iter().map(String::as_str).collect::<Vec<_>>())
+            )),
         };
         notes.push(note);
     }

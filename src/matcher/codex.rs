@@ -175,7 +175,20 @@ impl Plan {
                 Some(i) => self.line_index = i + 1,
                 None => {
                     let mut msg = format!("Failed to find context '{}' in {name}", a.text);
-                    let hint = diagnose::anchor_hint(idx, a.text);
+                    // Found only above where the previous chunk ends: say so,
+                    // rather than compare the line with itself.
+                    let above = seek(idx, &[a.text], 0, false).map(|i| {
+                        (
+                            i,
+                            format!(
+                                "input line {} is {}, but it is not after input line {}, where the previous chunk ends: chunks and their '@@' lines must follow the order of the file",
+                                i + 1,
+                                crate::diff::show(idx.lines().get(i)),
+                                self.line_index
+                            ),
+                        )
+                    });
+                    let hint = above.or_else(|| diagnose::anchor_hint(idx, a.text));
                     if let Some((_, h)) = &hint {
                         msg.push_str(&format!("\n\n({h}.)"));
                     }
@@ -215,11 +228,22 @@ fn not_found(idx: &Index, section: &Section, old: &[&str], from: usize, name: &s
     let diff_lines: Vec<usize> = section.old().map(|l| l.line).collect();
     let first = diff_lines.first().copied().unwrap_or(section.first_line());
     let closest = diagnose::closest(idx, old, &diff_lines, from);
-    if let Some(c) = &closest {
-        msg.push_str(&format!("\n\n({})", c.text));
-    }
-    if section.eof.is_some() {
-        msg.push_str("\n\n(With '*** End of File' these lines must be the last lines of the file.)");
+    // Every line equal there: only '*** End of File' kept the chunk from
+    // matching (a place with no difference has nothing to list).
+    let whole = closest.as_ref().filter(|c| c.nearest.similarity >= 1.0);
+    match (&closest, whole, section.eof) {
+        (Some(c), Some(_), Some(eof)) => msg.push_str(&format!(
+            "\n\n(These lines are at input line {}, but they are not the last lines of the file, and '*** End of File' (diff line {eof}) says they are. Remove '*** End of File', or add the lines that follow them, up to the end of the file, as context.)",
+            c.nearest.line
+        )),
+        _ => {
+            if let Some(c) = &closest {
+                msg.push_str(&format!("\n\n({})", c.text));
+            }
+            if section.eof.is_some() {
+                msg.push_str("\n\n(With '*** End of File' these lines must be the last lines of the file.)");
+            }
+        }
     }
     Error::new(ErrorKind::ContextNotFound, msg)
         .at_diff_line(closest.as_ref().map_or(first, |c| c.diff_line))

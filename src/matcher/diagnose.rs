@@ -204,8 +204,12 @@ pub fn differences(idx: &Index, block: &[&str], diff_lines: &[usize], c: Candida
     out
 }
 
+/// Least [`line_similarity`] of a line called nearly equal to an anchor.
+const NEARLY: f64 = 0.75;
+
 /// For an anchor that equals no line: the first line that equals it once
-/// whitespace is trimmed, or else that contains it.
+/// whitespace is trimmed, or else that contains it, or else the line most
+/// nearly equal to it (a typo, a changed word; the first on a tie).
 pub fn anchor_hint(idx: &Index, text: &str) -> Option<(usize, String)> {
     let lines = idx.lines();
     let want = text.trim();
@@ -217,9 +221,26 @@ pub fn anchor_hint(idx: &Index, text: &str) -> Option<(usize, String)> {
     }
     // Only lines at least as long can contain it (and `contains` costs the
     // anchor's length each time).
-    (0..lines.len())
-        .find(|&i| lines.get(i).len() >= want.len() && lines.get(i).contains(want))
-        .map(|i| (i, format!("input line {} contains it: {}; an anchor is a whole line", i + 1, show(lines.get(i)))))
+    if let Some(i) = (0..lines.len()).find(|&i| lines.get(i).len() >= want.len() && lines.get(i).contains(want)) {
+        return Some((i, format!("input line {} contains it: {}; an anchor is a whole line", i + 1, show(lines.get(i)))));
+    }
+    let mut best: Option<(f64, usize)> = None;
+    for i in 0..lines.len().min(1_000_000) {
+        let sim = line_similarity(lines.get(i), want);
+        if sim >= NEARLY && best.is_none_or(|(b, _)| sim > b) {
+            best = Some((sim, i));
+        }
+    }
+    best.map(|(_, i)| {
+        (
+            i,
+            format!(
+                "the nearest is input line {}, {}, nearly equal: if it is the line you meant, copy it exactly (whitespace included)",
+                i + 1,
+                show(lines.get(i))
+            ),
+        )
+    })
 }
 
 /// Lists 1-based line numbers: "3, 7 and 12".

@@ -205,8 +205,38 @@ fn find_anchor(idx: &Index, a: &Anchor, cursor: usize) -> Result<usize> {
         [] => Err(anchor_not_found(idx, a)),
         [p] if *p < cursor => Err(anchor_out_of_order(a, *p, cursor)),
         [p] => Ok(*p),
-        many => Err(anchor_ambiguous(a, many, idx.count(a.text, usize::MAX), String::new())),
+        many => {
+            let mut e = anchor_ambiguous(a, many, idx.count(a.text, usize::MAX), String::new());
+            let hints: Vec<String> = many
+                .iter()
+                .take(3)
+                .filter_map(|&p| {
+                    stacked_for(idx, a.text, p, cursor)
+                        .map(|(i, t)| format!("for line {}, '@@ {t}' (input line {}) then {}", p + 1, i + 1, anchor_name(a)))
+                })
+                .collect();
+            if !hints.is_empty() {
+                e.message.push_str(&format!(
+                    " To name one of them, stack an anchor on a unique line above it (the second anchor is looked for within the reach of the first): {}.",
+                    hints.join("; ")
+                ));
+            }
+            Err(e)
+        }
     }
+}
+
+/// A line to stack above an ambiguous anchor so that it names the one at
+/// `p`: the nearest line above `p` (not above `floor`, at most 200 lines
+/// up) that is unique in the input and within whose reach the anchor's
+/// text occurs once, at `p`. `@@ <line>` then `@@ <anchor>` finds `p`.
+fn stacked_for<'t>(idx: &Index<'t>, text: &str, p: usize, floor: usize) -> Option<(usize, &'t str)> {
+    let lines = idx.lines();
+    (floor.max(p.saturating_sub(200))..p)
+        .rev()
+        .map(|i| (i, lines.get(i)))
+        .filter(|(_, t)| t.trim().len() >= 3 && idx.count(t, 2) == 1)
+        .find(|&(i, _)| Reach::new(idx, i).within(idx.occurrences(text, i + 1), 2) == [p])
 }
 
 /// An anchor right after another (`@@ class B` then `@@     def f():`): it

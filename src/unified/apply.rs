@@ -160,18 +160,40 @@ pub fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
 
 /// [`apply`] on a diff already parsed from [`text_for`]`(text, mode)`.
 pub fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
-    apply_parsed_with(diff, mode, false, get)
+    apply_parsed_with(diff, mode, false, get, None)
 }
 
-/// [`apply_parsed`] with, for each file its hunks changed in place, the
-/// splices that made its new contents, from where the hunks were placed
+/// [`apply_parsed`] knowing every path of the caller's files (`known`): a
+/// file the diff changes that is not there gets the paths near it listed.
+pub fn apply_parsed_among<'f>(
+    diff: &Unified,
+    mode: UnifiedMode,
+    get: impl Fn(&str) -> Option<&'f str>,
+    known: Option<&[&str]>,
+) -> Result<UnifiedResult> {
+    apply_parsed_with(diff, mode, false, get, known)
+}
+
+/// [`apply_parsed_among`] with, for each file its hunks changed in place,
+/// the splices that made its new contents, from where the hunks were placed
 /// ([`UnifiedChange::splices`]): for an editor, without comparing the texts
 /// afterwards.
-pub fn apply_parsed_placed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
-    apply_parsed_with(diff, mode, true, get)
+pub fn apply_parsed_placed<'f>(
+    diff: &Unified,
+    mode: UnifiedMode,
+    get: impl Fn(&str) -> Option<&'f str>,
+    known: Option<&[&str]>,
+) -> Result<UnifiedResult> {
+    apply_parsed_with(diff, mode, true, get, known)
 }
 
-fn apply_parsed_with<'f>(diff: &Unified, mode: UnifiedMode, place: bool, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
+fn apply_parsed_with<'f>(
+    diff: &Unified,
+    mode: UnifiedMode,
+    place: bool,
+    get: impl Fn(&str) -> Option<&'f str>,
+    known: Option<&[&str]>,
+) -> Result<UnifiedResult> {
     if let (UnifiedMode::Git, Some(line)) = (mode, diff.unterminated) {
         return Err(Error::new(
             ErrorKind::InvalidLine,
@@ -182,7 +204,7 @@ fn apply_parsed_with<'f>(diff: &Unified, mode: UnifiedMode, place: bool, get: im
     let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), place, _files: std::marker::PhantomData };
     let mut placements = Vec::new();
     for f in &diff.files {
-        apply_file(&mut files, f, mode, &mut placements).map_err(|mut e| {
+        apply_file(&mut files, f, mode, &mut placements, known).map_err(|mut e| {
             if e.path.is_none() {
                 e.path = f.display_path().map(str::to_string);
             }
@@ -203,6 +225,7 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
     f: &FilePatch,
     mode: UnifiedMode,
     placements: &mut Vec<Placement>,
+    known: Option<&[&str]>,
 ) -> Result<()> {
     let line = f.line;
     let source = match (f.kind, &f.old_path) {
@@ -229,12 +252,15 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
         Some(s) => match files.get(s) {
             Some(c) => c.to_string(),
             None => {
+                let near = known.map(|k| crate::near::near_paths(s, k)).unwrap_or_default();
+                let near =
+                    if near.is_empty() { String::new() } else { format!(" The files have similar paths: {}.", crate::near::list(&near)) };
                 return Err(file_error(
                     ErrorKind::FileNotFound,
                     f,
                     s,
-                    format!("{s}: the diff (line {line}) changes this file, but there is no such file. Nothing was changed. Check the path (the 'a/' and 'b/' prefixes are removed)."),
-                ))
+                    format!("{s}: the diff (line {line}) changes this file, but there is no such file. Nothing was changed.{near} Check the path (the 'a/' and 'b/' prefixes are removed)."),
+                ));
             }
         },
     };

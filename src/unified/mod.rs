@@ -18,7 +18,9 @@ mod apply;
 mod parse;
 pub mod write;
 
-pub use apply::{apply, apply_parsed, apply_parsed_placed, text_for, FileMode, Placement, UnifiedChange, UnifiedResult};
+pub use apply::{
+    apply, apply_parsed, apply_parsed_among, apply_parsed_placed, text_for, FileMode, Placement, UnifiedChange, UnifiedResult,
+};
 pub(crate) use parse::has_file_header;
 pub use parse::parse;
 

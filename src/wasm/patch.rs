@@ -23,6 +23,9 @@ pub fn parse_patch(patch: &str, mode_code: u32) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub struct PreparedPatch {
     patch: crate::Patch,
+    /// Every path of the caller's file map, each followed by `\n`, when the
+    /// wrapper gave them (`knownPaths`): for the near paths of a missing file.
+    known: Option<String>,
 }
 
 /// Parses a patch once (`PatchError` fields when the envelope is malformed;
@@ -37,7 +40,7 @@ pub fn prepare_patch(patch_len: usize, mode_code: u32) -> Result<PreparedPatch, 
     let mut ctx = ctx(mode_code);
     let result = with_input(patch_len, |patch| {
         let parsed = if mode(mode_code) == Mode::Strict { crate::parse_patch_with(patch, &mut ctx) } else { crate::parse_patch(patch) };
-        parsed.map(|patch| PreparedPatch { patch }).map_err(|e| to_js_error(&e))
+        parsed.map(|patch| PreparedPatch { patch, known: None }).map_err(|e| to_js_error(&e))
     });
     keep_repairs(ctx);
     result
@@ -78,6 +81,15 @@ impl PreparedPatch {
         self.touched().iter().map(|t| u8::from(t.read || all)).collect()
     }
 
+    /// Every path of the caller's file map, each followed by `\n` (paths
+    /// holding a line break left out). The wrapper gives them when a path
+    /// the patch reads has no file: `apply` then lists the paths near it,
+    /// and a Delete of it is already applied only when none is near.
+    #[wasm_bindgen(js_name = knownPaths)]
+    pub fn known_paths(&mut self, paths: String) {
+        self.known = Some(paths);
+    }
+
     /// Applies the patch to the files the wrapper put in the input buffer one
     /// after another: `lengths` has one entry per path of `paths`, its
     /// length in bytes, or `u32::MAX` for a path whose contents are not
@@ -99,16 +111,19 @@ impl PreparedPatch {
         let result = with_input(total, |all| {
             // The files by position in `touches`, as the engine takes them: no lookup by path.
             let contents = by_position(all, &lengths)?;
+            let known: Option<Vec<&str>> = self.known.as_deref().map(|k| k.split_terminator('\n').collect());
             let out = Array::new();
             if !splices {
-                let changes = self.patch.apply_touched(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
+                let changes =
+                    self.patch.apply_touched_among(mode(mode_code), &mut ctx, &contents, known.as_deref()).map_err(|e| to_js_error(&e))?;
                 for (i, contents) in changes {
                     out.push(&JsValue::from(i as u32));
                     out.push(&contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
                 }
                 return Ok(out);
             }
-            let written = self.patch.apply_touched_placed(mode(mode_code), &mut ctx, &contents).map_err(|e| to_js_error(&e))?;
+            let written =
+                self.patch.apply_touched_placed(mode(mode_code), &mut ctx, &contents, known.as_deref()).map_err(|e| to_js_error(&e))?;
             let mut placed: Vec<u32> = Vec::new();
             for w in written {
                 if let (Some(s), Some(_)) = (&w.splices, &w.contents) {

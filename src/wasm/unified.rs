@@ -26,6 +26,9 @@ pub fn parse_unified(diff: &str) -> Result<JsValue, JsValue> {
 pub struct PreparedUnified {
     diff: Yoke<Unified<'static>, Box<str>>,
     mode: UnifiedMode,
+    /// Every path of the caller's file map, each followed by `\n`, when the
+    /// wrapper gave them (`knownPaths`): for the near paths of a missing file.
+    known: Option<String>,
 }
 
 /// Parses a unified diff once (`PatchError` fields when it does not parse).
@@ -34,7 +37,7 @@ pub fn prepare_unified(diff: &str, mode_code: u32) -> Result<PreparedUnified, Js
     let mode = unified_mode(mode_code);
     let text: Box<str> = crate::unified::text_for(diff, mode).into();
     let diff = Yoke::try_attach_to_cart(text, |t: &str| crate::unified::parse(t))?;
-    Ok(PreparedUnified { diff, mode })
+    Ok(PreparedUnified { diff, mode, known: None })
 }
 
 #[wasm_bindgen]
@@ -54,6 +57,14 @@ impl PreparedUnified {
         self.diff.get().paths().into_iter().map(str::to_string).collect()
     }
 
+    /// Every path of the caller's file map, each followed by `\n`: given
+    /// when a path the diff names has no file, so `apply` lists the paths
+    /// near a missing one.
+    #[wasm_bindgen(js_name = knownPaths)]
+    pub fn known_paths(&mut self, paths: String) {
+        self.known = Some(paths);
+    }
+
     /// Applies the diff to the files `paths`, put in the input buffer as
     /// `split_inputs` reads them. Returns `[changes]`, or with `report`
     /// `[changes, modes, placements, splices]`: changes as `[path, contents
@@ -66,11 +77,12 @@ impl PreparedUnified {
         let total: usize = lengths.iter().map(|&l| l as usize).sum();
         with_input(total, |all| {
             let files = split_inputs(all, &paths, &lengths)?;
+            let known: Option<Vec<&str>> = self.known.as_deref().map(|k| k.split_terminator('\n').collect());
             let get = |p: &str| files.get(p).copied();
             let result = if report {
-                crate::unified::apply_parsed_placed(self.diff.get(), self.mode, get)?
+                crate::unified::apply_parsed_placed(self.diff.get(), self.mode, get, known.as_deref())?
             } else {
-                crate::unified::apply_parsed(self.diff.get(), self.mode, get)?
+                crate::unified::apply_parsed_among(self.diff.get(), self.mode, get, known.as_deref())?
             };
             let changes = Array::new();
             for c in &result.changes {

@@ -66,7 +66,7 @@ test('applyBlocks: each block to its file, in order, all or nothing, a map of th
   );
   assert.equal(
     failing.results[1].message,
-    "Block 2 (line 8) names b.py, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text.",
+    "Block 2 (line 8) names b.py, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text. The files have similar paths: a.py.",
   );
   const unnamed = '<<<<<<< SEARCH\nx = 1\n=======\nx = 5\n>>>>>>> REPLACE\n';
   assert.deepEqual(applyBlocks({ 'a.py': 'x = 1\n' }, unnamed, { path: 'a.py' }).files, { 'a.py': 'x = 5\n' });

@@ -390,3 +390,48 @@ test('--json: a move is its destination with movedFrom, and the source deleted',
     { path: 'b.txt', status: 'added', movedFrom: 'a.txt' },
   ]);
 });
+
+test('another format than the one read: the error says which and how to run it, and that works (issue 29)', (t) => {
+  const { root } = makeTree(t, { 'f.py': 'def f():\n    return 1\n' });
+  const want = 'def f():\n    return 2\n';
+  const diff = '@@ def f():\n-    return 1\n+    return 2\n';
+  const hintOf = (r) => r.stderr.split('\n').find((l) => l.startsWith('applypatch: hint: '));
+  // A bare V4A diff names no file: it goes into a patch.
+  let r = cli([], { cwd: root, input: diff });
+  assert.equal(r.code, 1);
+  assert.equal(
+    hintOf(r),
+    "applypatch: hint: This input is a bare V4A update diff: it does not say which file it changes. Put it in a patch: '*** Begin Patch', then '*** Update File: PATH', then the diff, then '*** End Patch'.",
+  );
+  const json = JSON.parse(cli(['--json'], { cwd: root, input: diff }).stdout);
+  assert.equal(json.error.hint, hintOf(r).slice('applypatch: hint: '.length));
+  r = cli([], { cwd: root, input: `*** Begin Patch\n*** Update File: f.py\n${diff}*** End Patch\n` });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(read(root, 'f.py'), want);
+  writeFileSync(join(root, 'f.py'), 'def f():\n    return 1\n');
+  // Edit blocks read as a patch: --format blocks.
+  const blocks = 'f.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n';
+  r = cli(['--format', 'patch'], { cwd: root, input: blocks });
+  assert.equal(r.code, 1);
+  assert.equal(
+    hintOf(r),
+    'applypatch: hint: This input is search/replace edit blocks: run it with --format blocks, or without --format (and with --file PATH when the blocks do not name their file).',
+  );
+  r = cli(['--format', 'blocks'], { cwd: root, input: blocks });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(read(root, 'f.py'), want);
+  writeFileSync(join(root, 'f.py'), 'def f():\n    return 1\n');
+  // A unified diff read as a patch, and a patch read as a unified diff.
+  const unified = '--- a/f.py\n+++ b/f.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n';
+  r = cli(['--format', 'patch'], { cwd: root, input: unified });
+  assert.equal(hintOf(r), 'applypatch: hint: This input is a unified diff: run it with --format unified, or without --format.');
+  r = cli(['--format', 'unified'], { cwd: root, input: unified });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(read(root, 'f.py'), want);
+  const patch = `*** Begin Patch\n*** Update File: f.py\n@@\n-    return 2\n+    return 1\n*** End Patch\n`;
+  r = cli(['--format', 'unified'], { cwd: root, input: patch });
+  assert.equal(hintOf(r), "applypatch: hint: This input is a '*** Begin Patch' patch: run it with --format patch, or without --format.");
+  assert.equal(cli(['--format', 'patch'], { cwd: root, input: patch }).code, 0);
+  // The right format: no hint.
+  assert.equal(hintOf(cli(['--format', 'patch'], { cwd: root, input: patch })), undefined);
+});

@@ -49,7 +49,8 @@ test('applyFiles in both modes, on objects and Maps, without touching the argume
 });
 
 test('applyFiles is all or nothing', () => {
-  const failing = patch.replace('*** Delete File: old.txt', '*** Delete File: missing.txt');
+  // A misspelt delete (old.txt is in the map): refused in Strict, not taken as already done.
+  const failing = patch.replace('*** Delete File: old.txt', '*** Delete File: olds.txt');
   const copy = structuredClone(files);
   for (const mode of ['strict', 'codex']) {
     try {
@@ -58,14 +59,14 @@ test('applyFiles is all or nothing', () => {
     } catch (e) {
       assert.ok(e instanceof PatchError);
       assert.equal(e.code, 'file_not_found');
-      assert.equal(e.path, 'missing.txt');
+      assert.equal(e.path, 'olds.txt');
       assert.equal(e.operation, 2);
       assert.equal(e.diffLine, 9);
       assert.equal(
         e.message,
         mode === 'codex'
-          ? 'Failed to delete file missing.txt'
-          : "missing.txt: there is no file at this path to delete (it may be deleted already, or the path misspelt). Nothing was applied. Check the path, or leave out '*** Delete File: missing.txt' and send the rest again.",
+          ? 'Failed to delete file olds.txt'
+          : "olds.txt: there is no file at this path to delete, and it was not taken as already deleted: the files have similar paths (old.txt), so the path may be misspelt. Nothing was applied. Write the exact path of the file to delete, or leave out '*** Delete File: olds.txt' if that file is already gone.",
       );
     }
   }
@@ -214,7 +215,7 @@ test("Strict's missing-file errors say nothing was applied and how to create the
   assert.equal(e.code, 'file_not_found');
   assert.equal(
     e.message,
-    "src/utils.py: there is no file at this path to update. Nothing was applied. Check the path (it is used exactly as written, relative to the project root); to create the file, write '*** Add File: src/utils.py' instead, with every line of the new file starting with '+'.",
+    "src/utils.py: there is no file at this path to update. Nothing was applied. The files have similar paths: src/util.py. Check the path (it is used exactly as written, relative to the project root); to create the file, write '*** Add File: src/utils.py' instead, with every line of the new file starting with '+'.",
   );
   // Followed: an Add File with the new lines creates it.
   const added = applyFiles(map, '*** Begin Patch\n*** Add File: src/utils.py\n+x = 2\n*** End Patch');
