@@ -171,7 +171,7 @@ proptest! {
         let diff = unified::write::diff_files(&[("f", &old)], &[("f", &new)], &unified::write::Options { context, git: false });
         let parsed = unified::parse(&diff).unwrap();
         let placed = unified::apply_parsed_placed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str()), None).unwrap();
-        let plain = unified::apply_parsed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str()), None).unwrap();
+        let plain = unified::apply_parsed(&parsed, UnifiedMode::Strict, |p| (p == "f").then_some(old.as_str())).unwrap();
         prop_assert_eq!(placed.changes.len(), 1);
         let c = &placed.changes[0];
         prop_assert_eq!(&c.contents, &plain.changes[0].contents);
