@@ -1,12 +1,15 @@
-// createPatchStream: a V4A update diff applied while it is still being
-// written (docs/stream.md). The engine keeps the parser's and the matcher's
-// state between pushes (src/stream/); this wrapper only holds back text, so
-// that what crosses into wasm is whole lines (never half a surrogate pair or
-// half a CRLF), about once per section.
-import { checkOptions, checkString, loneSurrogate, modeCode, wellFormed } from './args.js';
+// createPatchStream: a V4A update diff, or a `*** Begin Patch` patch over a
+// file map, applied while it is still being written (docs/stream.md). The
+// engine keeps the parser's and the matcher's state between pushes
+// (src/stream/); this wrapper only holds back text, so that what crosses into
+// wasm is whole lines (never half a surrogate pair or half a CRLF), about
+// once per section.
+import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
 import { type Held, holdPrepared, wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
+import type { operationKinds } from './generated.js';
+import { applyFiles, type Files, type FilesOptions, fileMap } from './patch.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -19,10 +22,21 @@ export interface StreamSplice {
 /** What a push completed. */
 export type StreamEvent =
   | {
+      /** A patch's operation header was read. */
+      type: 'operation';
+      /** The path its header names. */
+      path: string;
+      kind: (typeof operationKinds)[number];
+      /** The header's line in the patch, 1-based. */
+      line: number;
+    }
+  | {
       type: 'section';
+      /** A patch: the file the update names (its splices are offsets into that file as the operations before left it). */
+      path?: string;
       /** The section's index in the diff (0-based). */
       index: number;
-      /** Its first diff line (its `@@`, else its first line), 1-based. */
+      /** Its first diff line (its `@@`, else its first line), 1-based; in a patch, a line of the update's body. */
       diffLine: number;
       /** The input line where its context and removed lines start, 1-based. */
       inputLine: number;
@@ -32,23 +46,43 @@ export type StreamEvent =
   | { type: 'error'; error: PatchError };
 
 export type StreamOptions = ApplyOptions & {
-  /** What the streamed text is: `'diff'` (a V4A update diff, the default and, for now, the only format streamed). */
-  format?: 'diff';
+  /**
+   * What the streamed text is: `'diff'` (a V4A update diff over a text, the
+   * default for a text) or `'patch'` (a `*** Begin Patch` patch over a file
+   * map, the default for a map).
+   */
+  format?: 'diff' | 'patch';
 };
 
-/** A diff being applied as it arrives. */
-export interface PatchStream {
-  /** Takes the next piece, cut anywhere; returns the events it completed. Throws after `end()`, `abort()` or an `error` event. */
+/** A diff or patch being applied as it arrives. */
+export interface PatchStream<R = string> {
+  /**
+   * Takes the next piece, cut anywhere; returns the events it completed.
+   * After an `error` event it returns `[]` (the text is still taken, for
+   * `end()`); it throws after `end()` or `abort()`.
+   */
   push(chunk: string): StreamEvent[];
   /** The target with every placed section applied. */
-  preview(): string;
-  /** Exactly what `apply(target, wholeText, options)` returns, or throws its `PatchError`. */
-  end(): string;
+  preview(): R;
+  /** Exactly what the one-shot call (`apply`, `applyFiles`) returns for the whole text, or throws its `PatchError`. */
+  end(): R;
   /** Releases the stream; it can no longer be used. */
   abort(): void;
 }
 
-type Prepared = Glue.PreparedStream;
+/** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`). */
+interface Prepared {
+  push(lines: string): unknown[];
+  free(): void;
+}
+
+/** A stream's kind: the name of its text, and its preview and end. */
+interface Kind<R> {
+  name: 'diff' | 'patch';
+  preview(object: Prepared): R;
+  /** The result, from the last piece (`rest`) or all the text (`whole`). */
+  end(object: Prepared, rest: string, whole: () => string): R;
+}
 
 const encoder = new TextEncoder();
 
@@ -56,31 +90,68 @@ const encoder = new TextEncoder();
 const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release());
 
 /**
- * Starts applying a V4A update diff to `target` as it arrives: `push` the
- * model's output as it streams, act on the events, and `end()` for the
- * result, which is exactly `apply(target, diff, options)`.
+ * Starts applying a V4A update diff to a text, or a `*** Begin Patch` patch
+ * to a file map, as it arrives: `push` the model's output as it streams, act
+ * on the events, and `end()` for the result, which is exactly
+ * `apply(target, diff, options)` or `applyFiles(target, patch, options)`.
  */
-export function createPatchStream(target: string, options?: StreamOptions): PatchStream {
-  if (typeof target !== 'string') {
+export function createPatchStream(target: string, options?: StreamOptions): PatchStream<string>;
+export function createPatchStream<T extends Files>(target: T, options?: StreamOptions): PatchStream<T>;
+export function createPatchStream(target: string | Files, options?: StreamOptions): PatchStream<string> | PatchStream<Files> {
+  const opts = checkOptions(options);
+  const text = typeof target === 'string';
+  const format = opts.format ?? (text ? 'diff' : 'patch');
+  if (format !== 'diff' && format !== 'patch') {
     throw new TypeError(
-      'applypatch: createPatchStream streams a V4A update diff over one text for now: target must be a string (file maps, for patches, unified diffs and edit blocks, are not streamed yet)',
+      `applypatch: createPatchStream streams format 'diff' (a V4A update diff) or 'patch' (a *** Begin Patch patch), got ${String(format)}`,
     );
   }
-  checkString('target', target);
-  const opts = checkOptions(options);
-  if (opts.format !== undefined && opts.format !== 'diff') {
-    throw new TypeError(`applypatch: createPatchStream streams only format 'diff' (V4A update diffs) for now, got ${String(opts.format)}`);
+  if (text !== (format === 'diff')) {
+    throw new TypeError(
+      text
+        ? "applypatch: format 'patch' streams a *** Begin Patch patch over a file map: target must be a plain object or a Map from path to contents"
+        : "applypatch: format 'diff' streams a V4A update diff over one text: target must be a string (for a file map, stream a *** Begin Patch patch, format 'patch')",
+    );
   }
   for (const unsupported of ['repair', 'base'] as const) {
     if (opts[unsupported] !== undefined && opts[unsupported] !== false) {
       throw new TypeError(
-        `applypatch: createPatchStream does not take options.${unsupported} yet; apply the whole diff with apply() for that`,
+        `applypatch: createPatchStream does not take options.${unsupported} yet; apply the whole text with the one-shot call for that`,
       );
     }
   }
   const mode = modeCode(opts);
-  const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(encoder.encode(target), mode)) as Prepared);
-  return new Stream(held);
+  if (typeof target === 'string') {
+    checkString('target', target);
+    const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(encoder.encode(target), mode)) as Glue.PreparedStream);
+    const kind: Kind<string> = {
+      name: 'diff',
+      preview: (object) => (object as Glue.PreparedStream).preview(),
+      end: (object, rest) => call(() => (object as Glue.PreparedStream).end(rest)),
+    };
+    return new Stream(held as Held<Prepared>, kind);
+  }
+  const map = fileMap(target);
+  // Every file, for the operations to come (lone surrogates become U+FFFD
+  // here; end() is applyFiles itself, which refuses them where it reads them).
+  const encoded = map.paths.map((path) => encoder.encode(map.get(path)));
+  const contents = new Uint8Array(encoded.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of encoded) {
+    contents.set(b, at);
+    at += b.length;
+  }
+  const lengths = new Uint32Array(encoded.map((b) => b.length));
+  const held = holdPrepared(
+    'PreparedPatchStream',
+    call(() => wasm().preparePatchStream(map.paths, contents, lengths, mode)) as Glue.PreparedPatchStream,
+  );
+  const kind: Kind<Files> = {
+    name: 'patch',
+    preview: (object) => map.with((object as Glue.PreparedPatchStream).preview() as Array<string | null>),
+    end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
+  };
+  return new Stream(held as Held<Prepared>, kind);
 }
 
 /** Complete lines held back at most before they are sent anyway (UTF-16 units). */
@@ -91,8 +162,11 @@ const PLUS = 0x2b;
 const MINUS = 0x2d;
 const STAR = 0x2a;
 
-class Stream implements PatchStream {
+class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
+  #kind: Kind<R>;
+  /** A patch: every piece pushed (end() is applyFiles on the whole text). */
+  #all: string[] | undefined;
   /** Text not sent yet, in pieces: complete lines (`0..#complete`), then the unfinished last line. */
   #buffer: string[] = [];
   /** UTF-16 units in `#buffer`. */
@@ -112,8 +186,10 @@ class Stream implements PatchStream {
   /** A lone surrogate in the text: the error the one-shot call throws, kept for end(). */
   #invalid: PatchError | undefined;
 
-  constructor(held: Held<Prepared>) {
+  constructor(held: Held<Prepared>, kind: Kind<R>) {
     this.#held = held;
+    this.#kind = kind;
+    if (kind.name === 'patch') this.#all = [];
     dropped.register(this, held, this);
   }
 
@@ -128,12 +204,12 @@ class Stream implements PatchStream {
    */
   push(chunk: string): StreamEvent[] {
     if (typeof chunk !== 'string') throw new TypeError(`applypatch: push takes a string, got ${typeof chunk}`);
-    if (this.#state !== 'open') {
-      throw new Error(
-        this.#state === 'failed'
-          ? 'applypatch: this stream already reported an error; call end() for the final PatchError, or abort()'
-          : 'applypatch: this stream has ended; start a new one with createPatchStream()',
-      );
+    if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
+    this.#all?.push(chunk);
+    // After an error: kept for end(), which answers for everything pushed.
+    if (this.#state === 'failed') {
+      this.#buffer.push(chunk);
+      return [];
     }
     // Most pieces (a token or so) end no line: only remembered.
     if (this.#started && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
@@ -186,7 +262,8 @@ class Stream implements PatchStream {
     this.#complete = 0;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
-      this.#invalid = invalid(this.#sent + at, lines.charCodeAt(at));
+      this.#invalid =
+        this.#all === undefined ? invalid(this.#sent + at, lines.charCodeAt(at)) : invalidString(this.#kind.name, this.#all.join(''));
       this.#state = 'failed';
       return [{ type: 'error', error: this.#invalid }];
     }
@@ -194,15 +271,22 @@ class Stream implements PatchStream {
     const raw = object.push(lines) as unknown[];
     const events: StreamEvent[] = [];
     for (const e of raw) {
-      if (Array.isArray(e)) {
-        const [index, diffLine, inputLine, offsets, texts] = e as [number, number, number, Uint32Array, string];
+      if (Array.isArray(e) && typeof e[0] === 'string') {
+        const [kind, path, line] = e as [(typeof operationKinds)[number], string, number];
+        events.push({ type: 'operation', path, kind, line });
+      } else if (Array.isArray(e)) {
+        const [index, diffLine, inputLine, offsets, texts, path] = e as [number, number, number, Uint32Array, string, string?];
         const splices: StreamSplice[] = [];
         let text = 0;
         for (let i = 0; i < offsets.length; i += 3) {
           splices.push({ from: offsets[i], to: offsets[i + 1], insert: texts.slice(text, offsets[i + 2]) });
           text = offsets[i + 2];
         }
-        events.push({ type: 'section', index, diffLine, inputLine, splices });
+        events.push(
+          path === undefined
+            ? { type: 'section', index, diffLine, inputLine, splices }
+            : { type: 'section', path, index, diffLine, inputLine, splices },
+        );
       } else {
         this.#state = 'failed';
         events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
@@ -211,21 +295,27 @@ class Stream implements PatchStream {
     return events;
   }
 
-  preview(): string {
+  preview(): R {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended');
-    return this.#object().preview();
+    return this.#kind.preview(this.#object());
   }
 
-  end(): string {
+  end(): R {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
     const object = this.#object();
     this.#state = 'ended';
+    const all = this.#all;
+    if (all !== undefined) {
+      // A patch: the one-shot call on the whole text, after the engine's stream is freed.
+      this.#release();
+      return this.#kind.end(object, '', () => all.join(''));
+    }
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
       const rest = this.#buffer.join('');
       const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
       if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
-      return call(() => object.end(rest));
+      return this.#kind.end(object, rest, () => rest);
     } finally {
       this.#release();
     }

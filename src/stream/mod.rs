@@ -24,6 +24,10 @@
 //! sections the one-shot call scans the lines instead; its work is then far
 //! below that limit either way.
 
+mod patch;
+
+pub use patch::{PatchEvent, PatchStream};
+
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -219,6 +223,21 @@ impl DiffStream {
             }
         }
         self.partial.push_str(rest);
+        self.report(&mut events);
+        events
+    }
+
+    /// Reads the unfinished last line and completes the last section, as
+    /// if the text ended here (an update's body in a patch ends at the next
+    /// line of the envelope): returns what that completed. Nothing may be
+    /// pushed after it but [`DiffStream::end`] still answers.
+    pub fn close_body(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        if !self.partial.is_empty() {
+            let last = std::mem::take(&mut self.partial);
+            self.line(&last);
+        }
+        self.close();
         self.report(&mut events);
         events
     }

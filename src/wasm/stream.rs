@@ -3,11 +3,13 @@
 //! only complete lines, so a piece never ends inside a character; events go
 //! out as flat arrays, with byte offsets turned into UTF-16 code units here.
 
+use std::sync::Arc;
+
 use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::{mode, to_js_error};
-use crate::stream::{DiffStream, Event, Utf16Cursor};
+use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, Utf16Cursor};
 
 /// A V4A diff being streamed over one input.
 #[wasm_bindgen]
@@ -43,24 +45,7 @@ impl PreparedStream {
                     out.push(&to_js_error(&e));
                 }
                 Event::Section(p) => {
-                    let input = s.input();
-                    let mut flat: Vec<u32> = Vec::with_capacity(p.splices.len() * 3);
-                    let mut texts = String::new();
-                    let mut text_end = 0;
-                    for sp in &p.splices {
-                        let start = self.utf16.units(input, sp.start);
-                        let end = self.utf16.units(input, sp.end);
-                        texts.push_str(&sp.text);
-                        text_end += crate::utf16::len(sp.text.as_bytes());
-                        flat.extend([start as u32, end as u32, text_end as u32]);
-                    }
-                    let item = Array::of5(
-                        &JsValue::from(p.index as u32),
-                        &JsValue::from(p.diff_line as u32),
-                        &JsValue::from(p.input_line as u32),
-                        &Uint32Array::from(flat.as_slice()),
-                        &JsValue::from_str(&texts),
-                    );
+                    let item = section(&p, s.input(), &mut self.utf16);
                     out.push(&item);
                 }
             }
@@ -79,5 +64,95 @@ impl PreparedStream {
         let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
         s.push(rest);
         s.end().map_err(|e| to_js_error(&e))
+    }
+}
+
+/// A placed section as `[index, diffLine, inputLine, offsets, texts]`:
+/// `offsets` are `[start, end, textEnd, …]` in UTF-16 code units of `input`.
+fn section(p: &Placed, input: &str, utf16: &mut Utf16Cursor) -> Array {
+    let mut flat: Vec<u32> = Vec::with_capacity(p.splices.len() * 3);
+    let mut texts = String::new();
+    let mut text_end = 0;
+    for sp in &p.splices {
+        let start = utf16.units(input, sp.start);
+        let end = utf16.units(input, sp.end);
+        texts.push_str(&sp.text);
+        text_end += crate::utf16::len(sp.text.as_bytes());
+        flat.extend([start as u32, end as u32, text_end as u32]);
+    }
+    Array::of5(
+        &JsValue::from(p.index as u32),
+        &JsValue::from(p.diff_line as u32),
+        &JsValue::from(p.input_line as u32),
+        &Uint32Array::from(flat.as_slice()),
+        &JsValue::from_str(&texts),
+    )
+}
+
+/// A `*** Begin Patch` patch being streamed over a file map.
+#[wasm_bindgen]
+pub struct PreparedPatchStream {
+    inner: Option<PatchStream>,
+    /// The text the last section's offsets were converted in, and where.
+    utf16: Option<(Arc<str>, Utf16Cursor)>,
+}
+
+/// A stream applying a patch to the files `paths` (their contents, UTF-8,
+/// one after another in `contents`, `lengths` bytes each).
+#[wasm_bindgen(js_name = preparePatchStream)]
+pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedPatchStream {
+    let mut files = Vec::with_capacity(paths.len());
+    let mut at = 0usize;
+    for (path, len) in paths.into_iter().zip(lengths) {
+        let end = at.saturating_add(len as usize).min(contents.len());
+        let bytes = contents.get(at..end).unwrap_or(&[]);
+        files.push((path, String::from_utf8_lossy(bytes).into_owned()));
+        at = end;
+    }
+    PreparedPatchStream { inner: Some(PatchStream::new(files, mode(mode_code))), utf16: None }
+}
+
+#[wasm_bindgen]
+impl PreparedPatchStream {
+    /// Reads the next complete lines. Returns the events: an operation as
+    /// `[kind, path, line]`, a placed section as `[index, diffLine,
+    /// inputLine, offsets, texts, path]` (as `PreparedStream::push`; offsets
+    /// into the file as the operations before left it), an error as the
+    /// engine's error object.
+    pub fn push(&mut self, lines: &str) -> Array {
+        let out = Array::new();
+        let Some(s) = self.inner.as_mut() else { return out };
+        for event in s.push(lines) {
+            match event {
+                PatchEvent::Error(e) => {
+                    out.push(&to_js_error(&e));
+                }
+                PatchEvent::Operation { path, kind, line } => {
+                    out.push(&Array::of3(&JsValue::from_str(kind.as_str()), &JsValue::from_str(&path), &JsValue::from(line as u32)));
+                }
+                PatchEvent::Section { path, placed, input } => {
+                    // One cursor per update: its sections come in order.
+                    if !self.utf16.as_ref().is_some_and(|(text, _)| Arc::ptr_eq(text, &input)) {
+                        self.utf16 = Some((Arc::clone(&input), Utf16Cursor::default()));
+                    }
+                    let Some((_, cursor)) = self.utf16.as_mut() else { continue };
+                    let item = section(&placed, &input, cursor);
+                    item.push(&JsValue::from_str(&path));
+                    out.push(&item);
+                }
+            }
+        }
+        out
+    }
+
+    /// The files touched so far with every placed section applied: `[path,
+    /// contents or null, …]`.
+    pub fn preview(&self) -> Array {
+        let out = Array::new();
+        for (path, contents) in self.inner.as_ref().map(PatchStream::preview).unwrap_or_default() {
+            out.push(&JsValue::from_str(&path));
+            out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
+        }
+        out
     }
 }
