@@ -95,7 +95,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export type WithoutOnRepair<T> = T extends unknown ? Omit<T, 'onRepair'> : never;
 
 /** Builds the new text from the input and the changed ranges only. */
-function splice(input: string, [offsets, texts]: FlatChanges): string {
+export function splice(input: string, [offsets, texts]: FlatChanges): string {
   if (offsets.length === 0) return input;
   let out = '';
   let pos = 0;

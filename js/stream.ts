@@ -5,8 +5,8 @@
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
 // once per section.
 import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
-import { type Held, holdPrepared, wasm } from './binding.js';
-import type { ApplyOptions } from './diff.js';
+import { type FlatChanges, type Held, holdPrepared, putInput, wasm } from './binding.js';
+import { type ApplyOptions, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
 import type { operationKinds } from './generated.js';
 import { applyFiles, type Files, type FilesOptions, fileMap } from './patch.js';
@@ -79,6 +79,8 @@ interface Prepared {
 /** A stream's kind: the name of its text, and its preview and end. */
 interface Kind<R> {
   name: 'diff' | 'patch';
+  /** The events of what the engine's push returned. */
+  events(raw: unknown[]): StreamEvent[];
   preview(object: Prepared): R;
   /** The result, from the last piece (`rest`) or all the text (`whole`). */
   end(object: Prepared, rest: string, whole: () => string): R;
@@ -123,11 +125,13 @@ export function createPatchStream(target: string | Files, options?: StreamOption
   const mode = modeCode(opts);
   if (typeof target === 'string') {
     checkString('target', target);
-    const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(encoder.encode(target), mode)) as Glue.PreparedStream);
+    const len = putInput(target);
+    const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(len, mode)) as Glue.PreparedStream);
     const kind: Kind<string> = {
       name: 'diff',
+      events: diffEvents,
       preview: (object) => (object as Glue.PreparedStream).preview(),
-      end: (object, rest) => call(() => (object as Glue.PreparedStream).end(rest)),
+      end: (object, rest) => splice(target, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges),
     };
     return new Stream(held as Held<Prepared>, kind);
   }
@@ -148,6 +152,7 @@ export function createPatchStream(target: string | Files, options?: StreamOption
   );
   const kind: Kind<Files> = {
     name: 'patch',
+    events: patchEvents,
     preview: (object) => map.with((object as Glue.PreparedPatchStream).preview() as Array<string | null>),
     end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
   };
@@ -268,30 +273,8 @@ class Stream<R> implements PatchStream<R> {
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
-    const raw = object.push(lines) as unknown[];
-    const events: StreamEvent[] = [];
-    for (const e of raw) {
-      if (Array.isArray(e) && typeof e[0] === 'string') {
-        const [kind, path, line] = e as [(typeof operationKinds)[number], string, number];
-        events.push({ type: 'operation', path, kind, line });
-      } else if (Array.isArray(e)) {
-        const [index, diffLine, inputLine, offsets, texts, path] = e as [number, number, number, Uint32Array, string, string?];
-        const splices: StreamSplice[] = [];
-        let text = 0;
-        for (let i = 0; i < offsets.length; i += 3) {
-          splices.push({ from: offsets[i], to: offsets[i + 1], insert: texts.slice(text, offsets[i + 2]) });
-          text = offsets[i + 2];
-        }
-        events.push(
-          path === undefined
-            ? { type: 'section', index, diffLine, inputLine, splices }
-            : { type: 'section', path, index, diffLine, inputLine, splices },
-        );
-      } else {
-        this.#state = 'failed';
-        events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
-      }
-    }
+    const events = this.#kind.events(object.push(lines) as unknown[]);
+    if (events.at(-1)?.type === 'error') this.#state = 'failed';
     return events;
   }
 
@@ -342,6 +325,49 @@ class Stream<R> implements PatchStream<R> {
     dropped.unregister(this);
     this.#held.release();
   }
+}
+
+/** A diff stream's events: `[sections, texts, error?]` (src/wasm/stream.rs). */
+function diffEvents(raw: unknown[]): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  if (raw.length === 0) return events;
+  const [flat, texts, error] = raw as [Uint32Array, string, PatchErrorFields?];
+  let text = 0;
+  for (let i = 0; i < flat.length; ) {
+    const [index, diffLine, inputLine, n] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
+    i += 4;
+    const splices: StreamSplice[] = [];
+    for (const end = i + 3 * n; i < end; i += 3) {
+      splices.push({ from: flat[i], to: flat[i + 1], insert: texts.slice(text, flat[i + 2]) });
+      text = flat[i + 2];
+    }
+    events.push({ type: 'section', index, diffLine, inputLine, splices });
+  }
+  if (error !== undefined) events.push({ type: 'error', error: new PatchError(error) });
+  return events;
+}
+
+/** A patch stream's events: one value each (src/wasm/stream.rs). */
+function patchEvents(raw: unknown[]): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  for (const e of raw) {
+    if (Array.isArray(e) && typeof e[0] === 'string') {
+      const [kind, path, line] = e as [(typeof operationKinds)[number], string, number];
+      events.push({ type: 'operation', path, kind, line });
+    } else if (Array.isArray(e)) {
+      const [index, diffLine, inputLine, offsets, texts, path] = e as [number, number, number, Uint32Array, string, string];
+      const splices: StreamSplice[] = [];
+      let text = 0;
+      for (let i = 0; i < offsets.length; i += 3) {
+        splices.push({ from: offsets[i], to: offsets[i + 1], insert: texts.slice(text, offsets[i + 2]) });
+        text = offsets[i + 2];
+      }
+      events.push({ type: 'section', path, index, diffLine, inputLine, splices });
+    } else {
+      events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
+    }
+  }
+  return events;
 }
 
 /** The one-shot call's error for a diff with a lone surrogate at `index`. */

@@ -298,7 +298,11 @@ impl DiffStream {
         if self.mode == Mode::Strict && self.strict.finish(&self.spans, &mut Ctx::default())? {
             return Ok((Changes::new(Vec::new()), self.input));
         }
-        let edits = self.sorted_edits();
+        // The edits themselves, not a copy (`sorted_edits` is for the preview).
+        let mut edits = std::mem::take(&mut self.edits);
+        if self.mode == Mode::Codex {
+            edits.sort_by_key(|e| e.start);
+        }
         let lines = Lines::from_parts(&self.input, std::mem::take(&mut self.table));
         let policy = match self.mode {
             Mode::Strict => FinalNewline::Keep,

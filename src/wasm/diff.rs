@@ -16,7 +16,7 @@ use crate::Changes;
 /// ([`Changes::minimal`]); `sections` is a `Uint32Array` of
 /// `[diff, diffLine, inputLine, from, to, …]`, five per placed run, `from..to`
 /// in UTF-16 code units of `input` (converted in the same pass as the splices).
-fn to_js_changes(input: &str, changes: Changes) -> Array {
+pub(super) fn to_js_changes(input: &str, changes: Changes) -> Array {
     let changes = changes.minimal(input);
     let (splices, placed) = (changes.splices(), changes.sections());
     let mut offsets: Vec<usize> =

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::{mode, to_js_error};
+use super::diff::to_js_changes;
+use super::{mode, to_js_error, with_input};
 use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, Utf16Cursor};
 
 /// A V4A diff being streamed over one input.
@@ -18,37 +19,53 @@ pub struct PreparedStream {
     utf16: Utf16Cursor,
 }
 
-/// A stream applying a diff to `input` (UTF-8: the wrapper encodes it with
-/// `TextEncoder`, and a byte array crosses in one copy where wasm-bindgen
-/// copies a string one character at a time); `mode_code` as the apply
-/// functions take it (its low bits are the mode).
+/// A stream applying a diff to the input buffer's first `input_len` bytes
+/// (put there as for the apply functions, with `TextEncoder.encodeInto`);
+/// `mode_code` as the apply functions take it (its low bits are the mode).
 #[wasm_bindgen(js_name = prepareStream)]
-pub fn prepare_stream(input: Vec<u8>, mode_code: u32) -> PreparedStream {
-    // The wrapper sends well-formed text only; anything else is kept as it
-    // reads, never trusted.
-    let input = String::from_utf8(input).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default() }
+pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream, JsValue> {
+    let input = with_input(input_len, |input| Ok(input.to_string()))?;
+    Ok(PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default() })
 }
 
 #[wasm_bindgen]
 impl PreparedStream {
-    /// Reads the next complete lines. Returns the events: a placed section
-    /// as `[index, diffLine, inputLine, offsets, texts]` (`offsets`:
-    /// `[start, end, textEnd, …]` in UTF-16 code units, as the apply
-    /// functions' changes), an error as the engine's error object.
+    /// Reads the next complete lines. Returns the events in two values,
+    /// whatever their number: `[sections, texts]` (`sections`: a
+    /// `Uint32Array` of `[index, diffLine, inputLine, n, start, end,
+    /// textEnd, …]` per placed section, its `n` splices three numbers each,
+    /// in UTF-16 code units as the apply functions' changes, `textEnd`
+    /// counting into `texts`), then the engine's error object if one came.
     pub fn push(&mut self, lines: &str) -> Array {
         let out = Array::new();
         let Some(s) = self.inner.as_mut() else { return out };
+        let mut flat: Vec<u32> = Vec::new();
+        let mut texts = String::new();
+        let mut text_end = 0;
+        let mut error = None;
         for event in s.push(lines) {
             match event {
-                Event::Error(e) => {
-                    out.push(&to_js_error(&e));
-                }
+                Event::Error(e) => error = Some(to_js_error(&e)),
                 Event::Section(p) => {
-                    let item = section(&p, s.input(), &mut self.utf16);
-                    out.push(&item);
+                    let input = s.input();
+                    flat.extend([p.index as u32, p.diff_line as u32, p.input_line as u32, p.splices.len() as u32]);
+                    for sp in &p.splices {
+                        let start = self.utf16.units(input, sp.start);
+                        let end = self.utf16.units(input, sp.end);
+                        texts.push_str(&sp.text);
+                        text_end += crate::utf16::len(sp.text.as_bytes());
+                        flat.extend([start as u32, end as u32, text_end as u32]);
+                    }
                 }
             }
+        }
+        if flat.is_empty() && error.is_none() {
+            return out;
+        }
+        out.push(&Uint32Array::from(flat.as_slice()));
+        out.push(&JsValue::from_str(&texts));
+        if let Some(e) = error {
+            out.push(&e);
         }
         out
     }
@@ -59,11 +76,13 @@ impl PreparedStream {
     }
 
     /// Ends the stream with its last piece (`rest`, possibly an unfinished
-    /// line): the new text, or the error, of the one-shot call.
-    pub fn end(&mut self, rest: &str) -> Result<String, JsValue> {
+    /// line): the changes of the one-shot call, as `applyChanges` gives
+    /// them, or its error.
+    pub fn end(&mut self, rest: &str) -> Result<Array, JsValue> {
         let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
         s.push(rest);
-        s.end().map_err(|e| to_js_error(&e))
+        let (changes, input) = s.end_changes().map_err(|e| to_js_error(&e))?;
+        Ok(to_js_changes(&input, changes))
     }
 }
 
