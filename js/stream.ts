@@ -97,8 +97,8 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
  * on the events, and `end()` for the result, which is exactly
  * `apply(target, diff, options)` or `applyFiles(target, patch, options)`.
  */
-export function createPatchStream(target: string, options?: StreamOptions): PatchStream<string>;
-export function createPatchStream<T extends Files>(target: T, options?: StreamOptions): PatchStream<T>;
+export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
+export function createPatchStream<T extends Files>(target: T, options?: StreamOptions & { format?: 'patch' }): PatchStream<T>;
 export function createPatchStream(target: string | Files, options?: StreamOptions): PatchStream<string> | PatchStream<Files> {
   const opts = checkOptions(options);
   const text = typeof target === 'string';
