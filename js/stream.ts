@@ -9,6 +9,7 @@ import { type FlatChanges, type Held, holdPrepared, putInput, wasm } from './bin
 import { type ApplyOptions, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
 import type { operationKinds } from './generated.js';
+import { baseOption, mergeInto } from './merge.js';
 import { applyFiles, type Files, type FilesOptions, fileMap } from './patch.js';
 import type * as Glue from './wasm-glue.js';
 
@@ -52,6 +53,11 @@ export type StreamOptions = ApplyOptions & {
    * map, the default for a map).
    */
   format?: 'diff' | 'patch';
+};
+
+/** The options of a patch streamed over a file map (`base` is a file map there, as for applyFiles). */
+export type FilesStreamOptions = FilesOptions & {
+  format?: 'patch';
 };
 
 /** A diff or patch being applied as it arrives. */
@@ -98,8 +104,11 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
  * `apply(target, diff, options)` or `applyFiles(target, patch, options)`.
  */
 export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
-export function createPatchStream<T extends Files>(target: T, options?: StreamOptions & { format?: 'patch' }): PatchStream<T>;
-export function createPatchStream(target: string | Files, options?: StreamOptions): PatchStream<string> | PatchStream<Files> {
+export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
+export function createPatchStream(
+  target: string | Files,
+  options?: StreamOptions | FilesStreamOptions,
+): PatchStream<string> | PatchStream<Files> {
   const opts = checkOptions(options);
   const text = typeof target === 'string';
   const format = opts.format ?? (text ? 'diff' : 'patch');
@@ -115,27 +124,32 @@ export function createPatchStream(target: string | Files, options?: StreamOption
         : "applypatch: format 'diff' streams a V4A update diff over one text: target must be a string (for a file map, stream a *** Begin Patch patch, format 'patch')",
     );
   }
-  for (const unsupported of ['repair', 'base'] as const) {
-    if (opts[unsupported] !== undefined && opts[unsupported] !== false) {
-      throw new TypeError(
-        `applypatch: createPatchStream does not take options.${unsupported} yet; apply the whole text with the one-shot call for that`,
-      );
-    }
+  if (opts.repair !== undefined && opts.repair !== false) {
+    throw new TypeError(
+      'applypatch: createPatchStream does not take options.repair yet; apply the whole text with the one-shot call for that',
+    );
   }
   const mode = modeCode(opts);
   if (typeof target === 'string') {
     checkString('target', target);
-    const len = putInput(target);
+    // With `base`, the diff is applied to base as it streams, and the result
+    // merged into the target at the end (as apply does).
+    const base = baseOption(opts);
+    const onto = base ?? target;
+    const len = putInput(onto);
     const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(len, mode)) as Glue.PreparedStream);
+    const merge = (text: string) => (base === undefined ? text : mergeInto(base, target, text));
     const kind: Kind<string> = {
       name: 'diff',
       events: diffEvents,
-      preview: (object) => (object as Glue.PreparedStream).preview(),
-      end: (object, rest) => splice(target, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges),
+      preview: (object) => merge((object as Glue.PreparedStream).preview()),
+      end: (object, rest) => merge(splice(onto, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges)),
     };
     return new Stream(held as Held<Prepared>, kind);
   }
-  const map = fileMap(target);
+  const targetMap = fileMap(target);
+  const baseMap = opts.base === undefined ? undefined : fileMap(opts.base as Files);
+  const map = baseMap ?? targetMap;
   // Every file, for the operations to come (lone surrogates become U+FFFD
   // here; end() is applyFiles itself, which refuses them where it reads them).
   const encoded = map.paths.map((path) => encoder.encode(map.get(path)));
@@ -153,7 +167,18 @@ export function createPatchStream(target: string | Files, options?: StreamOption
   const kind: Kind<Files> = {
     name: 'patch',
     events: patchEvents,
-    preview: (object) => map.with((object as Glue.PreparedPatchStream).preview() as Array<string | null>),
+    preview: (object) => {
+      const changes = (object as Glue.PreparedPatchStream).preview() as Array<string | null>;
+      if (baseMap !== undefined) {
+        // Each file changed over base merged into the target's, as applyFiles merges.
+        for (let i = 0; i < changes.length; i += 2) {
+          const [path, text] = [changes[i] as string, changes[i + 1]];
+          const [was, now] = [baseMap.get(path), targetMap.get(path)];
+          if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(was, now, text);
+        }
+      }
+      return targetMap.with(changes);
+    },
     end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
   };
   return new Stream(held as Held<Prepared>, kind);

@@ -170,6 +170,7 @@ test('options streams do not take are refused clearly', () => {
   assert.throws(() => createPatchStream('a\n', { format: 'patch' }), TypeError);
   assert.throws(() => createPatchStream('a\n', { format: 'yaml' }), TypeError);
   assert.throws(() => createPatchStream('a\n', { repair: true }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { base: 7 }), TypeError);
   assert.throws(() => createPatchStream('a\n', { mode: 'loose' }), TypeError);
   const s = createPatchStream('a\n');
   s.abort();
@@ -282,4 +283,43 @@ test('a patch stream: operations, sections with their file, a preview of the map
     () => bad.end(),
     (e) => e instanceof PatchError && e.message === events.at(-1).error.message,
   );
+});
+
+// `base`: the text streams over base, and end() merges into the target as the
+// one-shot call does, conflicts included; for a file map, end() is
+// applyFiles(files, patch, { base }).
+test('base: streamed over base, merged into the target at the end', () => {
+  const base = 'a\nb\nc\nd\ne\nf\ng\n';
+  const target = 'a\nb\nc\nd\ne\nf\nG!\n'; // the user changed the last line meanwhile
+  const diff = '@@\n-a\n+A\n@@\n c\n-d\n+D\n';
+  for (const mode of ['strict', 'codex']) {
+    for (const way of [[diff], pieces(diff), pieces(diff, rng(4))]) {
+      const s = createPatchStream(target, { base, mode });
+      const events = way.flatMap((p) => s.push(p));
+      assert.deepEqual(
+        events.map((e) => [e.type, e.inputLine]),
+        [['section', 1]],
+      );
+      assert.equal(s.preview(), 'A\nb\nc\nd\ne\nf\nG!\n');
+      assert.equal(s.end(), apply(target, diff, { base, mode }));
+    }
+  }
+  assert.equal(apply(target, diff, { base }), 'A\nb\nc\nD\ne\nf\nG!\n');
+  // A conflict: the same error as the one-shot call.
+  const clash = createPatchStream('a\nb\nc\nX\ne\nf\ng\n', { base });
+  clash.push(diff);
+  assert.deepEqual(
+    outcome(() => clash.end()),
+    outcome(() => apply('a\nb\nc\nX\ne\nf\ng\n', diff, { base })),
+  );
+  assert.equal(outcome(() => apply('a\nb\nc\nX\ne\nf\ng\n', diff, { base })).error.code, 'merge_conflict');
+  // A file map.
+  const files = { 'a.txt': 'one\ntwo\nthree!\n' };
+  const baseFiles = { 'a.txt': 'one\ntwo\nthree\n' };
+  const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** End Patch\n';
+  const m = createPatchStream(files, { base: baseFiles });
+  for (const p of pieces(patch)) m.push(p);
+  assert.deepEqual(m.preview(), { 'a.txt': 'ONE\ntwo\nthree!\n' });
+  assert.deepEqual(m.end(), applyFiles(files, patch, { base: baseFiles }));
+  assert.deepEqual(applyFiles(files, patch, { base: baseFiles }), { 'a.txt': 'ONE\ntwo\nthree!\n' });
 });
