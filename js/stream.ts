@@ -197,16 +197,13 @@ class Stream<R> implements PatchStream<R> {
   #kind: Kind<R>;
   /** A patch: every piece pushed (end() is applyFiles on the whole text). */
   #all: string[] | undefined;
-  /** Text not sent yet, in pieces: complete lines (`0..#complete`), then the unfinished last line. */
-  #buffer: string[] = [];
-  /** UTF-16 units in `#buffer`. */
+  /** Complete lines not sent yet, each with its line break, and their UTF-16 units. */
+  #lines: string[] = [];
   #length = 0;
-  #complete = 0;
-  /** The unfinished line's first UTF-16 unit (-1: none yet), and whether it has a carriage return inside. */
-  #first = -1;
-  #innerCr = false;
-  /** The last unit seen was a carriage return (whether a line break follows is not known yet). */
-  #crLast = false;
+  /** The unfinished last line (a rope of the pieces since the last line break). */
+  #line = '';
+  /** Open and started: {@link push} takes a piece that ends no line in its short path. */
+  #quick = false;
   /** Lines are sent as soon as they are complete (after a `***` line). */
   #eager = false;
   #started = false;
@@ -233,73 +230,62 @@ class Stream<R> implements PatchStream<R> {
    * once per section, not once per line.
    */
   push(chunk: string): StreamEvent[] {
+    // Most pieces (a token or so) end no line: only remembered, in a path
+    // kept short (it runs for nearly every piece). A carriage return is
+    // looked at when its line is complete.
+    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\n') < 0) {
+      this.#all?.push(chunk);
+      this.#line += chunk;
+      return [];
+    }
+    return this.#push(chunk);
+  }
+
+  /** {@link push} for a piece that may end a line, or a stream not open. */
+  #push(chunk: string): StreamEvent[] {
     if (typeof chunk !== 'string') throw new TypeError(`applypatch: push takes a string, got ${typeof chunk}`);
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
     this.#all?.push(chunk);
     // After an error: kept for end(), which answers for everything pushed.
     if (this.#state === 'failed') {
-      this.#buffer.push(chunk);
-      return [];
-    }
-    // Most pieces (a token or so) end no line: only remembered.
-    if (this.#started && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
-      if (chunk.length > 0) {
-        if (this.#first < 0) this.#first = chunk.charCodeAt(0);
-        if (this.#crLast) this.#innerCr = true;
-        this.#crLast = false;
-        this.#buffer.push(chunk);
-        this.#length += chunk.length;
-      }
+      this.#line += chunk;
       return [];
     }
     const object = this.#object();
     let send = !this.#started;
     this.#started = true;
-    const base = this.#length;
-    this.#buffer.push(chunk);
-    this.#length += chunk.length;
+    this.#quick = true;
     let from = 0;
-    // The next carriage return of the chunk (searched once per one found).
-    let cr = chunk.indexOf('\r');
-    for (;;) {
-      const nl = chunk.indexOf('\n', from);
-      const end = nl < 0 ? chunk.length : nl;
-      if (end > from) {
-        if (this.#first < 0) this.#first = chunk.charCodeAt(from);
-        // A carriage return is inside the line unless a line break follows it.
-        if (this.#crLast) this.#innerCr = true;
-        for (; cr >= 0 && cr < end; cr = chunk.indexOf('\r', cr + 1)) {
-          if (cr < end - 1) this.#innerCr = true;
-        }
-        this.#crLast = chunk.charCodeAt(end - 1) === 0x0d;
-      }
-      if (nl < 0) break;
-      const first = this.#first;
-      if (first === STAR) this.#eager = true;
-      if (this.#eager || this.#innerCr || (first >= 0 && first !== SPACE && first !== PLUS && first !== MINUS)) send = true;
-      this.#complete = base + nl + 1;
-      this.#first = -1;
-      this.#innerCr = false;
-      this.#crLast = false;
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', from)) {
+      const line = this.#line + chunk.slice(from, nl + 1);
+      this.#line = '';
       from = nl + 1;
+      const first = line.charCodeAt(0);
+      if (first === STAR) this.#eager = true;
+      // Sent now: a line that is not a section's body line (nor empty), or
+      // one with a carriage return inside (not just before its break).
+      const cr = line.indexOf('\r');
+      if (this.#eager || (cr >= 0 && cr < line.length - 2) || (line.length > 1 && first !== SPACE && first !== PLUS && first !== MINUS)) {
+        send = true;
+      }
+      this.#lines.push(line);
+      this.#length += line.length;
     }
-    if (!send && this.#complete < HOLD) return [];
-    const held = this.#buffer.join('');
-    const lines = held.slice(0, this.#complete);
-    const rest = held.slice(this.#complete);
-    this.#buffer = rest === '' ? [] : [rest];
-    this.#length = rest.length;
-    this.#complete = 0;
+    this.#line += chunk.slice(from);
+    if (!send && this.#length < HOLD) return [];
+    const lines = this.#lines.join('');
+    this.#lines = [];
+    this.#length = 0;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
       this.#invalid =
         this.#all === undefined ? invalid(this.#sent + at, lines.charCodeAt(at)) : invalidString(this.#kind.name, this.#all.join(''));
-      this.#state = 'failed';
+      this.#stop('failed');
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
     const events = this.#kind.events(object.push(lines) as unknown[]);
-    if (events.at(-1)?.type === 'error') this.#state = 'failed';
+    if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
   }
 
@@ -311,7 +297,7 @@ class Stream<R> implements PatchStream<R> {
   end(): R {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
     const object = this.#object();
-    this.#state = 'ended';
+    this.#stop('ended');
     const all = this.#all;
     if (all !== undefined) {
       // A patch: the one-shot call on the whole text, after the engine's stream is freed.
@@ -320,7 +306,7 @@ class Stream<R> implements PatchStream<R> {
     }
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
-      const rest = this.#buffer.join('');
+      const rest = this.#lines.join('') + this.#line;
       const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
       if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
       return this.#kind.end(object, rest, () => rest);
@@ -330,13 +316,13 @@ class Stream<R> implements PatchStream<R> {
   }
 
   abort(): void {
-    this.#state = 'ended';
+    this.#stop('ended');
     this.#release();
   }
 
   #object(): Prepared {
     if (!this.#held.alive()) {
-      this.#state = 'ended';
+      this.#stop('ended');
       throw new PatchError({
         code: 'internal_error',
         message:
@@ -344,6 +330,11 @@ class Stream<R> implements PatchStream<R> {
       });
     }
     return this.#held.object;
+  }
+
+  #stop(state: 'failed' | 'ended'): void {
+    this.#state = state;
+    this.#quick = false;
   }
 
   #release(): void {
