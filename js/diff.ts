@@ -99,7 +99,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export type WithoutOnRepair<T> = T extends unknown ? Omit<T, 'onRepair'> : never;
 
 /** Builds the new text from the input and the changed ranges only. */
-function splice(input: string, [offsets, texts]: Crossing): string {
+export function splice(input: string, [offsets, texts]: Crossing): string {
   if (offsets.length === 0) return input;
   let out = '';
   let pos = 0;

@@ -53,7 +53,14 @@ export {
 export type { PlacedSection, Splice } from './positions.js';
 export { type Repair, type RepairKind, type RepairOptions, repairKinds } from './repair.js';
 export { createToolInputDecoder, type ToolInputOptions } from './responses.js';
-export { createPatchStream, type PatchStream, type StreamEvent, type StreamOptions, type StreamSplice } from './stream.js';
+export {
+  createPatchStream,
+  type FilesStreamOptions,
+  type PatchStream,
+  type StreamEvent,
+  type StreamOptions,
+  type StreamSplice,
+} from './stream.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
 export {
   applyUnified,

@@ -1,12 +1,16 @@
-// createPatchStream: a V4A update diff applied while it is still being
-// written (docs/stream.md). The engine keeps the parser's and the matcher's
-// state between pushes (src/stream/); this wrapper only holds back text, so
-// that what crosses into wasm is whole lines (never half a surrogate pair or
-// half a CRLF), about once per section.
-import { checkOptions, checkString, loneSurrogate, modeCode, wellFormed } from './args.js';
-import { type Held, holdPrepared, wasm } from './binding.js';
-import type { ApplyOptions } from './diff.js';
+// createPatchStream: a V4A update diff, or a `*** Begin Patch` patch over a
+// file map, applied while it is still being written (docs/stream.md). The
+// engine keeps the parser's and the matcher's state between pushes
+// (src/stream/); this wrapper only holds back text, so that what crosses into
+// wasm is whole lines (never half a surrogate pair or half a CRLF), about
+// once per section.
+import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
+import { type FlatChanges, type Held, holdPrepared, putInput, wasm } from './binding.js';
+import { type ApplyOptions, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
+import type { operationKinds } from './generated.js';
+import { baseOption, mergeInto } from './merge.js';
+import { applyFiles, type Files, type FilesOptions, fileMap } from './patch.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -19,10 +23,21 @@ export interface StreamSplice {
 /** What a push completed. */
 export type StreamEvent =
   | {
+      /** A patch's operation header was read. */
+      type: 'operation';
+      /** The path its header names. */
+      path: string;
+      kind: (typeof operationKinds)[number];
+      /** The header's line in the patch, 1-based. */
+      line: number;
+    }
+  | {
       type: 'section';
+      /** A patch: the file the update names (its splices are offsets into that file as the operations before left it). */
+      path?: string;
       /** The section's index in the diff (0-based). */
       index: number;
-      /** Its first diff line (its `@@`, else its first line), 1-based. */
+      /** Its first diff line (its `@@`, else its first line), 1-based; in a patch, a line of the update's body. */
       diffLine: number;
       /** The input line where its context and removed lines start, 1-based. */
       inputLine: number;
@@ -32,23 +47,50 @@ export type StreamEvent =
   | { type: 'error'; error: PatchError };
 
 export type StreamOptions = ApplyOptions & {
-  /** What the streamed text is: `'diff'` (a V4A update diff, the default and, for now, the only format streamed). */
-  format?: 'diff';
+  /**
+   * What the streamed text is: `'diff'` (a V4A update diff over a text, the
+   * default for a text) or `'patch'` (a `*** Begin Patch` patch over a file
+   * map, the default for a map).
+   */
+  format?: 'diff' | 'patch';
 };
 
-/** A diff being applied as it arrives. */
-export interface PatchStream {
-  /** Takes the next piece, cut anywhere; returns the events it completed. Throws after `end()`, `abort()` or an `error` event. */
+/** The options of a patch streamed over a file map (`base` is a file map there, as for applyFiles). */
+export type FilesStreamOptions = FilesOptions & {
+  format?: 'patch';
+};
+
+/** A diff or patch being applied as it arrives. */
+export interface PatchStream<R = string> {
+  /**
+   * Takes the next piece, cut anywhere; returns the events it completed.
+   * After an `error` event it returns `[]` (the text is still taken, for
+   * `end()`); it throws after `end()` or `abort()`.
+   */
   push(chunk: string): StreamEvent[];
   /** The target with every placed section applied. */
-  preview(): string;
-  /** Exactly what `apply(target, wholeText, options)` returns, or throws its `PatchError`. */
-  end(): string;
+  preview(): R;
+  /** Exactly what the one-shot call (`apply`, `applyFiles`) returns for the whole text, or throws its `PatchError`. */
+  end(): R;
   /** Releases the stream; it can no longer be used. */
   abort(): void;
 }
 
-type Prepared = Glue.PreparedStream;
+/** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`). */
+interface Prepared {
+  push(lines: string): unknown[];
+  free(): void;
+}
+
+/** A stream's kind: the name of its text, and its preview and end. */
+interface Kind<R> {
+  name: 'diff' | 'patch';
+  /** The events of what the engine's push returned. */
+  events(raw: unknown[]): StreamEvent[];
+  preview(object: Prepared): R;
+  /** The result, from the last piece (`rest`) or all the text (`whole`). */
+  end(object: Prepared, rest: string, whole: () => string): R;
+}
 
 const encoder = new TextEncoder();
 
@@ -56,31 +98,90 @@ const encoder = new TextEncoder();
 const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release());
 
 /**
- * Starts applying a V4A update diff to `target` as it arrives: `push` the
- * model's output as it streams, act on the events, and `end()` for the
- * result, which is exactly `apply(target, diff, options)`.
+ * Starts applying a V4A update diff to a text, or a `*** Begin Patch` patch
+ * to a file map, as it arrives: `push` the model's output as it streams, act
+ * on the events, and `end()` for the result, which is exactly
+ * `apply(target, diff, options)` or `applyFiles(target, patch, options)`.
  */
-export function createPatchStream(target: string, options?: StreamOptions): PatchStream {
-  if (typeof target !== 'string') {
+export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
+export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
+export function createPatchStream(
+  target: string | Files,
+  options?: StreamOptions | FilesStreamOptions,
+): PatchStream<string> | PatchStream<Files> {
+  const opts = checkOptions(options);
+  const text = typeof target === 'string';
+  const format = opts.format ?? (text ? 'diff' : 'patch');
+  if (format !== 'diff' && format !== 'patch') {
     throw new TypeError(
-      'applypatch: createPatchStream streams a V4A update diff over one text for now: target must be a string (file maps, for patches, unified diffs and edit blocks, are not streamed yet)',
+      `applypatch: createPatchStream streams format 'diff' (a V4A update diff) or 'patch' (a *** Begin Patch patch), got ${String(format)}`,
     );
   }
-  checkString('target', target);
-  const opts = checkOptions(options);
-  if (opts.format !== undefined && opts.format !== 'diff') {
-    throw new TypeError(`applypatch: createPatchStream streams only format 'diff' (V4A update diffs) for now, got ${String(opts.format)}`);
+  if (text !== (format === 'diff')) {
+    throw new TypeError(
+      text
+        ? "applypatch: format 'patch' streams a *** Begin Patch patch over a file map: target must be a plain object or a Map from path to contents"
+        : "applypatch: format 'diff' streams a V4A update diff over one text: target must be a string (for a file map, stream a *** Begin Patch patch, format 'patch')",
+    );
   }
-  for (const unsupported of ['repair', 'base'] as const) {
-    if (opts[unsupported] !== undefined && opts[unsupported] !== false) {
-      throw new TypeError(
-        `applypatch: createPatchStream does not take options.${unsupported} yet; apply the whole diff with apply() for that`,
-      );
-    }
+  if (opts.repair !== undefined && opts.repair !== false) {
+    throw new TypeError(
+      'applypatch: createPatchStream does not take options.repair yet; apply the whole text with the one-shot call for that',
+    );
   }
   const mode = modeCode(opts);
-  const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(encoder.encode(target), mode)) as Prepared);
-  return new Stream(held);
+  if (typeof target === 'string') {
+    checkString('target', target);
+    // With `base`, the diff is applied to base as it streams, and the result
+    // merged into the target at the end (as apply does).
+    const base = baseOption(opts);
+    const onto = base ?? target;
+    const len = putInput(onto);
+    const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(len, mode)) as Glue.PreparedStream);
+    const merge = (text: string) => (base === undefined ? text : mergeInto(base, target, text));
+    const kind: Kind<string> = {
+      name: 'diff',
+      events: diffEvents,
+      preview: (object) => merge((object as Glue.PreparedStream).preview()),
+      end: (object, rest) => merge(splice(onto, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges)),
+    };
+    return new Stream(held as Held<Prepared>, kind);
+  }
+  const targetMap = fileMap(target);
+  const baseMap = opts.base === undefined ? undefined : fileMap(opts.base as Files);
+  const map = baseMap ?? targetMap;
+  // Every file, for the operations to come (lone surrogates become U+FFFD
+  // here; end() is applyFiles itself, which refuses them where it reads them).
+  const encoded = map.paths.map((path) => encoder.encode(map.get(path)));
+  const contents = new Uint8Array(encoded.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of encoded) {
+    contents.set(b, at);
+    at += b.length;
+  }
+  const lengths = new Uint32Array(encoded.map((b) => b.length));
+  const held = holdPrepared(
+    'PreparedPatchStream',
+    call(() => wasm().preparePatchStream(map.paths, contents, lengths, mode)) as Glue.PreparedPatchStream,
+  );
+  const kind: Kind<Files> = {
+    name: 'patch',
+    events: patchEvents,
+    preview: (object) => {
+      const changes = (object as Glue.PreparedPatchStream).preview() as Array<string | null>;
+      if (baseMap !== undefined) {
+        // Each file changed over base merged into the target's, as applyFiles merges.
+        for (let i = 0; i < changes.length; i += 2) {
+          const [path, text] = [changes[i] as string, changes[i + 1]];
+          const [was, now] = [baseMap.get(path), targetMap.get(path)];
+          if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(was, now, text);
+        }
+      }
+      return targetMap.with(changes);
+    },
+    end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
+  };
+  return new Stream(held as Held<Prepared>, kind);
 }
 
 /** Complete lines held back at most before they are sent anyway (UTF-16 units). */
@@ -91,18 +192,18 @@ const PLUS = 0x2b;
 const MINUS = 0x2d;
 const STAR = 0x2a;
 
-class Stream implements PatchStream {
+class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
-  /** Text not sent yet, in pieces: complete lines (`0..#complete`), then the unfinished last line. */
-  #buffer: string[] = [];
-  /** UTF-16 units in `#buffer`. */
+  #kind: Kind<R>;
+  /** A patch: every piece pushed (end() is applyFiles on the whole text). */
+  #all: string[] | undefined;
+  /** Complete lines not sent yet, each with its line break, and their UTF-16 units. */
+  #lines: string[] = [];
   #length = 0;
-  #complete = 0;
-  /** The unfinished line's first UTF-16 unit (-1: none yet), and whether it has a carriage return inside. */
-  #first = -1;
-  #innerCr = false;
-  /** The last unit seen was a carriage return (whether a line break follows is not known yet). */
-  #crLast = false;
+  /** The unfinished last line (a rope of the pieces since the last line break). */
+  #line = '';
+  /** Open and started: {@link push} takes a piece that ends no line in its short path. */
+  #quick = false;
   /** Lines are sent as soon as they are complete (after a `***` line). */
   #eager = false;
   #started = false;
@@ -112,8 +213,10 @@ class Stream implements PatchStream {
   /** A lone surrogate in the text: the error the one-shot call throws, kept for end(). */
   #invalid: PatchError | undefined;
 
-  constructor(held: Held<Prepared>) {
+  constructor(held: Held<Prepared>, kind: Kind<R>) {
     this.#held = held;
+    this.#kind = kind;
+    if (kind.name === 'patch') this.#all = [];
     dropped.register(this, held, this);
   }
 
@@ -127,118 +230,99 @@ class Stream implements PatchStream {
    * once per section, not once per line.
    */
   push(chunk: string): StreamEvent[] {
-    if (typeof chunk !== 'string') throw new TypeError(`applypatch: push takes a string, got ${typeof chunk}`);
-    if (this.#state !== 'open') {
-      throw new Error(
-        this.#state === 'failed'
-          ? 'applypatch: this stream already reported an error; call end() for the final PatchError, or abort()'
-          : 'applypatch: this stream has ended; start a new one with createPatchStream()',
-      );
+    // Most pieces (a token or so) end no line: only remembered, in a path
+    // kept short (it runs for nearly every piece). A carriage return is
+    // looked at when its line is complete.
+    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\n') < 0) {
+      this.#all?.push(chunk);
+      this.#line += chunk;
+      return [];
     }
-    // Most pieces (a token or so) end no line: only remembered.
-    if (this.#started && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
-      if (chunk.length > 0) {
-        if (this.#first < 0) this.#first = chunk.charCodeAt(0);
-        if (this.#crLast) this.#innerCr = true;
-        this.#crLast = false;
-        this.#buffer.push(chunk);
-        this.#length += chunk.length;
-      }
+    return this.#push(chunk);
+  }
+
+  /** {@link push} for a piece that may end a line, or a stream not open. */
+  #push(chunk: string): StreamEvent[] {
+    if (typeof chunk !== 'string') throw new TypeError(`applypatch: push takes a string, got ${typeof chunk}`);
+    if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
+    this.#all?.push(chunk);
+    // After an error: kept for end(), which answers for everything pushed.
+    if (this.#state === 'failed') {
+      this.#line += chunk;
       return [];
     }
     const object = this.#object();
     let send = !this.#started;
     this.#started = true;
-    const base = this.#length;
-    this.#buffer.push(chunk);
-    this.#length += chunk.length;
+    this.#quick = true;
     let from = 0;
-    // The next carriage return of the chunk (searched once per one found).
-    let cr = chunk.indexOf('\r');
-    for (;;) {
-      const nl = chunk.indexOf('\n', from);
-      const end = nl < 0 ? chunk.length : nl;
-      if (end > from) {
-        if (this.#first < 0) this.#first = chunk.charCodeAt(from);
-        // A carriage return is inside the line unless a line break follows it.
-        if (this.#crLast) this.#innerCr = true;
-        for (; cr >= 0 && cr < end; cr = chunk.indexOf('\r', cr + 1)) {
-          if (cr < end - 1) this.#innerCr = true;
-        }
-        this.#crLast = chunk.charCodeAt(end - 1) === 0x0d;
-      }
-      if (nl < 0) break;
-      const first = this.#first;
-      if (first === STAR) this.#eager = true;
-      if (this.#eager || this.#innerCr || (first >= 0 && first !== SPACE && first !== PLUS && first !== MINUS)) send = true;
-      this.#complete = base + nl + 1;
-      this.#first = -1;
-      this.#innerCr = false;
-      this.#crLast = false;
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', from)) {
+      const line = this.#line + chunk.slice(from, nl + 1);
+      this.#line = '';
       from = nl + 1;
+      const first = line.charCodeAt(0);
+      if (first === STAR) this.#eager = true;
+      // Sent now: a line that is not a section's body line (nor empty), or
+      // one with a carriage return inside (not just before its break).
+      const cr = line.indexOf('\r');
+      if (this.#eager || (cr >= 0 && cr < line.length - 2) || (line.length > 1 && first !== SPACE && first !== PLUS && first !== MINUS)) {
+        send = true;
+      }
+      this.#lines.push(line);
+      this.#length += line.length;
     }
-    if (!send && this.#complete < HOLD) return [];
-    const held = this.#buffer.join('');
-    const lines = held.slice(0, this.#complete);
-    const rest = held.slice(this.#complete);
-    this.#buffer = rest === '' ? [] : [rest];
-    this.#length = rest.length;
-    this.#complete = 0;
+    this.#line += chunk.slice(from);
+    if (!send && this.#length < HOLD) return [];
+    const lines = this.#lines.join('');
+    this.#lines = [];
+    this.#length = 0;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
-      this.#invalid = invalid(this.#sent + at, lines.charCodeAt(at));
-      this.#state = 'failed';
+      this.#invalid =
+        this.#all === undefined ? invalid(this.#sent + at, lines.charCodeAt(at)) : invalidString(this.#kind.name, this.#all.join(''));
+      this.#stop('failed');
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
-    const raw = object.push(lines) as unknown[];
-    const events: StreamEvent[] = [];
-    for (const e of raw) {
-      if (Array.isArray(e)) {
-        const [index, diffLine, inputLine, offsets, texts] = e as [number, number, number, Uint32Array, string];
-        const splices: StreamSplice[] = [];
-        let text = 0;
-        for (let i = 0; i < offsets.length; i += 3) {
-          splices.push({ from: offsets[i], to: offsets[i + 1], insert: texts.slice(text, offsets[i + 2]) });
-          text = offsets[i + 2];
-        }
-        events.push({ type: 'section', index, diffLine, inputLine, splices });
-      } else {
-        this.#state = 'failed';
-        events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
-      }
-    }
+    const events = this.#kind.events(object.push(lines) as unknown[]);
+    if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
   }
 
-  preview(): string {
+  preview(): R {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended');
-    return this.#object().preview();
+    return this.#kind.preview(this.#object());
   }
 
-  end(): string {
+  end(): R {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
     const object = this.#object();
-    this.#state = 'ended';
+    this.#stop('ended');
+    const all = this.#all;
+    if (all !== undefined) {
+      // A patch: the one-shot call on the whole text, after the engine's stream is freed.
+      this.#release();
+      return this.#kind.end(object, '', () => all.join(''));
+    }
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
-      const rest = this.#buffer.join('');
+      const rest = this.#lines.join('') + this.#line;
       const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
       if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
-      return call(() => object.end(rest));
+      return this.#kind.end(object, rest, () => rest);
     } finally {
       this.#release();
     }
   }
 
   abort(): void {
-    this.#state = 'ended';
+    this.#stop('ended');
     this.#release();
   }
 
   #object(): Prepared {
     if (!this.#held.alive()) {
-      this.#state = 'ended';
+      this.#stop('ended');
       throw new PatchError({
         code: 'internal_error',
         message:
@@ -248,10 +332,58 @@ class Stream implements PatchStream {
     return this.#held.object;
   }
 
+  #stop(state: 'failed' | 'ended'): void {
+    this.#state = state;
+    this.#quick = false;
+  }
+
   #release(): void {
     dropped.unregister(this);
     this.#held.release();
   }
+}
+
+/** A diff stream's events: `[sections, texts, error?]` (src/wasm/stream.rs). */
+function diffEvents(raw: unknown[]): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  if (raw.length === 0) return events;
+  const [flat, texts, error] = raw as [Uint32Array, string, PatchErrorFields?];
+  let text = 0;
+  for (let i = 0; i < flat.length; ) {
+    const [index, diffLine, inputLine, n] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
+    i += 4;
+    const splices: StreamSplice[] = [];
+    for (const end = i + 3 * n; i < end; i += 3) {
+      splices.push({ from: flat[i], to: flat[i + 1], insert: texts.slice(text, flat[i + 2]) });
+      text = flat[i + 2];
+    }
+    events.push({ type: 'section', index, diffLine, inputLine, splices });
+  }
+  if (error !== undefined) events.push({ type: 'error', error: new PatchError(error) });
+  return events;
+}
+
+/** A patch stream's events: one value each (src/wasm/stream.rs). */
+function patchEvents(raw: unknown[]): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  for (const e of raw) {
+    if (Array.isArray(e) && typeof e[0] === 'string') {
+      const [kind, path, line] = e as [(typeof operationKinds)[number], string, number];
+      events.push({ type: 'operation', path, kind, line });
+    } else if (Array.isArray(e)) {
+      const [index, diffLine, inputLine, offsets, texts, path] = e as [number, number, number, Uint32Array, string, string];
+      const splices: StreamSplice[] = [];
+      let text = 0;
+      for (let i = 0; i < offsets.length; i += 3) {
+        splices.push({ from: offsets[i], to: offsets[i + 1], insert: texts.slice(text, offsets[i + 2]) });
+        text = offsets[i + 2];
+      }
+      events.push({ type: 'section', path, index, diffLine, inputLine, splices });
+    } else {
+      events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
+    }
+  }
+  return events;
 }
 
 /** The one-shot call's error for a diff with a lone surrogate at `index`. */

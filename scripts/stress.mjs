@@ -136,6 +136,24 @@ const families = {
       return s.end();
     };
   },
+  // createPatchStream over a file map: a *** Begin Patch patch of one
+  // update per file of many small files, pushed in 4-character pieces.
+  'stream-patch-pieces': (bytes) => {
+    const body = Array.from({ length: 10 }, (_, i) => `context line ${i}`);
+    const files = new Map();
+    let patch = '*** Begin Patch\n';
+    for (let i = 0, n = count(bytes, 200); i < n; i++) {
+      files.set(`d/f${i}.txt`, `${body.join('\n')}\none\n`);
+      patch += `*** Update File: d/f${i}.txt\n@@\n ${body[9]}\n-one\n+two\n`;
+    }
+    patch += '*** End Patch\n';
+    return (p) => {
+      const s = p.createPatchStream(files);
+      let events = 0;
+      for (let i = 0; i < patch.length; i += 4) events += s.push(patch.slice(i, i + 4)).length;
+      return `${events} events, ${s.end().size} files`;
+    };
+  },
   // applyFiles, one update per file of many small files.
   'files-many-updates': (bytes) => {
     const n = count(bytes, 60);

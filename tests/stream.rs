@@ -239,3 +239,119 @@ fn input_errors_come_at_the_first_push() {
     assert!(matches!(events.as_slice(), [Event::Error(e)] if e.kind == applypatch::ErrorKind::MixedNewlines), "{events:?}");
     assert_eq!(s.failed_through(), Some(0));
 }
+
+/// A `*** Begin Patch` patch over files, pushed in pieces
+/// (`applypatch::stream::PatchStream`): the end is the one-shot call's, the
+/// error event (when the rest of the patch is well-formed, as in the parity
+/// corpus) is the one-shot error, and the preview after the last line is the
+/// one-shot result.
+mod patches {
+    use super::*;
+    use applypatch::stream::{PatchEvent, PatchStream};
+    use std::collections::BTreeMap;
+
+    struct PatchCase {
+        name: String,
+        files: Vec<(String, String)>,
+        patch: String,
+    }
+
+    fn cases() -> Vec<PatchCase> {
+        let parity: Value = common::fixture("codex-parity.json");
+        let mut out: Vec<PatchCase> = parity["cases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| PatchCase {
+                name: str_of(&c["name"]),
+                files: c["files"].as_object().into_iter().flatten().map(|(k, v)| (k.clone(), str_of(v))).collect(),
+                patch: str_of(&c["patch"]),
+            })
+            .collect();
+        let crlf: Vec<PatchCase> = out
+            .iter()
+            .map(|c| PatchCase {
+                name: format!("{} (CRLF)", c.name),
+                files: c.files.iter().map(|(k, v)| (k.clone(), v.replace('\n', "\r\n"))).collect(),
+                patch: c.patch.replace('\n', "\r\n"),
+            })
+            .collect();
+        out.extend(crlf);
+        assert!(out.len() >= 800, "only {} cases", out.len());
+        out
+    }
+
+    /// Returns the events' counts: operations, sections, errors.
+    fn check(case: &PatchCase, mode: Mode, pieces: &[&str], how: &str) -> Result<[usize; 3], String> {
+        let files: BTreeMap<&str, &str> = case.files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let whole = applypatch::apply_patch(&case.patch, mode, |p| files.get(p).copied());
+        let mut s = PatchStream::new(case.files.clone(), mode);
+        let mut events = Vec::new();
+        for p in pieces {
+            events.extend(s.push(p));
+        }
+        let preview = s.preview();
+        let end = s.end();
+        let fail = |what: String| Err(format!("{} [{mode:?}, {how}]: {what}", case.name));
+        if end != whole {
+            return fail(format!("end {end:?}\none-shot {whole:?}"));
+        }
+        let errors = events.iter().filter(|e| matches!(e, PatchEvent::Error(_))).count();
+        if errors > 1 || (errors == 1 && !matches!(events.last(), Some(PatchEvent::Error(_)))) {
+            return fail(format!("{errors} error events, or events after one: {events:?}"));
+        }
+        match (events.last(), &whole) {
+            // The whole text may fail earlier in its reading: at a later line
+            // that is malformed (every body is read before any applies).
+            (Some(PatchEvent::Error(e)), Err(w)) if e != w && w.diff_line <= e.diff_line => {
+                return fail(format!("error event {e:?}\none-shot {w:?}"))
+            }
+            (Some(PatchEvent::Error(e)), Ok(_)) => return fail(format!("error event {e:?} for a patch that applies")),
+            _ => {}
+        }
+        if let Ok(changes) = &whole {
+            let want: Vec<(String, Option<String>)> = changes.iter().map(|c| (c.path.clone(), c.contents.clone())).collect();
+            if preview != want && mode == Mode::Codex {
+                return fail(format!("preview {preview:?}\none-shot {want:?}"));
+            }
+        }
+        let count = |f: fn(&PatchEvent) -> bool| events.iter().filter(|e| f(e)).count();
+        Ok([
+            count(|e| matches!(e, PatchEvent::Operation { .. })),
+            count(|e| matches!(e, PatchEvent::Section { .. })),
+            count(|e| matches!(e, PatchEvent::Error(_))),
+        ])
+    }
+
+    #[test]
+    fn every_chunking_ends_as_the_one_shot_call() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut failures = Vec::new();
+        let mut runs = 0;
+        let mut counts = [0; 3];
+        for case in cases() {
+            for &mode in Mode::ALL {
+                let mut ways: Vec<(Vec<&str>, String)> =
+                    vec![(vec![case.patch.as_str()], "whole".into()), (pieces(&case.patch, None), "one char at a time".into())];
+                for round in 0..2 {
+                    ways.push((pieces(&case.patch, Some(&mut rng)), format!("random pieces {round}")));
+                }
+                for (p, how) in ways {
+                    runs += 1;
+                    match check(&case, mode, &p, &how) {
+                        Ok(c) => counts.iter_mut().zip(c).for_each(|(a, b)| *a += b),
+                        Err(e) => failures.push(e),
+                    }
+                }
+            }
+        }
+        // Every kind of event comes, many times.
+        assert!(counts.iter().all(|&c| c > 500), "events: {counts:?}");
+        assert!(
+            failures.is_empty(),
+            "{} of {runs} runs differ:\n{}",
+            failures.len(),
+            failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n\n")
+        );
+    }
+}

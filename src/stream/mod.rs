@@ -24,6 +24,10 @@
 //! sections the one-shot call scans the lines instead; its work is then far
 //! below that limit either way.
 
+mod patch;
+
+pub use patch::{PatchEvent, PatchStream};
+
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -223,6 +227,21 @@ impl DiffStream {
         events
     }
 
+    /// Reads the unfinished last line and completes the last section, as
+    /// if the text ended here (an update's body in a patch ends at the next
+    /// line of the envelope): returns what that completed. Nothing may be
+    /// pushed after it but [`DiffStream::end`] still answers.
+    pub fn close_body(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        if !self.partial.is_empty() {
+            let last = std::mem::take(&mut self.partial);
+            self.line(&last);
+        }
+        self.close();
+        self.report(&mut events);
+        events
+    }
+
     /// The number of diff lines through which [`Mode::changes`] gives the
     /// error the stream reported (0: the error of an empty diff).
     pub fn failed_through(&self) -> Option<usize> {
@@ -279,7 +298,11 @@ impl DiffStream {
         if self.mode == Mode::Strict && self.strict.finish(&self.spans, &mut Ctx::default())? {
             return Ok((Changes::new(Vec::new()), self.input));
         }
-        let edits = self.sorted_edits();
+        // The edits themselves, not a copy (`sorted_edits` is for the preview).
+        let mut edits = std::mem::take(&mut self.edits);
+        if self.mode == Mode::Codex {
+            edits.sort_by_key(|e| e.start);
+        }
         let lines = Lines::from_parts(&self.input, std::mem::take(&mut self.table));
         let policy = match self.mode {
             Mode::Strict => FinalNewline::Keep,

@@ -21,7 +21,7 @@ use crate::Changes;
 /// engine's whole-line splices go back as they are (they make the same text):
 /// trimming them and sending the sections cost a tenth of a small call that
 /// does not read them.
-fn to_js_changes(input: &str, changes: Changes, report: bool) -> Array {
+pub(super) fn to_js_changes(input: &str, changes: Changes, report: bool) -> Array {
     let changes = if report { changes.minimal(input) } else { changes };
     let splices = changes.splices();
     let placed = if report { changes.sections() } else { &[] };

@@ -3,11 +3,14 @@
 //! only complete lines, so a piece never ends inside a character; events go
 //! out as flat arrays, with byte offsets turned into UTF-16 code units here.
 
+use std::sync::Arc;
+
 use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::{mode, to_js_error};
-use crate::stream::{DiffStream, Event, Utf16Cursor};
+use super::diff::to_js_changes;
+use super::{mode, to_js_error, with_input};
+use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, Utf16Cursor};
 
 /// A V4A diff being streamed over one input.
 #[wasm_bindgen]
@@ -16,37 +19,36 @@ pub struct PreparedStream {
     utf16: Utf16Cursor,
 }
 
-/// A stream applying a diff to `input` (UTF-8: the wrapper encodes it with
-/// `TextEncoder`, and a byte array crosses in one copy where wasm-bindgen
-/// copies a string one character at a time); `mode_code` as the apply
-/// functions take it (its low bits are the mode).
+/// A stream applying a diff to the input buffer's first `input_len` bytes
+/// (put there as for the apply functions, with `TextEncoder.encodeInto`);
+/// `mode_code` as the apply functions take it (its low bits are the mode).
 #[wasm_bindgen(js_name = prepareStream)]
-pub fn prepare_stream(input: Vec<u8>, mode_code: u32) -> PreparedStream {
-    // The wrapper sends well-formed text only; anything else is kept as it
-    // reads, never trusted.
-    let input = String::from_utf8(input).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default() }
+pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream, JsValue> {
+    let input = with_input(input_len, |input| Ok(input.to_string()))?;
+    Ok(PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default() })
 }
 
 #[wasm_bindgen]
 impl PreparedStream {
-    /// Reads the next complete lines. Returns the events: a placed section
-    /// as `[index, diffLine, inputLine, offsets, texts]` (`offsets`:
-    /// `[start, end, textEnd, …]` in UTF-16 code units, as the apply
-    /// functions' changes), an error as the engine's error object.
+    /// Reads the next complete lines. Returns the events in two values,
+    /// whatever their number: `[sections, texts]` (`sections`: a
+    /// `Uint32Array` of `[index, diffLine, inputLine, n, start, end,
+    /// textEnd, …]` per placed section, its `n` splices three numbers each,
+    /// in UTF-16 code units as the apply functions' changes, `textEnd`
+    /// counting into `texts`), then the engine's error object if one came.
     pub fn push(&mut self, lines: &str) -> Array {
         let out = Array::new();
         let Some(s) = self.inner.as_mut() else { return out };
+        let mut flat: Vec<u32> = Vec::new();
+        let mut texts = String::new();
+        let mut text_end = 0;
+        let mut error = None;
         for event in s.push(lines) {
             match event {
-                Event::Error(e) => {
-                    out.push(&to_js_error(&e));
-                }
+                Event::Error(e) => error = Some(to_js_error(&e)),
                 Event::Section(p) => {
                     let input = s.input();
-                    let mut flat: Vec<u32> = Vec::with_capacity(p.splices.len() * 3);
-                    let mut texts = String::new();
-                    let mut text_end = 0;
+                    flat.extend([p.index as u32, p.diff_line as u32, p.input_line as u32, p.splices.len() as u32]);
                     for sp in &p.splices {
                         let start = self.utf16.units(input, sp.start);
                         let end = self.utf16.units(input, sp.end);
@@ -54,16 +56,16 @@ impl PreparedStream {
                         text_end += crate::utf16::len(sp.text.as_bytes());
                         flat.extend([start as u32, end as u32, text_end as u32]);
                     }
-                    let item = Array::of5(
-                        &JsValue::from(p.index as u32),
-                        &JsValue::from(p.diff_line as u32),
-                        &JsValue::from(p.input_line as u32),
-                        &Uint32Array::from(flat.as_slice()),
-                        &JsValue::from_str(&texts),
-                    );
-                    out.push(&item);
                 }
             }
+        }
+        if flat.is_empty() && error.is_none() {
+            return out;
+        }
+        out.push(&Uint32Array::from(flat.as_slice()));
+        out.push(&JsValue::from_str(&texts));
+        if let Some(e) = error {
+            out.push(&e);
         }
         out
     }
@@ -74,10 +76,103 @@ impl PreparedStream {
     }
 
     /// Ends the stream with its last piece (`rest`, possibly an unfinished
-    /// line): the new text, or the error, of the one-shot call.
-    pub fn end(&mut self, rest: &str) -> Result<String, JsValue> {
+    /// line): the changes of the one-shot call, as `applyChanges` gives
+    /// them, or its error.
+    pub fn end(&mut self, rest: &str) -> Result<Array, JsValue> {
         let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
         s.push(rest);
-        s.end().map_err(|e| to_js_error(&e))
+        let (changes, input) = s.end_changes().map_err(|e| to_js_error(&e))?;
+        // Only the text is built from them (js/stream.ts): whole-line splices, as `apply` without `report`.
+        Ok(to_js_changes(&input, changes, false))
+    }
+}
+
+/// A placed section as `[index, diffLine, inputLine, offsets, texts]`:
+/// `offsets` are `[start, end, textEnd, …]` in UTF-16 code units of `input`.
+fn section(p: &Placed, input: &str, utf16: &mut Utf16Cursor) -> Array {
+    let mut flat: Vec<u32> = Vec::with_capacity(p.splices.len() * 3);
+    let mut texts = String::new();
+    let mut text_end = 0;
+    for sp in &p.splices {
+        let start = utf16.units(input, sp.start);
+        let end = utf16.units(input, sp.end);
+        texts.push_str(&sp.text);
+        text_end += crate::utf16::len(sp.text.as_bytes());
+        flat.extend([start as u32, end as u32, text_end as u32]);
+    }
+    Array::of5(
+        &JsValue::from(p.index as u32),
+        &JsValue::from(p.diff_line as u32),
+        &JsValue::from(p.input_line as u32),
+        &Uint32Array::from(flat.as_slice()),
+        &JsValue::from_str(&texts),
+    )
+}
+
+/// A `*** Begin Patch` patch being streamed over a file map.
+#[wasm_bindgen]
+pub struct PreparedPatchStream {
+    inner: Option<PatchStream>,
+    /// The text the last section's offsets were converted in, and where.
+    utf16: Option<(Arc<str>, Utf16Cursor)>,
+}
+
+/// A stream applying a patch to the files `paths` (their contents, UTF-8,
+/// one after another in `contents`, `lengths` bytes each).
+#[wasm_bindgen(js_name = preparePatchStream)]
+pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedPatchStream {
+    let mut files = Vec::with_capacity(paths.len());
+    let mut at = 0usize;
+    for (path, len) in paths.into_iter().zip(lengths) {
+        let end = at.saturating_add(len as usize).min(contents.len());
+        let bytes = contents.get(at..end).unwrap_or(&[]);
+        files.push((path, String::from_utf8_lossy(bytes).into_owned()));
+        at = end;
+    }
+    PreparedPatchStream { inner: Some(PatchStream::new(files, mode(mode_code))), utf16: None }
+}
+
+#[wasm_bindgen]
+impl PreparedPatchStream {
+    /// Reads the next complete lines. Returns the events: an operation as
+    /// `[kind, path, line]`, a placed section as `[index, diffLine,
+    /// inputLine, offsets, texts, path]` (as `PreparedStream::push`; offsets
+    /// into the file as the operations before left it), an error as the
+    /// engine's error object.
+    pub fn push(&mut self, lines: &str) -> Array {
+        let out = Array::new();
+        let Some(s) = self.inner.as_mut() else { return out };
+        for event in s.push(lines) {
+            match event {
+                PatchEvent::Error(e) => {
+                    out.push(&to_js_error(&e));
+                }
+                PatchEvent::Operation { path, kind, line } => {
+                    out.push(&Array::of3(&JsValue::from_str(kind.as_str()), &JsValue::from_str(&path), &JsValue::from(line as u32)));
+                }
+                PatchEvent::Section { path, placed, input } => {
+                    // One cursor per update: its sections come in order.
+                    if !self.utf16.as_ref().is_some_and(|(text, _)| Arc::ptr_eq(text, &input)) {
+                        self.utf16 = Some((Arc::clone(&input), Utf16Cursor::default()));
+                    }
+                    let Some((_, cursor)) = self.utf16.as_mut() else { continue };
+                    let item = section(&placed, &input, cursor);
+                    item.push(&JsValue::from_str(&path));
+                    out.push(&item);
+                }
+            }
+        }
+        out
+    }
+
+    /// The files touched so far with every placed section applied: `[path,
+    /// contents or null, …]`.
+    pub fn preview(&self) -> Array {
+        let out = Array::new();
+        for (path, contents) in self.inner.as_ref().map(PatchStream::preview).unwrap_or_default() {
+            out.push(&JsValue::from_str(&path));
+            out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
+        }
+        out
     }
 }

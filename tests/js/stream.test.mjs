@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { apply, createPatchStream, PatchError, parse } from 'applypatch';
+import { apply, applyFiles, createPatchStream, PatchError, parse } from 'applypatch';
 import { fixture, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -107,7 +107,8 @@ test('every chunking ends as apply() does, and the first error is apply() of a p
             prefixes.some((e) => e !== undefined && JSON.stringify(e) === JSON.stringify(got)),
             `${at}: the error event ${JSON.stringify(got)} is apply()'s for no prefix`,
           );
-          assert.throws(() => s.push('x'), /already reported an error/);
+          // Later pushes return nothing (api.md); end() answers for them too.
+          assert.deepEqual(s.push(''), []);
           // end() answers for everything pushed.
           assert.deepEqual(
             outcome(() => s.end()),
@@ -165,9 +166,11 @@ test('a lone surrogate is refused as apply() refuses it, even cut from its pair'
 });
 
 test('options streams do not take are refused clearly', () => {
-  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }), TypeError);
+  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'diff' }), TypeError);
   assert.throws(() => createPatchStream('a\n', { format: 'patch' }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { format: 'yaml' }), TypeError);
   assert.throws(() => createPatchStream('a\n', { repair: true }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { base: 7 }), TypeError);
   assert.throws(() => createPatchStream('a\n', { mode: 'loose' }), TypeError);
   const s = createPatchStream('a\n');
   s.abort();
@@ -203,4 +206,120 @@ test('a stream left open never keeps the engine from recovering after a trap', (
   const fresh = createPatchStream('a\nb\n');
   fresh.push('@@\n-a\n+A\n');
   assert.equal(fresh.end(), 'A\nb\n');
+});
+
+// *** Begin Patch patches over file maps: every case of the Codex parity
+// corpus (and its CRLF copy), in both modes, pushed whole, one UTF-16 unit at
+// a time and in random pieces: end() is applyFiles(), an error event is
+// applyFiles()'s error (or, when a later line of the patch is malformed,
+// every body being read before any applies, an error at an earlier line than
+// the whole patch's), and the preview after the last line is the result.
+test('patches over file maps: every chunking ends as applyFiles() does', () => {
+  const random = rng(2626);
+  const counts = { operation: 0, section: 0, error: 0 };
+  let runs = 0;
+  const cases = fixture('codex-parity.json').cases.flatMap((c) => [
+    c,
+    {
+      name: `${c.name} (CRLF)`,
+      files: Object.fromEntries(Object.entries(c.files).map(([k, v]) => [k, v.replaceAll('\n', '\r\n')])),
+      patch: c.patch.replaceAll('\n', '\r\n'),
+    },
+  ]);
+  for (const c of cases) {
+    for (const mode of ['strict', 'codex']) {
+      const want = outcome(() => applyFiles(c.files, c.patch, { mode }));
+      for (const way of [[c.patch], pieces(c.patch), pieces(c.patch, random)]) {
+        runs++;
+        const at = `${c.name} [${mode}, ${way.length} pieces]`;
+        const s = createPatchStream(c.files, { mode });
+        const events = way.flatMap((p) => s.push(p));
+        for (const e of events) counts[e.type]++;
+        const errors = events.filter((e) => e.type === 'error');
+        assert.ok(errors.length <= 1 && (errors.length === 0 || events.at(-1) === errors[0]), `${at}: events after an error`);
+        if (errors.length === 0 && want.text !== undefined && mode === 'codex') {
+          assert.deepEqual(s.preview(), want.text, `${at}: preview`);
+        }
+        assert.deepEqual(
+          outcome(() => s.end()),
+          want,
+          at,
+        );
+        if (errors.length === 1) {
+          const e = errors[0].error;
+          assert.ok(want.error !== undefined, `${at}: an error event for a patch that applies`);
+          if (e.message !== want.error.message)
+            assert.ok(want.error.diffLine > e.diffLine, `${at}: error event ${e.message}, applyFiles ${want.error.message}`);
+        }
+      }
+    }
+  }
+  assert.ok(runs > 4000, `${runs} runs`);
+  assert.ok(
+    Object.values(counts).every((n) => n > 500),
+    JSON.stringify(counts),
+  );
+});
+
+test('a patch stream: operations, sections with their file, a preview of the map', () => {
+  const files = { 'a.txt': 'one\ntwo\n', 'b.txt': 'x\n' };
+  const s = createPatchStream(files, { format: 'patch' });
+  assert.deepEqual(s.push('*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n'), [
+    { type: 'operation', path: 'a.txt', kind: 'update', line: 2 },
+  ]);
+  assert.deepEqual(s.push('*** Delete File: b.txt\n'), [
+    { type: 'section', path: 'a.txt', index: 0, diffLine: 1, inputLine: 1, splices: [{ from: 0, to: 3, insert: 'ONE' }] },
+    { type: 'operation', path: 'b.txt', kind: 'delete', line: 6 },
+  ]);
+  assert.deepEqual(s.preview(), { 'a.txt': 'ONE\ntwo\n' });
+  s.push('*** End Patch');
+  assert.deepEqual(s.end(), { 'a.txt': 'ONE\ntwo\n' });
+  const bad = createPatchStream(new Map([['a.txt', 'a\n']]));
+  const events = bad.push('*** Begin Patch\n*** Update File: a.txt\n@@\n-zzz\n+y\n*** Add File: c\n');
+  assert.equal(events.at(-1).type, 'error');
+  assert.equal(events.at(-1).error.code, 'context_not_found');
+  assert.deepEqual(bad.push('+c\n*** End Patch\n'), []);
+  assert.throws(
+    () => bad.end(),
+    (e) => e instanceof PatchError && e.message === events.at(-1).error.message,
+  );
+});
+
+// `base`: the text streams over base, and end() merges into the target as the
+// one-shot call does, conflicts included; for a file map, end() is
+// applyFiles(files, patch, { base }).
+test('base: streamed over base, merged into the target at the end', () => {
+  const base = 'a\nb\nc\nd\ne\nf\ng\n';
+  const target = 'a\nb\nc\nd\ne\nf\nG!\n'; // the user changed the last line meanwhile
+  const diff = '@@\n-a\n+A\n@@\n c\n-d\n+D\n';
+  for (const mode of ['strict', 'codex']) {
+    for (const way of [[diff], pieces(diff), pieces(diff, rng(4))]) {
+      const s = createPatchStream(target, { base, mode });
+      const events = way.flatMap((p) => s.push(p));
+      assert.deepEqual(
+        events.map((e) => [e.type, e.inputLine]),
+        [['section', 1]],
+      );
+      assert.equal(s.preview(), 'A\nb\nc\nd\ne\nf\nG!\n');
+      assert.equal(s.end(), apply(target, diff, { base, mode }));
+    }
+  }
+  assert.equal(apply(target, diff, { base }), 'A\nb\nc\nD\ne\nf\nG!\n');
+  // A conflict: the same error as the one-shot call.
+  const clash = createPatchStream('a\nb\nc\nX\ne\nf\ng\n', { base });
+  clash.push(diff);
+  assert.deepEqual(
+    outcome(() => clash.end()),
+    outcome(() => apply('a\nb\nc\nX\ne\nf\ng\n', diff, { base })),
+  );
+  assert.equal(outcome(() => apply('a\nb\nc\nX\ne\nf\ng\n', diff, { base })).error.code, 'merge_conflict');
+  // A file map.
+  const files = { 'a.txt': 'one\ntwo\nthree!\n' };
+  const baseFiles = { 'a.txt': 'one\ntwo\nthree\n' };
+  const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** End Patch\n';
+  const m = createPatchStream(files, { base: baseFiles });
+  for (const p of pieces(patch)) m.push(p);
+  assert.deepEqual(m.preview(), { 'a.txt': 'ONE\ntwo\nthree!\n' });
+  assert.deepEqual(m.end(), applyFiles(files, patch, { base: baseFiles }));
+  assert.deepEqual(applyFiles(files, patch, { base: baseFiles }), { 'a.txt': 'ONE\ntwo\nthree!\n' });
 });

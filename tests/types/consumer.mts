@@ -122,13 +122,20 @@ for (const e of events) {
   if (e.type === 'section') {
     const from: number = e.splices[0]?.from ?? e.inputLine;
     void from;
+  } else if (e.type === 'operation') {
+    const path: string = e.path;
+    void path;
   } else {
     const code: ErrorCode = e.error.code;
     void code;
   }
 }
-// @ts-expect-error: only V4A diffs are streamed
+// @ts-expect-error: a patch streams over a file map, not a text
 createPatchStream('a\n', { format: 'patch' });
+// A file map streams a patch, and ends as applyFiles (the map's own type).
+const filesStream: PatchStream<Map<string, string>> = createPatchStream(new Map([['a', 'x\n']]), { format: 'patch' });
+const endedFiles: Map<string, string> = filesStream.end();
+void endedFiles;
 const streamed: string = stream.end();
 void streamed;
 
