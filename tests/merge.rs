@@ -84,7 +84,7 @@ fn two_unrelated_texts_of_repeated_lines_are_refused_not_worked_on() {
     let (base, ours, theirs) = (text(), text(), text());
     let e = merge3(&base, &ours, &theirs, &Merge3Options::default()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::InputTooLarge);
-    assert!(e.message.starts_with("The three-way merge needs more than 67108864 steps"), "{}", e.message);
+    assert!(e.message.starts_with("The three-way merge needs more than 33554432 steps"), "{}", e.message);
 }
 
 #[test]

@@ -27,10 +27,10 @@
 
 use crate::error::{Error, ErrorKind, Result};
 
-/// Most steps of line diff work one merge may do (2^26: diagonal steps and
+/// Most steps of line diff work one merge may do (2^25: diagonal steps and
 /// snake lines of the two diffs against the base and of the diffs that
 /// narrow conflicts; a few tenths of a second).
-pub const MAX_MERGE_WORK: u64 = 1 << 26;
+pub const MAX_MERGE_WORK: u64 = 1 << 25;
 
 /// Lines `i1..i1 + chg1` of the first file became lines `i2..i2 + chg2` of the
 /// second (0-based).
