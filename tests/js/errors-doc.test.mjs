@@ -12,6 +12,14 @@ const documented = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((m) => 
 documented.delete('code');
 
 test('docs/errors.md has a row for every error code, and no code that does not exist', () => {
-  assert.deepEqual([...errorCodes].filter((c) => !documented.has(c)), [], 'codes missing from docs/errors.md');
-  assert.deepEqual([...documented].filter((c) => !errorCodes.includes(c)), [], 'docs/errors.md names codes that errorCodes lacks');
+  assert.deepEqual(
+    [...errorCodes].filter((c) => !documented.has(c)),
+    [],
+    'codes missing from docs/errors.md',
+  );
+  assert.deepEqual(
+    [...documented].filter((c) => !errorCodes.includes(c)),
+    [],
+    'docs/errors.md names codes that errorCodes lacks',
+  );
 });
