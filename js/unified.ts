@@ -214,7 +214,8 @@ export function unifiedDiff(before: Files, after: Files, options?: UnifiedDiffOp
   const opts = checkOptions(options);
   const context = opts.context ?? 3;
   if (typeof context !== 'number' || !Number.isInteger(context) || context < 0 || context > 1_000_000) {
-    throw new TypeError(`applypatch: options.context must be a whole number of lines, got ${describe(context)}`);
+    const got = typeof context === 'number' ? String(context) : describe(context);
+    throw new TypeError(`applypatch: options.context must be a whole number of lines from 0 to 1000000, got ${got}`);
   }
   return wasm().unifiedDiffFiles(oldPaths, oldTexts, newPaths, newTexts, context, true);
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { apply, applyBatch, applyFiles, applyPatch, merge3, PatchError } from 'applypatch';
+import { apply, applyBatch, applyFiles, applyPatch, merge3, PatchError, unifiedDiff } from 'applypatch';
 import { fixture, rng } from './helpers.mjs';
 
 const bin = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..', 'dist', 'cli.cjs');
@@ -250,4 +250,43 @@ test("docs/merge.md's examples run and print what they say", () => {
   } finally {
     rmSync(file, { force: true });
   }
+});
+
+// Every recorded real triple through `apply`: the model's diff is the change
+// from base to theirs (a V4A diff whose one section is the whole file, so it
+// places exactly), applied to ours with `base`. Where git merge-file merges
+// cleanly the result is git's text; where git reports conflicts, `apply`
+// throws merge_conflict with as many conflicts, and nothing else.
+test('apply with base on every real triple: git merge-file clean merges, and merge_conflict exactly where git conflicts', () => {
+  const { bases, cases } = fixture('merge-git.json');
+  const counts = { clean: 0, conflict: 0, skipped: 0 };
+  for (const c of cases) {
+    const base = bases[c.base];
+    const ours = rebuild(base, c.ours);
+    const theirs = rebuild(base, c.theirs);
+    const endsLikeBase = (t) => t === '' || base === '' || t.endsWith('\n') === base.endsWith('\n');
+    if (theirs === base || !endsLikeBase(theirs) || !endsLikeBase(ours) || base === '') {
+      // A V4A diff cannot say that the final newline changed, nor add to an empty file.
+      counts.skipped++;
+      continue;
+    }
+    const unified = unifiedDiff({ f: base }, { f: theirs }, { context: 1_000_000 });
+    const diff = `@@\n${unified.slice(unified.indexOf('\n', unified.indexOf('\n@@ ') + 1) + 1)}`;
+    assert.equal(apply(base, diff), theirs, `${c.name}: the diff makes theirs from base`);
+    const [conflicts, steps] = c.git.merge;
+    if (conflicts === 0) {
+      assert.equal(apply(ours, diff, { base }), rebuild(ours, steps), c.name);
+      counts.clean++;
+    } else {
+      assert.throws(
+        () => apply(ours, diff, { base }),
+        (e) => e instanceof PatchError && e.code === 'merge_conflict' && e.conflicts.length === conflicts,
+        c.name,
+      );
+      counts.conflict++;
+    }
+  }
+  assert.ok(counts.clean >= 1000 && counts.conflict >= 500, JSON.stringify(counts));
+  assert.ok(counts.skipped <= cases.length / 10, JSON.stringify(counts));
+  console.log(`apply with base on real triples: ${JSON.stringify(counts)}`);
 });

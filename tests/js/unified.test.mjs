@@ -306,3 +306,13 @@ test('applyUnifiedToDirectory: modes and a symlink diff refused', (t) => {
     { code: 'invalid_path', path: 'l' },
   );
 });
+
+test('unifiedDiff: a context out of range is refused with the range and the value given', () => {
+  assert.throws(() => unifiedDiff({ f: 'a\n' }, { f: 'b\n' }, { context: 1e9 }), {
+    name: 'TypeError',
+    message: 'applypatch: options.context must be a whole number of lines from 0 to 1000000, got 1000000000',
+  });
+  assert.throws(() => unifiedDiff({ f: 'a\n' }, { f: 'b\n' }, { context: '3' }), {
+    message: 'applypatch: options.context must be a whole number of lines from 0 to 1000000, got string',
+  });
+});
