@@ -504,11 +504,30 @@ function replayLanded(r, e) {
     return [s.from + shift, s.from + shift + s.insert.length];
   });
   r.placed.set(path, all);
-  showReplayOutput(r, r.stream.preview(), path, ranges);
+  const preview = r.stream.preview();
+  // An update that moves its file: the preview has it at its new path, the added file whose text is this one's with the splices placed.
+  let where = path;
+  if (typeof preview !== 'string' && !preview.has(path)) {
+    const text = spliced(r.input.get(path) ?? '', all);
+    where = [...preview].find(([p, t]) => !r.input.has(p) && t === text)?.[0] ?? path;
+  }
+  showReplayOutput(r, preview, where, ranges);
   $('status').textContent =
     `${MODE_NAMES[state.mode]}: replaying, section ${e.index + 1}${e.path ? ` of ${e.path}` : ''} placed at input line ${e.inputLine}`;
   document.body.dataset.replaySections = String(r.sections);
   document.dispatchEvent(new CustomEvent('replaysection', { detail: { index: e.index, path, inputLine: e.inputLine } }));
+}
+
+/** A text with splices (offsets into it, in the order placed) applied. */
+function spliced(text, splices) {
+  const sorted = splices.map((p, i) => [p, i]).sort(([a, i], [b, j]) => a.from - b.from || i - j);
+  let out = '';
+  let at = 0;
+  for (const [p] of sorted) {
+    out += text.slice(at, p.from) + p.insert;
+    at = p.to;
+  }
+  return out + text.slice(at);
 }
 
 function showReplayOutput(r, out, path, ranges) {

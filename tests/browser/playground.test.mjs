@@ -1031,6 +1031,15 @@ browserTest('Replay as stream: a V4A diff lands section by section, then end() g
   await page.click('#replay');
   await page.waitForFunction(() => document.body.dataset.replay === 'done', null, { timeout: 20000 });
   assert.equal(await page.evaluate(() => document.body.dataset.replaySections), '2');
+  // Both sections of the update of src/cart.js, shown where they are: the second after its Move to.
+  assert.deepEqual(
+    (await page.evaluate(() => window.landed.slice(-2))).map((l) => [l.path, l.marked.length > 0]),
+    [
+      ['src/cart.js', true],
+      ['src/cart.js', true],
+    ],
+  );
+  assert.equal(await page.$eval('#output-editor', (e) => e.dataset.path), 'src/checkout/cart.js');
   const ex = example('codex-files');
   const out = ap.applyFiles(Object.fromEntries(ex.files.map((f) => [f.path, f.text])), ex.patch, { mode: 'codex' });
   for (const [path, text] of Object.entries(out)) assert.equal(await outputText(page, path), text, path);
