@@ -7,7 +7,7 @@
 
 import * as ap from '../dist/browser.mjs';
 import { createEditor, createOutput, lineDiagnostic } from './editors.js';
-import { detect, MODE_NAMES, modesAvailable, run } from './engine.js';
+import { describeError, detect, MODE_NAMES, modesAvailable, openStream, patchKind, replayBlocked, run, streamFiles } from './engine.js';
 import { defaultExample, examples } from './examples.js';
 import { decodeHash, encodeHash, normalize } from './state.js';
 
@@ -116,6 +116,7 @@ $('remove-file').addEventListener('click', () => {
   document.querySelector('#file-tabs [aria-pressed=true]')?.focus();
 });
 
+$('replay').addEventListener('click', () => (replay ? update() : startReplay()));
 $('copy').addEventListener('click', () => copy(outputText(), 'Output copied'));
 $('copy-link').addEventListener('click', async () => {
   await hashDone;
@@ -185,12 +186,14 @@ function showFiles() {
 
 let timer = 0;
 function schedule() {
+  stopReplay();
   clearTimeout(timer);
   timer = setTimeout(update, 150);
   document.body.dataset.pending = 'true';
 }
 
 function update() {
+  stopReplay();
   clearTimeout(timer);
   const t0 = performance.now();
   const result = run(ap, features, state);
@@ -224,6 +227,7 @@ function update() {
   // How long the page's main thread was busy: the call, and the call with the page drawn.
   document.body.dataset.applyMs = String(result.ms ?? 0);
   document.body.dataset.updateMs = String(performance.now() - t0);
+  showReplayButton();
   writeHash();
 }
 
@@ -413,6 +417,193 @@ function showBlocks(blocks) {
       return tr;
     }),
   );
+}
+
+// ---- replay as a stream -------------------------------------------------------------
+// The patch is pushed to createPatchStream a few characters at a time, as a
+// model writes it. Each section event shows the stream's preview() with the
+// section's lines marked (placed where its splices say), the end shows end(),
+// and an error event stops the replay and shows the error as a failed apply.
+
+const REPLAY_TICK_MS = 15;
+let replay = null; // { kind, input, path?, stream, text, piece, pushed, sections, placed, timer }
+
+function showReplayButton() {
+  const why = replay ? null : replayBlocked(ap, features, state);
+  const b = $('replay');
+  b.disabled = why !== null;
+  b.title = replay
+    ? 'Stop the replay and apply the whole patch'
+    : (why ?? 'Push the patch to createPatchStream a few characters at a time, as a model writes it, and see each section land');
+  b.textContent = replay ? 'Stop replay' : 'Replay as stream';
+  b.setAttribute('aria-pressed', String(replay !== null));
+}
+
+function startReplay() {
+  if (document.body.dataset.pending === 'true') update(); // the state as typed
+  if (replayBlocked(ap, features, state)) return;
+  let opened;
+  try {
+    opened = openStream(ap, state);
+  } catch (e) {
+    replayFailed({ kind: patchKind(ap, state.mode, state.patch), stream: null }, e);
+    return;
+  }
+  // About a token a tick, more for a long patch: a whole replay takes a few seconds.
+  const piece = Math.max(4, Math.ceil(state.patch.length / 300));
+  replay = { ...opened, text: state.patch, piece, pushed: 0, sections: 0, placed: new Map(), timer: 0 };
+  Object.assign(document.body.dataset, { replay: 'running', replaySections: '0', replayPushed: '0', status: 'replaying' });
+  showReplayButton();
+  patchEditor.setText('');
+  patchEditor.setMarks([]);
+  inputEditor.setMarks([]);
+  showReplayOutput(replay, replay.stream.preview(), null, []);
+  $('status').textContent = `${MODE_NAMES[state.mode]}: replaying the patch as a stream…`;
+  replay.timer = setTimeout(replayTick, REPLAY_TICK_MS);
+}
+
+function replayTick() {
+  const r = replay;
+  if (!r) return;
+  const piece = r.text.slice(r.pushed, r.pushed + r.piece);
+  r.pushed += piece.length;
+  document.body.dataset.replayPushed = String(r.pushed);
+  patchEditor.setText(r.text.slice(0, r.pushed));
+  patchEditor.follow();
+  let events;
+  try {
+    events = r.stream.push(piece);
+  } catch (e) {
+    replayFailed(r, e);
+    return;
+  }
+  for (const e of events) {
+    if (e.type === 'section') replayLanded(r, e);
+    else if (e.type === 'error') {
+      replayFailed(r, e.error);
+      return;
+    }
+  }
+  if (r.pushed < r.text.length) r.timer = setTimeout(replayTick, REPLAY_TICK_MS);
+  else replayEnded(r);
+}
+
+/** A section placed: the preview, the section's lines marked in it. */
+function replayLanded(r, e) {
+  r.sections++;
+  const path = e.path ?? r.path;
+  // The splices are offsets into the original text: in the preview each moves by the splices placed before it.
+  const earlier = r.placed.get(path) ?? [];
+  const all = [...earlier, ...e.splices];
+  const ranges = e.splices.map((s, j) => {
+    const at = earlier.length + j;
+    let shift = 0;
+    all.forEach((p, i) => {
+      if (i !== at && (p.to < s.from || (p.to === s.from && i < at))) shift += p.insert.length - (p.to - p.from);
+    });
+    return [s.from + shift, s.from + shift + s.insert.length];
+  });
+  r.placed.set(path, all);
+  const preview = r.stream.preview();
+  // An update that moves its file: the preview has it at its new path, the added file whose text is this one's with the splices placed.
+  let where = path;
+  if (typeof preview !== 'string' && !preview.has(path)) {
+    const text = spliced(r.input.get(path) ?? '', all);
+    where = [...preview].find(([p, t]) => !r.input.has(p) && t === text)?.[0] ?? path;
+  }
+  showReplayOutput(r, preview, where, ranges);
+  $('status').textContent =
+    `${MODE_NAMES[state.mode]}: replaying, section ${e.index + 1}${e.path ? ` of ${e.path}` : ''} placed at input line ${e.inputLine}`;
+  document.body.dataset.replaySections = String(r.sections);
+  document.dispatchEvent(new CustomEvent('replaysection', { detail: { index: e.index, path, inputLine: e.inputLine } }));
+}
+
+/** A text with splices (offsets into it, in the order placed) applied. */
+function spliced(text, splices) {
+  const sorted = splices.map((p, i) => [p, i]).sort(([a, i], [b, j]) => a.from - b.from || i - j);
+  let out = '';
+  let at = 0;
+  for (const [p] of sorted) {
+    out += text.slice(at, p.from) + p.insert;
+    at = p.to;
+  }
+  return out + text.slice(at);
+}
+
+function showReplayOutput(r, out, path, ranges) {
+  const list = streamFiles(r, out);
+  for (const id of ['error', 'summary', 'blocks', 'notes']) $(id).hidden = true;
+  $('output').hidden = false;
+  if (path !== null && list.some((f) => f.path === path)) shown = path;
+  else if (!list.some((f) => f.path === shown)) shown = (list.find((f) => f.status !== 'unchanged') ?? list[0]).path;
+  showOutputFiles(list);
+  if (shown !== path || ranges.length === 0) return;
+  const doc = output.view.state.doc;
+  const lines = new Set();
+  for (const [from, to] of ranges) {
+    const first = doc.lineAt(Math.min(from, doc.length)).number;
+    const lastLine = doc.lineAt(Math.min(Math.max(from, to - 1), doc.length)).number;
+    for (let l = first; l <= lastLine; l++) lines.add(l);
+  }
+  output.setMarks([...lines].map((line) => ({ line, kind: 'landed', title: 'placed by the last section' })));
+}
+
+function replayEnded(r) {
+  let out;
+  try {
+    out = r.stream.end();
+  } catch (e) {
+    replayFailed(r, e);
+    return;
+  }
+  replay = null;
+  const result = { status: 'ok', mode: state.mode, kind: r.kind, files: streamFiles(r, out), notes: [], ms: 0 };
+  last = result;
+  showResult(result);
+  markPatch(result);
+  markInput(result);
+  const changed = result.files.filter((f) => f.status !== 'unchanged').length;
+  $('status').textContent =
+    `${MODE_NAMES[state.mode]}: replayed as a stream, ${r.sections} section${r.sections === 1 ? '' : 's'} placed as ${r.sections === 1 ? 'it' : 'they'} arrived, then end(): ${changed} of ${result.files.length} file${result.files.length === 1 ? '' : 's'} changed`;
+  Object.assign(document.body.dataset, { replay: 'done', status: 'ok' });
+  showReplayButton();
+}
+
+/** The first error: the replay stops, and the error shows as a failed apply shows it. */
+function replayFailed(r, e) {
+  clearTimeout(r.timer);
+  release(r);
+  replay = null;
+  patchEditor.setText(state.patch);
+  const result = { status: 'error', mode: state.mode, kind: r.kind, error: describeError(ap, e, state, r.kind) };
+  last = result;
+  showResult(result);
+  markPatch(result);
+  markInput(result);
+  showFiles();
+  $('status').textContent = `${MODE_NAMES[state.mode]}: the replay stopped, the patch does not apply (${result.error.code})`;
+  Object.assign(document.body.dataset, { replay: 'error', status: 'error' });
+  showReplayButton();
+}
+
+/** Stops a replay in progress (an edit, or the button), with the whole patch back in its pane. */
+function stopReplay() {
+  const r = replay;
+  if (!r) return;
+  replay = null;
+  clearTimeout(r.timer);
+  release(r);
+  document.body.dataset.replay = 'stopped';
+  if (patchEditor.text() !== state.patch) patchEditor.setText(state.patch);
+  showReplayButton();
+}
+
+function release(r) {
+  try {
+    r.stream?.abort();
+  } catch {
+    // already ended or failed: nothing held
+  }
 }
 
 /** The new text of the output file shown, for the copy button. */

@@ -196,6 +196,10 @@ export function createEditor(parent, { label, onChange, patch = false }) {
     setDiagnostics(list) {
       view.dispatch(setDiagnostics(view.state, list));
     },
+    /** Scrolls the end of the text into view (a replay's text growing). */
+    follow() {
+      view.dispatch({ effects: EditorView.scrollIntoView(view.state.doc.length, { y: 'end' }) });
+    },
     /** Selects a line (1-based), scrolls it into view and focuses the editor. */
     reveal(line) {
       const doc = view.state.doc;
@@ -230,6 +234,13 @@ export function createOutput(parent) {
         );
       }
       view.setState(EditorState.create({ doc: after, extensions }));
+    },
+    /** Marks lines of the text shown (a replayed section's lines), and scrolls the first into view. */
+    setMarks(list) {
+      const effects = [setMarks.of(marksFor(view.state.doc, list))];
+      const first = list.find((m) => m.line >= 1 && m.line <= view.state.doc.lines);
+      if (first) effects.push(EditorView.scrollIntoView(view.state.doc.line(first.line).from, { y: 'center' }));
+      view.dispatch({ effects });
     },
   };
 }

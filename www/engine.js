@@ -95,7 +95,7 @@ export function run(ap, features, state) {
   }
 }
 
-function describeError(ap, e, state, kind) {
+export function describeError(ap, e, state, kind) {
   if (e === null || typeof e !== 'object') return { code: 'error', message: String(e) };
   const err = {
     code: typeof e.code === 'string' ? e.code : (e.name ?? 'error'),
@@ -289,4 +289,52 @@ function runBlocks(ap, { files, selected, patch, preset }) {
   });
   for (const [p, after] of r.files) if (!input.has(p)) list.push({ path: p, before: null, after, status: 'added' });
   return { status: 'ok', files: list, blocks, notes };
+}
+
+// ---- replay as a stream (createPatchStream) ----------------------------------------
+
+/** Why the patch cannot be replayed as a stream here, or null when it can. */
+export function replayBlocked(ap, features, state) {
+  if (typeof ap.createPatchStream !== 'function') return 'This build of applypatch has no createPatchStream: replay is not available';
+  const kind = patchKind(ap, state.mode, state.patch);
+  if (kind === 'blocks') return 'Edit blocks do not stream yet: replay works for V4A diffs and *** Begin Patch patches';
+  if (kind === 'unified') return 'Unified diffs do not stream yet: replay works for V4A diffs and *** Begin Patch patches';
+  const why = unavailable(features, state.mode, kind);
+  if (why) return why;
+  if (state.mode === 'strict' && state.repair) return 'The stream does not take Repair yet: untick Repair to replay';
+  return null;
+}
+
+/**
+ * A stream over the page's input, as the one-shot call of run() would apply
+ * the patch: a V4A diff over the selected file, a patch over the file map.
+ * @returns {{ kind: 'diff' | 'files', input: Map<string, string>, path?: string, stream }}
+ */
+export function openStream(ap, state) {
+  const kind = patchKind(ap, state.mode, state.patch);
+  const { mode, files, selected } = state;
+  if (kind === 'diff') {
+    const file = files[selected];
+    return { kind, input: new Map([[file.path, file.text]]), path: file.path, stream: ap.createPatchStream(file.text, { mode }) };
+  }
+  const input = new Map(files.map((f) => [f.path, f.text]));
+  return { kind, input, stream: ap.createPatchStream(input, { mode, format: 'patch' }) };
+}
+
+/**
+ * The output files of a stream's preview() or end(): a text (a diff, over
+ * the selected file) or a file map (a patch), against the input.
+ */
+export function streamFiles(opened, out) {
+  if (typeof out === 'string') {
+    const before = opened.input.get(opened.path);
+    return [{ path: opened.path, before, after: out, status: out === before ? 'unchanged' : 'modified' }];
+  }
+  const list = [];
+  for (const [path, before] of opened.input) {
+    if (!out.has(path)) list.push({ path, before, after: null, status: 'deleted' });
+    else list.push({ path, before, after: out.get(path), status: out.get(path) === before ? 'unchanged' : 'modified' });
+  }
+  for (const [path, after] of out) if (!opened.input.has(path)) list.push({ path, before: null, after, status: 'added' });
+  return list;
 }

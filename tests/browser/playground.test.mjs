@@ -924,6 +924,168 @@ browserTest('screenshots: light and dark, a success and a failure (PLAYGROUND_SC
   }
 });
 
+// ---- replay as a stream (createPatchStream) ------------------------------------------
+
+// A V4A diff in three sections over the Strict example's file: the first two
+// land while the diff streams (a section is placed when the next one starts),
+// the last at end().
+const replayDiff = `@@
+-export function total(items) {
++export function total(items, taxRate = 0) {
+@@
+-    sum += item.price;
++    sum += item.price * item.quantity;
+@@ export function isEmpty(items) {
+-  return items.length === 0;
++  return !items || items.length === 0;
+`;
+
+/** Opens the page on a state, with a listener recording what the page shows at each section event. */
+async function openReplay(patch, mode = 'strict') {
+  const { encodeHashPlain } = await import('../../www/state.js');
+  const page = await open(encodeHashPlain({ mode, files: example('strict-diff').files, patch, view: 'text' }));
+  await page.evaluate(() => {
+    window.landed = [];
+    const lines = (id) => [...document.querySelectorAll(`#${id} .cm-content .cm-line`)].map((l) => l.textContent).join('\n');
+    document.addEventListener('replaysection', (e) => {
+      const marked = [...document.querySelectorAll('#output-editor .cm-line[data-kind=landed]')].map((l) => Number(l.dataset.line));
+      window.landed.push({ ...e.detail, output: lines('output-editor'), patch: lines('patch'), marked });
+    });
+  });
+  return page;
+}
+
+browserTest('Replay as stream: a V4A diff lands section by section, then end() gives the one-shot output', async () => {
+  const ap = await import('../../dist/index.mjs');
+  const input = example('strict-diff').files[0].text;
+  const page = await openReplay(replayDiff);
+  assert.equal(await status(page), 'ok');
+  assert.equal(await page.isDisabled('#replay'), false);
+  await page.click('#replay');
+  assert.equal(await page.textContent('#replay'), 'Stop replay');
+  await page.waitForFunction(() => document.body.dataset.replay === 'done', null, { timeout: 20000 });
+  const landed = await page.evaluate(() => window.landed);
+  // Each section's output is the one-shot apply of the diff up to that section: the page shows preview().
+  const sections = replayDiff.split(/(?=^@@)/m);
+  assert.equal(sections.length, 3);
+  assert.deepEqual(
+    landed.map((l) => [l.index, l.path, l.output]),
+    [
+      [0, 'src/cart.js', ap.apply(input, sections[0])],
+      [1, 'src/cart.js', ap.apply(input, sections[0] + sections[1])],
+    ],
+  );
+  // The section's own lines are the ones lit, placed where its splices say.
+  assert.deepEqual(
+    landed.map((l) => l.marked),
+    [[1], [4]],
+  );
+  assert.ok(landed[0].output.split('\n')[0].includes('taxRate'), 'line 1 holds the first section');
+  // The patch pane grew as the stream was pushed: at each event, a prefix of the diff, the next section begun.
+  for (const [i, l] of landed.entries()) {
+    assert.ok(replayDiff.startsWith(l.patch) && l.patch.length < replayDiff.length, `patch pane at section ${i}`);
+    assert.ok(l.patch.length > sections.slice(0, i + 1).join('').length, 'a section lands once the next one starts');
+  }
+  assert.ok(landed[0].patch.length < landed[1].patch.length);
+  assert.equal(await page.evaluate(() => document.body.dataset.replaySections), '2');
+  assert.equal(await status(page), 'ok');
+  assert.equal(await editorText(page, 'patch'), replayDiff);
+  assert.match(await page.textContent('#status'), /replayed as a stream, 2 sections placed as they arrived, then end\(\)/);
+  assert.equal(await outputText(page, 'src/cart.js'), ap.apply(input, replayDiff));
+  assert.equal(await page.textContent('#replay'), 'Replay as stream');
+
+  // Pressing the button again stops a replay in progress: the whole patch is back, and applied.
+  await page.click('#replay');
+  await page.waitForFunction(() => Number(document.body.dataset.replaySections) >= 1);
+  await page.click('#replay');
+  assert.equal(await page.evaluate(() => document.body.dataset.replay), 'stopped');
+  const pushed = Number(await page.evaluate(() => document.body.dataset.replayPushed));
+  assert.ok(pushed < replayDiff.length, `stopped after ${pushed} characters`);
+  assert.equal(await editorText(page, 'patch'), replayDiff);
+  assert.equal(await status(page), 'ok');
+  assert.equal(await outputText(page, 'src/cart.js'), ap.apply(input, replayDiff));
+  // Editing stops it too.
+  await page.click('#replay');
+  await page.waitForFunction(() => Number(document.body.dataset.replayPushed) > 0);
+  await page.click('#input .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('// end\n');
+  assert.equal(await page.evaluate(() => document.body.dataset.replay), 'stopped');
+  await settle(page);
+  assert.equal(await editorText(page, 'patch'), replayDiff);
+  assert.equal(await outputText(page, 'src/cart.js'), ap.apply(`${input}// end\n`, replayDiff));
+
+  // Edit blocks and unified diffs do not stream yet: the button says so.
+  for (const [id, why] of [
+    ['blocks', /Edit blocks do not stream yet/],
+    ['unified-git', /Unified diffs do not stream yet/],
+  ]) {
+    await page.selectOption('#examples', id);
+    await settle(page);
+    assert.equal(await page.isDisabled('#replay'), true, id);
+    assert.match(await page.getAttribute('#replay', 'title'), why);
+  }
+  // A *** Begin Patch patch in Codex mode replays, and ends as the one-shot call.
+  await page.selectOption('#examples', 'codex-files');
+  await settle(page);
+  await page.click('#replay');
+  await page.waitForFunction(() => document.body.dataset.replay === 'done', null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.replaySections), '2');
+  // Both sections of the update of src/cart.js, shown where they are: the second after its Move to.
+  assert.deepEqual(
+    (await page.evaluate(() => window.landed.slice(-2))).map((l) => [l.path, l.marked.length > 0]),
+    [
+      ['src/cart.js', true],
+      ['src/cart.js', true],
+    ],
+  );
+  assert.equal(await page.$eval('#output-editor', (e) => e.dataset.path), 'src/checkout/cart.js');
+  const ex = example('codex-files');
+  const out = ap.applyFiles(Object.fromEntries(ex.files.map((f) => [f.path, f.text])), ex.patch, { mode: 'codex' });
+  for (const [path, text] of Object.entries(out)) assert.equal(await outputText(page, path), text, path);
+  await page.close();
+});
+
+browserTest('Replay as stream: a section that does not apply stops the replay with the error a failed apply shows', async () => {
+  const ap = await import('../../dist/index.mjs');
+  const input = example('strict-diff').files[0].text;
+  const bad = replayDiff.replace('sum += item.price;', 'sum += item.cost;');
+  const err = (() => {
+    try {
+      ap.apply(input, bad);
+    } catch (e) {
+      return e;
+    }
+  })();
+  assert.equal(err.code, 'context_not_found');
+  const page = await openReplay(bad);
+  assert.equal(await status(page), 'error');
+  await page.click('#replay');
+  await page.waitForFunction(() => document.body.dataset.replay === 'error', null, { timeout: 20000 });
+  // Section 1 landed; section 2 failed once section 3 began, and nothing more was pushed.
+  assert.deepEqual(
+    (await page.evaluate(() => window.landed)).map((l) => l.index),
+    [0],
+  );
+  const pushed = Number(await page.evaluate(() => document.body.dataset.replayPushed));
+  assert.ok(pushed < bad.length && pushed > bad.lastIndexOf('@@'), `stopped at the third section's header (${pushed} characters)`);
+  assert.equal(await status(page), 'error');
+  assert.equal(await page.textContent('#error .code'), err.code);
+  assert.equal(await page.textContent('#error .message'), err.message);
+  assert.match(await page.textContent('#status'), /the replay stopped, the patch does not apply \(context_not_found\)/);
+  assert.equal(await editorText(page, 'patch'), bad);
+  await assertDiagnostic(page, err);
+  // Shown as the page shows the failed apply of the same state.
+  const { encodeHashPlain } = await import('../../www/state.js');
+  const applied = await open(encodeHashPlain({ mode: 'strict', files: example('strict-diff').files, patch: bad, view: 'text' }));
+  assert.equal(await page.innerHTML('#error'), await applied.innerHTML('#error'));
+  assert.deepEqual(await marks(page, 'input'), await marks(applied, 'input'));
+  assert.deepEqual(await marks(page, 'patch'), await marks(applied, 'patch'));
+  assert.ok((await marks(page, 'input')).length > 0, 'the input lines the error names are marked');
+  await applied.close();
+  await page.close();
+});
+
 browserTest('no page errors and no console errors, on any page', () => {
   assert.deepEqual(pageErrors, []);
 });
