@@ -54,3 +54,29 @@ fn a_codex_fuzzy_search_costs_a_few_passes() {
     assert!(work > n as u64, "{work}: the fuzzy search reads the input");
     assert!(work <= 16 * n as u64, "{work} units on {n} input lines");
 }
+
+/// Lines compared byte for byte while `f` runs, on this thread.
+fn compared(f: impl FnOnce()) -> u64 {
+    let before = super::index::COMPARED.with(std::cell::Cell::get);
+    f();
+    super::index::COMPARED.with(std::cell::Cell::get) - before
+}
+
+/// A scan (the first searches of an index, before its table) compares the
+/// bytes only of lines of the searched line's length that end in the same
+/// eight bytes: among 10,000 lines of one length that differ in their last
+/// eight bytes, finding one compares one line, not every line of that length
+/// (lines of exactly eight bytes too: their tail is the whole line).
+#[test]
+fn a_scan_compares_only_lines_of_the_same_length_and_tail() {
+    for width in [8, 20] {
+        let input: String = (0..10_000).map(|i| format!("{i:0width$}\n")).collect();
+        let lines = Lines::split(&input);
+        let idx = Index::new(&lines);
+        let wanted = format!("{:0width$}", 7_777);
+        let mut found = Vec::new();
+        let work = compared(|| found = idx.occurrences(&wanted, 0).collect());
+        assert_eq!(found, vec![7_777]);
+        assert_eq!(work, 1, "{work} lines of {width} bytes compared to find one");
+    }
+}

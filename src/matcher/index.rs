@@ -37,6 +37,13 @@ pub const DIRECT_SCANS: usize = 6;
 /// lines: 16 more scans).
 pub const SCAN_LINES: usize = 8_192;
 
+#[cfg(test)]
+thread_local! {
+    /// Lines compared byte for byte by [`Index::line_is`] on this thread: what
+    /// the fingerprints and a scan's length and tail filter save (src/matcher/cost.rs).
+    pub(super) static COMPARED: Cell<u64> = const { Cell::new(0) };
+}
+
 /// The searches an index of `lines` lines does by scanning before it builds
 /// its table.
 pub fn direct_scans(lines: usize) -> usize {
@@ -273,6 +280,8 @@ impl<'t> Index<'t> {
                 return false;
             }
         }
+        #[cfg(test)]
+        COMPARED.with(|c| c.set(c.get() + 1));
         self.lines.get(i) == text
     }
 
