@@ -59,9 +59,11 @@ pub fn find_each<E: From<Error>>(
     for edit in edits {
         let text = current.as_deref().unwrap_or(source);
         rereads.read(text.len())?;
+        // A start line is a hint from a read tool's numbering (rare): the
+        // edit is copied to move it, which costs no more than its search.
         let outcome = match edit.start_line {
-            Some(line) if delta != 0 => find(text, &Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() }, options)?,
-            _ => find(text, edit, options)?,
+            Some(line) => find(text, &Edit { start_line: Some(line.saturating_add_signed(delta)), ..edit.clone() }, options)?,
+            None => find(text, edit, options)?,
         };
         let next = outcome.splice.as_ref().map(|s| {
             let removed = text.get(s.start..s.end).map_or(0, |t| t.matches('\n').count());
@@ -253,6 +255,22 @@ mod tests {
 
     fn run(source: &str, search: &str, replace: &str, options: &Options) -> EditResult {
         apply_edit(source, &Edit::new(search, replace), options).unwrap()
+    }
+
+    /// An exact match (or an empty SEARCH) is similarity 1.0 without
+    /// computing it: a linear pass over the matched text saved per edit
+    /// (bounded cost is pinned by counting the work, not by timing it).
+    #[test]
+    fn an_exact_match_computes_no_similarity() {
+        let computed = || super::super::similarity::COMPUTED.with(std::cell::Cell::get);
+        // (source, search, similarities the match computes)
+        for (source, search, want) in [("a\nb\nc\n", "b\n", 0), ("", "", 0), ("a\nb\nc\n", "  b\n", 1)] {
+            let before = computed();
+            let r = run(source, search, "x\n", &Options::default());
+            assert!(r.ok, "{search:?}");
+            let spent = computed() - before;
+            assert_eq!(spent, want, "{search:?} in {source:?}: {spent} similarities computed");
+        }
     }
 
     #[test]

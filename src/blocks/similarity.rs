@@ -348,6 +348,12 @@ pub(crate) struct Scan {
     pub computed: usize,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Similarities computed on this thread (what an exact match skips).
+    pub(crate) static COMPUTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// apply-edit-block's `similarity(a, b)`: LCS of the `\n`-separated lines
 /// over the longer line count (so `similarity("", "") == 1`).
 ///
@@ -357,6 +363,8 @@ pub(crate) struct Scan {
 /// operations; over [`MAX_WORK`](crate::limits::MAX_WORK) the call fails with
 /// `input_too_large` (as it does for a text over the size limits).
 pub fn similarity(a: &str, b: &str) -> Result<f64> {
+    #[cfg(test)]
+    COMPUTED.with(|c| c.set(c.get() + 1));
     crate::limits::check_text("the first text", a)?;
     crate::limits::check_text("the second text", b)?;
     let la: Vec<&str> = a.split('\n').collect();
