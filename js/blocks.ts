@@ -12,7 +12,7 @@ import { call, PatchError } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
 import { baseOption, type MergeConflict, mergeWithSplices } from './merge.js';
 import { type BaseChange, baseFiles, type FileMap, type Files, fileMap, mergeChanges, putPaths } from './patch.js';
-import { addSplices, type Splice } from './positions.js';
+import { addSplices, editSplices, type Splice } from './positions.js';
 import { type Repair, type RepairOptions, repairBits, repairKinds } from './repair.js';
 
 /** The ladder's rungs, in the order they are tried. */
@@ -149,8 +149,8 @@ interface EditResultBase {
   matches: number;
   /**
    * The changes from the text this edit applied to to `text`, as minimal
-   * splices (UTF-16 offsets; `[]` on failure), for an editor. Computed by
-   * the engine on first read; not enumerable.
+   * splices (UTF-16 offsets; `[]` on failure), for an editor: where the
+   * engine placed the edit, split by its lines and trimmed on first read; not enumerable.
    */
   readonly splices: Splice[];
 }
@@ -207,7 +207,7 @@ export type EditsResult =
       results: EditApplied[];
       /** How many edits applied: all of them. */
       applied: number;
-      /** The changes from the source to `text`, as minimal splices (UTF-16 offsets). Computed on first read; not enumerable. */
+      /** The changes from the source to `text`, as minimal splices (UTF-16 offsets): the engine's placements of the edits, composed into splices of the source, split by their lines and trimmed on first read; not enumerable. */
       readonly splices: Splice[];
     }
   | {
@@ -218,12 +218,12 @@ export type EditsResult =
       results: EditResult[];
       /** How many edits applied before the failure. */
       applied: number;
-      /** The changes from the source to `text`, as minimal splices (UTF-16 offsets). Computed on first read; not enumerable. */
+      /** The changes from the source to `text`, as minimal splices (UTF-16 offsets): the engine's placements of the edits, composed into splices of the source, split by their lines and trimmed on first read; not enumerable. */
       readonly splices: Splice[];
     };
 
-/** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?]`. */
-type RawResult = [number, number, number, number, number, string, FailureFields | undefined];
+/** What the binding returns for one edit: `[strategy (0 none, 1.. in ladder order), similarity, start, end, matches, replacement, failure?, runs]` (runs: the splice's byte ranges, for `editSplices`). */
+type RawResult = [number, number, number, number, number, string, FailureFields | undefined, Uint32Array];
 
 type FailureFields = Pick<EditFailed, 'reason' | 'message' | 'candidates' | 'nearest' | 'alreadyApplied'> & {
   note?: string;
@@ -304,13 +304,15 @@ function checkEdit(name: string, edit: unknown): { search: string; replace: stri
 }
 
 function finish(source: string, raw: RawResult): EditResult {
-  const [code, similarity, start, end, matches, replacement, failure] = raw;
+  const [code, similarity, start, end, matches, replacement, failure, runs] = raw;
   const strategy = STRATEGIES[code] ?? null;
   const ok = strategy !== null;
   const text = ok ? source.slice(0, start) + replacement + source.slice(end) : source;
   // The engine's invariant: a strategy exactly when the edit applied, and then a range.
   const result = { ok, text, strategy, similarity, start, end, matches } as EditResult;
-  return addSplices((failure === undefined ? result : { ...result, ...failure }) as EditResult, source, text);
+  return addSplices((failure === undefined ? result : { ...result, ...failure }) as EditResult, source, text, () =>
+    editSplices(source, text, runs),
+  );
 }
 
 /**
@@ -369,16 +371,20 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   if (base !== undefined) return editsOverBase(source, base, applyEdits(base, edits, { ...options, base: undefined }));
   const args = resolve(options);
   const len = putInput(source);
-  const raws = call(() => wasm().blocksApplyEdits(len, flat, args, hints)) as RawResult[];
+  const raws = call(() => wasm().blocksApplyEdits(len, flat, args, hints)) as [...RawResult[], Uint32Array];
+  // The engine's splices of all the edits, as byte ranges of the source.
+  const runs = raws.pop() as Uint32Array;
   let text = source;
-  const results = raws.map((raw) => {
+  const results = (raws as RawResult[]).map((raw) => {
     const r = finish(text, raw);
     text = r.text;
     return r;
   });
   const applied = results.filter((r) => r.ok).length;
   reportRepairs(options, results);
-  return addSplices({ ok: applied === edits.length, text, results, applied } as EditsResult, source, text);
+  return addSplices({ ok: applied === edits.length, text, results, applied } as EditsResult, source, text, () =>
+    editSplices(source, text, runs),
+  );
 }
 
 /**

@@ -76,11 +76,25 @@ export function trimSplices(before: string, after: string, runs: Uint32Array): S
 }
 
 /**
+ * The minimal splices from `before` to `after` of edit blocks the engine
+ * placed (`runs` as for {@link trimSplices}: each edit's splice, composed into
+ * splices of `before`): the engine splits each by the lines it covers and
+ * trims them. @internal
+ */
+export function editSplices(before: string, after: string, runs: Uint32Array): Splice[] {
+  if (runs.length === 0) return [];
+  const len = putInput(before);
+  const afterLen = putInput(after, len);
+  return splicesOf(call(() => wasm().editSplices(len, afterLen, runs)) as FlatChanges);
+}
+
+/**
  * Gives `target` a `splices` property from `before` to `after`, made on
  * first read (most callers of a patch never read it) from `placed`, where
  * the engine placed the changes: the splices themselves (a unified diff's
- * report) or the whole-line ranges of a patch's update, which the engine
- * trims; without `placed`, the engine compares the two texts. Not
+ * report), the whole-line ranges of a patch's update, which the engine
+ * trims, or a function that asks the engine for them (edit blocks'); without
+ * `placed`, the engine compares the two texts. Not
  * enumerable: a result compares, spreads and prints as it did without it.
  * @internal
  */
@@ -88,7 +102,7 @@ export function addSplices<T extends object>(
   target: T,
   before: string,
   after: string,
-  placed?: FlatChanges | Uint32Array,
+  placed?: FlatChanges | Uint32Array | (() => Splice[]),
 ): T & { readonly splices: Splice[] } {
   let cached: Splice[] | undefined;
   Object.defineProperty(target, 'splices', {
@@ -98,9 +112,11 @@ export function addSplices<T extends object>(
       cached ??=
         placed === undefined
           ? spliceTexts(before, after)
-          : placed instanceof Uint32Array
-            ? trimSplices(before, after, placed)
-            : splicesOf(placed);
+          : typeof placed === 'function'
+            ? placed()
+            : placed instanceof Uint32Array
+              ? trimSplices(before, after, placed)
+              : splicesOf(placed);
       return cached;
     },
   });

@@ -111,7 +111,7 @@ pub use files::{
 pub use format::{detect_format, Format};
 pub use mode::{Changes, Mode, Placed};
 pub use patch::{parse as parse_patch, Operation, OperationKind, Patch, Touch};
-pub use positions::{minimal_splices, splices_between};
+pub use positions::{compose_splices, edit_splices, minimal_splices, splices_between};
 pub use repair::envelope::parse as parse_patch_with;
 pub use text::Splice;
 

@@ -70,6 +70,76 @@ pub fn minimal_splices(input: &str, splices: &[Splice]) -> Vec<Splice> {
     text::minimize(input, splices)
 }
 
+/// Folds `later`, a splice of the text that `done` gives applied to
+/// `input`, into `done`: `done` (sorted, disjoint splices of `input`) then
+/// gives what `later` gives applied after it, the splices `later` overlaps or
+/// touches merged with it. For edits applied one after another, each to the
+/// previous one's output (edit blocks: [`crate::blocks::find_each`] gives each
+/// edit's splice of the text it applied to): their splices as splices of the
+/// first text, which [`minimal_splices`] then trims. Compares no texts.
+///
+/// ```
+/// use applypatch::{compose_splices, minimal_splices, Splice};
+/// let mut done = Vec::new();
+/// compose_splices("one two three", &mut done, &Splice { start: 4, end: 7, text: "2".into() }); // "one 2 three"
+/// compose_splices("one two three", &mut done, &Splice { start: 6, end: 11, text: "3".into() }); // "one 2 3"
+/// let s = minimal_splices("one two three", &done);
+/// assert_eq!((s[0].start, s[0].end, s[1].start, s[1].end), (4, 7, 8, 13));
+/// ```
+pub fn compose_splices(input: &str, done: &mut Vec<Splice>, later: &Splice) {
+    text::compose(input, done, later);
+}
+
+/// Minimal splices of edits placed in `input` (sorted, disjoint splices, as
+/// [`compose_splices`] leaves them): each widened to the whole lines it
+/// touches (those sharing a line become one), then split into the runs of
+/// lines that differ between its old lines and its new text and trimmed, as
+/// [`splices_between`] does for whole texts. A SEARCH/REPLACE edit names
+/// where it goes but not which of its lines change: this compares only the
+/// lines each edit covers, never the rest of the text, so an edit's
+/// unchanged lines stay out of its splices and a cursor there keeps its
+/// place. Costs the bounded line diff of the edited lines.
+///
+/// ```
+/// use applypatch::{edit_splices, Splice};
+/// let input = "a\nkeep\nb\nrest\n";
+/// let s = edit_splices(input, &[Splice { start: 0, end: 9, text: "A\nkeep\nB\n".into() }]);
+/// let got: Vec<_> = s.iter().map(|s| (s.start, s.end, s.text.as_str())).collect();
+/// assert_eq!(got, [(0, 1, "A"), (7, 8, "B")]);
+/// ```
+pub fn edit_splices(input: &str, placed: &[Splice]) -> Vec<Splice> {
+    let line_start = |at: usize| input.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
+    let line_end = |at: usize| {
+        if at == 0 || input.get(..at).is_some_and(|t| t.ends_with('\n')) {
+            at
+        } else {
+            input.get(at..).and_then(|t| t.find('\n')).map_or(input.len(), |i| at + i + 1)
+        }
+    };
+    let mut out = Vec::new();
+    let mut rest = placed.iter().peekable();
+    while let Some(first) = rest.next() {
+        // The whole lines of this splice and of those that share a line with them.
+        let (start, mut end) = (line_start(first.start), line_end(first.end));
+        let mut group = vec![first];
+        while let Some(next) = rest.next_if(|n| line_start(n.start) < end) {
+            end = end.max(line_end(next.end));
+            group.push(next);
+        }
+        let mut text = String::new();
+        let mut pos = start;
+        for s in group {
+            text.push_str(input.get(pos..s.start).unwrap_or(""));
+            text.push_str(&s.text);
+            pos = s.end;
+        }
+        text.push_str(input.get(pos..end).unwrap_or(""));
+        let old = input.get(start..end).unwrap_or("");
+        out.extend(splices_between(old, &text).into_iter().map(|s| Splice { start: s.start + start, end: s.end + start, text: s.text }));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

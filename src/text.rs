@@ -397,6 +397,64 @@ pub fn minimize(input: &str, splices: &[Splice]) -> Vec<Splice> {
         .collect()
 }
 
+/// Folds `later`, a splice of the text that `done` gives applied to `input`,
+/// into `done`, so that `done` (sorted, disjoint splices of `input`) gives
+/// what `later` gives applied after it. Splices of `done` that `later`
+/// overlaps or touches become one with it; the others keep their place (only
+/// those after it see their new text move, and their input range stays). For
+/// edits applied in sequence, each to the previous one's output: their
+/// splices as splices of the text they started from. Costs the number of
+/// splices in `done` plus the length of the merged ones.
+pub fn compose(input: &str, done: &mut Vec<Splice>, later: &Splice) {
+    // Where each splice of `done` starts in the current text: its input start
+    // moved by the growth of those before it.
+    let mut shift: isize = 0;
+    let mut first: Option<(usize, isize)> = None; // first splice merged, and the shift before it
+    let mut last = None; // the splice after the last one merged, and the shift after it
+    for (i, d) in done.iter().enumerate() {
+        let at = (d.start as isize + shift) as usize;
+        let to = at + d.text.len();
+        if to < later.start {
+            shift += d.text.len() as isize - (d.end - d.start) as isize;
+            continue;
+        }
+        if at > later.end {
+            last = Some((i, shift));
+            break;
+        }
+        first.get_or_insert((i, shift));
+        shift += d.text.len() as isize - (d.end - d.start) as isize;
+    }
+    let (stop, after) = last.unwrap_or((done.len(), shift));
+    let Some((from, before)) = first else {
+        // Nothing of `done` there: the range is unchanged text of the input.
+        let (start, end) = ((later.start as isize - after) as usize, (later.end as isize - after) as usize);
+        done.insert(stop, Splice { start, end, text: later.text.clone() });
+        return;
+    };
+    let merged = done.get(from..stop).unwrap_or(&[]);
+    let (Some(a), Some(z)) = (merged.first(), merged.last()) else { return };
+    // The merged range in the current text, and in the input.
+    let cur_start = later.start.min((a.start as isize + before) as usize);
+    let cur_end = later.end.max((z.end as isize + after) as usize);
+    let start = (cur_start as isize - before) as usize;
+    let end = (cur_end as isize - after) as usize;
+    // The current text of that range, then `later` put in it.
+    let mut current = String::new();
+    let mut pos = start;
+    for d in merged {
+        current.push_str(input.get(pos..d.start).unwrap_or(""));
+        current.push_str(&d.text);
+        pos = d.end;
+    }
+    current.push_str(input.get(pos..end).unwrap_or(""));
+    let mut text = String::with_capacity(current.len() + later.text.len());
+    text.push_str(current.get(..later.start - cur_start).unwrap_or(""));
+    text.push_str(&later.text);
+    text.push_str(current.get(later.end - cur_start..).unwrap_or(""));
+    done.splice(from..stop, [Splice { start, end, text }]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,12 +7,19 @@
 //! - a patch's updates give splices from where they placed their sections
 //!   (`Patch::apply_touched_placed`) with the same properties, equal to the
 //!   update diff's own minimal splices, with no comparison of texts; and a
-//!   unified diff's hunks likewise (`unified::apply_parsed_placed`).
+//!   unified diff's hunks likewise (`unified::apply_parsed_placed`);
+//! - splices applied one after another, each to the previous text, composed
+//!   (`compose_splices`) give the same text from the first; edit blocks'
+//!   placements composed that way give the text `apply_edits` gives,
+//!   minimal, with no two touching; split by their lines (`edit_splices`,
+//!   what `applyEdits` reports) likewise, and for one edit the splices the
+//!   texts' line diff gives.
 #![cfg(not(target_arch = "wasm32"))]
 
+use applypatch::blocks::{self, Edit, Options};
 use applypatch::repair::Ctx;
 use applypatch::unified::{self, UnifiedMode};
-use applypatch::{minimal_splices, parse_patch, splices_between, Changes, Mode, Splice};
+use applypatch::{compose_splices, edit_splices, minimal_splices, parse_patch, splices_between, Changes, Mode, Splice};
 use proptest::prelude::*;
 
 fn line() -> impl Strategy<Value = String> {
@@ -80,8 +87,92 @@ fn check_changes(input: &str, changes: &Changes, want: &str) -> Result<(), TestC
     Ok(())
 }
 
+/// Sorted, and no two touch (overlapping or adjacent ones are merged).
+fn check_apart(splices: &[Splice]) -> Result<(), TestCaseError> {
+    for w in splices.windows(2) {
+        prop_assert!(w[0].end < w[1].start, "{splices:?} touch");
+    }
+    Ok(())
+}
+
+/// A splice of `text` from three numbers: a range on character boundaries and a new text.
+fn splice_in(text: &str, a: usize, b: usize, new: &str) -> Splice {
+    let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+    let (x, y) = (bounds[a % bounds.len()], bounds[b % bounds.len()]);
+    Splice { start: x.min(y), end: x.max(y), text: new.to_string() }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn composed_splices_give_the_text_of_splices_in_sequence(
+        lines in prop::collection::vec(line(), 0..8),
+        steps in prop::collection::vec((0usize..60, 0usize..60, line()), 1..6),
+    ) {
+        let input = text_of(&lines, "\n", true);
+        let (mut text, mut done) = (input.clone(), Vec::new());
+        for (a, b, new) in &steps {
+            let s = splice_in(&text, *a, *b, new);
+            text = apply_all(&text, std::slice::from_ref(&s));
+            compose_splices(&input, &mut done, &s);
+            prop_assert_eq!(apply_all(&input, &done), text.as_str());
+            check_apart(&done)?;
+        }
+        let minimal = minimal_splices(&input, &done);
+        prop_assert_eq!(apply_all(&input, &minimal), text.as_str());
+        check_minimal(&input, &minimal)?;
+        check_apart(&minimal)?;
+    }
+
+    #[test]
+    fn edit_block_splices_come_from_the_placement(
+        lines in prop::collection::vec(line(), 1..10),
+        sep in prop::sample::select(vec!["\n", "\r\n"]),
+        edits in prop::collection::vec((0usize..10, 0usize..3, prop::collection::vec(line(), 0..3), any::<bool>()), 1..4),
+    ) {
+        let input = text_of(&lines, sep, true);
+        // Each edit replaces lines of the text as the edits before it left it.
+        let mut current = lines.clone();
+        let mut list = Vec::new();
+        for (at, n, added, all) in &edits {
+            if current.is_empty() { break; }
+            let at = at % current.len();
+            let n = (*n).clamp(1, current.len() - at);
+            let search = text_of(&current[at..at + n], sep, true);
+            let replace = text_of(added, sep, true);
+            list.push(Edit { replace_all: *all, ..Edit::new(search, replace) });
+            current.splice(at..at + n, added.iter().cloned());
+        }
+        let options = Options::default();
+        let want = blocks::apply_edits(&input, &list, &options).unwrap();
+        let mut done = Vec::new();
+        blocks::find_each::<Box<applypatch::Error>>(&input, &list, &options, |_, outcome| {
+            if let Some(s) = &outcome.splice {
+                compose_splices(&input, &mut done, s);
+            }
+            Ok(())
+        }).unwrap();
+        prop_assert_eq!(apply_all(&input, &done), want.text.as_str());
+        let trimmed = minimal_splices(&input, &done);
+        prop_assert_eq!(apply_all(&input, &trimmed), want.text.as_str());
+        check_minimal(&input, &trimmed)?;
+        check_apart(&trimmed)?;
+        // Split by the lines each edit covers (what `applyEdits` reports).
+        let minimal = edit_splices(&input, &done);
+        prop_assert_eq!(apply_all(&input, &minimal), want.text.as_str());
+        check_minimal(&input, &minimal)?;
+        prop_assert!(minimal.len() >= trimmed.len());
+        // One edit whose new text differs from the old in one run of lines:
+        // the splice the texts' comparison gives, but for where it sits
+        // when repeated text lets it sit elsewhere (the placement says where
+        // the edit matched; the comparison cannot know).
+        let between = splices_between(&input, &want.text);
+        if list.len() == 1 && between.len() <= 1 {
+            let shape = |s: &[Splice]| s.iter().map(|s| (s.end - s.start, s.text.clone())).collect::<Vec<_>>();
+            prop_assert_eq!(shape(&minimal), shape(&between));
+        }
+    }
 
     #[test]
     fn diff_splices_are_minimal_and_give_the_text(

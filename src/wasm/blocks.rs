@@ -19,7 +19,9 @@ use crate::repair::Repair;
 /// field through serde costs ~10 µs a call, more than a small edit): `[strategy
 /// (0 for none, else its position in `Strategy::ALL` plus 1), similarity,
 /// start, end, matches, replacement, failure (the engine's `Failure`, or
-/// undefined; on success `{ note, repairs }` when the outcome has them)]`, offsets in
+/// undefined; on success `{ note, repairs }` when the outcome has them), runs
+/// (the splice as `trimSplices` takes it: `[start, end, newStart, newEnd]`, byte
+/// ranges of `source` and of the new text; empty on failure)]`, offsets in
 /// UTF-16 code units of `source`.
 fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
     let (start, end) = match &o.splice {
@@ -45,7 +47,8 @@ fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
         (None, note) => serialize(&Placed { note: note.as_ref(), repairs: &o.repairs })?,
         (Some(f), _) => serialize(f)?,
     };
-    let out = Array::new_with_length(7);
+    let runs: Vec<u32> = super::positions::ranges(o.splice.as_slice()).collect();
+    let out = Array::new_with_length(8);
     out.set(0, JsValue::from(strategy as u32));
     out.set(1, JsValue::from(o.similarity));
     out.set(2, JsValue::from(start));
@@ -53,6 +56,7 @@ fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
     out.set(4, JsValue::from(o.matches as f64));
     out.set(5, JsValue::from_str(o.splice.as_ref().map_or("", |s| s.text.as_str())));
     out.set(6, failure);
+    out.set(7, js_sys::Uint32Array::from(runs.as_slice()).into());
     Ok(out.into())
 }
 
@@ -89,7 +93,9 @@ pub fn blocks_apply_edit(
 /// Applies edits (`[search, replace, search, replace, …]`, with `hints`
 /// three per edit as for one) in order to the input buffer, stopping at the
 /// first failure: one outcome per edit tried, each with offsets into the
-/// text at its step.
+/// text at its step, then the runs of all the edits that applied as splices
+/// of the source (`compose_splices`: merged where they overlap or touch), as
+/// `trimSplices` takes them.
 #[wasm_bindgen(js_name = blocksApplyEdits)]
 pub fn blocks_apply_edits(input_len: usize, edits: Vec<String>, options: &[f64], hints: &[f64]) -> Result<Array, JsValue> {
     let options = Options::from_numbers(options);
@@ -103,10 +109,16 @@ pub fn blocks_apply_edits(input_len: usize, edits: Vec<String>, options: &[f64],
         .collect();
     with_input(input_len, |source| {
         let out = Array::new();
+        let mut placed = Vec::new();
         blocks::find_each(source, &edits, &options, |text, outcome| -> Result<(), JsValue> {
             out.push(&to_js_outcome(text, &outcome)?);
+            if let Some(s) = &outcome.splice {
+                crate::compose_splices(source, &mut placed, s);
+            }
             Ok(())
         })?;
+        let runs: Vec<u32> = super::positions::ranges(&placed).collect();
+        out.push(&js_sys::Uint32Array::from(runs.as_slice()).into());
         Ok(out)
     })
 }

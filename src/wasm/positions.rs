@@ -1,7 +1,8 @@
 //! The binding's positions for editors (the `wasm` feature): splices as
 //! UTF-16 offsets (`flat_splices`), and the splices between a file and its
-//! new contents where no placement gives them (`spliceTexts`), and the
-//! placed splices of a patch's updates trimmed when read (`trimSplices`). The
+//! new contents where no placement gives them (`spliceTexts`), the
+//! placed splices of a patch's updates trimmed when read (`trimSplices`),
+//! and those of edit blocks split by their lines when read (`editSplices`). The
 //! diffs' own splices and sections cross with their changes (`to_js_changes`
 //! in the binding), a unified diff's with its report.
 
@@ -30,6 +31,25 @@ pub fn splice_texts(old_len: usize, new_len: usize) -> Result<js_sys::Array, JsV
 /// trims each splice.
 #[wasm_bindgen(js_name = trimSplices)]
 pub fn trim_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js_sys::Array, JsValue> {
+    placed_splices(old_len, new_len, &runs, crate::minimal_splices)
+}
+
+/// The minimal splices of edit blocks the engine placed, given as `runs`
+/// as for `trimSplices` (each edit's splice, composed into splices of the
+/// source): `edit_splices`, which compares only the lines each covers.
+#[wasm_bindgen(js_name = editSplices)]
+pub fn edit_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js_sys::Array, JsValue> {
+    placed_splices(old_len, new_len, &runs, crate::edit_splices)
+}
+
+/// The splices `runs` name (byte ranges of the input buffer's first
+/// `old_len` bytes and of the `new_len` after them), made minimal by `minimal`.
+fn placed_splices(
+    old_len: usize,
+    new_len: usize,
+    runs: &[u32],
+    minimal: fn(&str, &[crate::Splice]) -> Vec<crate::Splice>,
+) -> Result<js_sys::Array, JsValue> {
     super::with_input(old_len + new_len, |all| {
         let (Some(old), Some(new)) = (all.get(..old_len), all.get(old_len..)) else {
             return Err(JsValue::from_str("applypatch: bad input lengths"));
@@ -41,7 +61,7 @@ pub fn trim_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js
                 crate::Splice { start, end, text: new.get(from..to).unwrap_or("").to_string() }
             })
             .collect();
-        let [offsets, texts] = flat_splices(old, &crate::minimal_splices(old, &whole));
+        let [offsets, texts] = flat_splices(old, &minimal(old, &whole));
         Ok(js_sys::Array::of2(&offsets, &texts))
     })
 }

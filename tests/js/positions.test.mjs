@@ -7,8 +7,9 @@
 // applypatch/monaco's): only the document's part of a message is applied.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apply, applyBatch, applyEdit, applyEdits, applyPatch, applyUnified, PatchError, unifiedDiff } from 'applypatch';
+import { apply, applyBatch, applyEdit, applyEdits, applyPatch, applyUnified, PatchError, parseBlocks, unifiedDiff } from 'applypatch';
 import { rng } from '../../scripts/rng.mjs';
+import { fixture } from './helpers.mjs';
 
 const VOCAB = ['', 'a', 'b', 'ab', '{', '}', '  x = 1;', 'é😀', '😀', '中文', 'a😀b', 'trail ', '👍🏽 ok'];
 
@@ -193,4 +194,71 @@ test('applyPatch and applyUnified: the splices of an update are where its sectio
     { from: 0, to: 1, insert: 'A' },
     { from: 4, to: 5, insert: 'B' },
   ]);
+});
+
+// Edit blocks' splices come from where the engine placed each edit (composed
+// across the edits, each split by the lines it covers): on every recorded
+// edit-block vector they apply, are minimal, never touch, and are the very
+// splices the line diff of the two whole texts gives (what `splices` was
+// before) except where that diff pairs lines another way. Today's splices are
+// what applyUnified reports for the two texts (the same bounded line diff).
+test("edit blocks: splices from the placement on every edit-block vector, as the texts' line diff gives them", () => {
+  const cases = [
+    ...fixture('apply-edit-block.differential.json').cases.map((c) => ({
+      source: c.source,
+      edits: c.patch !== undefined ? parseBlocks(c.patch) : c.edits,
+      options: { preset: 'compatible', anchorSlack: c.anchor_slack, threshold: c.threshold },
+    })),
+    ...fixture('apply-edit-block.cases.json')
+      .cases.filter((c) => typeof c.source === 'string')
+      .map((c) => ({ source: c.source, edits: c.edits, options: { preset: 'compatible', ...c.options } })),
+  ];
+  const tally = { changed: 0, same: 0, other: 0 };
+  for (const [i, c] of cases.entries()) {
+    let got;
+    try {
+      got = applyEdits(c.source, c.edits, c.options);
+    } catch (e) {
+      assert.ok(e instanceof PatchError, `case ${i}: ${e}`);
+      continue;
+    }
+    const at = `case ${i}`;
+    assert.equal(applySplices(c.source, got.splices), got.text, at);
+    checkMinimal(c.source, got.splices, at);
+    for (let k = 1; k < got.splices.length; k++) assert.ok(got.splices[k - 1].to < got.splices[k].from, `${at}: splices touch`);
+    let step = c.source;
+    for (const r of got.results) {
+      assert.equal(applySplices(step, r.splices), r.text, `${at}: a step`);
+      checkMinimal(step, r.splices, `${at}: a step`);
+      step = r.text;
+    }
+    if (got.text === c.source) {
+      assert.deepEqual(got.splices, [], at);
+      continue;
+    }
+    tally.changed++;
+    const before = applyUnified({ f: c.source }, unifiedDiff({ f: c.source }, { f: got.text }), { report: true }).changes[0].splices;
+    if (JSON.stringify(before) === JSON.stringify(got.splices)) tally.same++;
+    else tally.other++;
+  }
+  assert.deepEqual(tally, { changed: 456, same: 447, other: 9 });
+  // An edit's unchanged lines stay out of its splices: a cursor there keeps its place.
+  const e = applyEdit('a\nkeep\nb\nrest\n', { search: 'a\nkeep\nb\n', replace: 'A\nkeep\nB\n' });
+  assert.deepEqual(e.splices, [
+    { from: 0, to: 1, insert: 'A' },
+    { from: 7, to: 8, insert: 'B' },
+  ]);
+  // replaceAll: one splice per copy; a later edit inside an earlier one's text is composed into it.
+  const all = applyEdit('x😀 = 1;\ny = 2;\nx😀 = 3;\n', { search: 'x😀', replace: 'z', replaceAll: true });
+  assert.deepEqual(all.splices, [
+    { from: 0, to: 3, insert: 'z' },
+    { from: 16, to: 19, insert: 'z' },
+  ]);
+  const seq = applyEdits('one\ntwo\nthree\n', [
+    { search: 'two', replace: 'TWO and more' },
+    { search: 'and more\nthree', replace: 'and 3' },
+  ]);
+  assert.equal(seq.text, 'one\nTWO and 3\n');
+  assert.deepEqual(seq.splices, [{ from: 4, to: 13, insert: 'TWO and 3' }]);
+  assert.deepEqual(Object.keys(seq), ['ok', 'text', 'results', 'applied'], 'splices is not enumerable');
 });
