@@ -48,7 +48,7 @@ export type BlocksStreamEvent =
       result: EditsResult;
     }
   | {
-      /** The one-shot call throws for the message up to this point (a lone surrogate, a limit). */
+      /** The one-shot call throws for the message up to this point (a lone surrogate). */
       type: 'error';
       error: PatchError;
     };

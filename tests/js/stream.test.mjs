@@ -331,10 +331,12 @@ test('base: streamed over base, merged into the target at the end', () => {
 function blockCases() {
   const out = [];
   const block = (e) => `<<<<<<< SEARCH\n${e.search}\n=======\n${e.replace}\n>>>>>>> REPLACE\n`;
-  // Messages written three ways: bare blocks, prose and a file name with
-  // fences, and a file name then Roo Code line hints.
+  // Messages written four ways: bare blocks, prose and a file name with
+  // fences, a file name then Roo Code line hints, and blocks with a line
+  // inside that looks like an end marker ('>>> ', a doctest).
   const messages = (edits) => [
     edits.map(block).join(''),
+    edits.map((e) => block({ search: e.search, replace: `>>> check\n${e.replace}` })).join(''),
     `Here is the change:\n\nsrc/app.js\n${edits.map((e) => `\`\`\`js\n${block(e)}\`\`\`\n`).join('\n')}Done.\n`,
     `a.js\n${edits.map((e) => block(e).replace('SEARCH\n', 'SEARCH\n:start_line:1\n-------\n')).join('>>> not a marker\n')}`,
   ];
@@ -355,7 +357,7 @@ function blockCases() {
     }
   }
   for (const c of fixture('apply-edit-block.differential.json').cases) {
-    const ms = c.patch !== undefined ? [c.patch] : messages(c.edits).slice(0, c.id % 3 === 0 ? 3 : 1);
+    const ms = c.patch !== undefined ? [c.patch] : messages(c.edits).slice(0, c.id % 3 === 0 ? 4 : 2);
     for (const [k, message] of ms.entries())
       out.push({ name: `differential ${c.id} (${k})`, source: c.source, message, options: options(c) });
   }
