@@ -61,6 +61,7 @@ export {
   type StreamOptions,
   type StreamSplice,
 } from './stream.js';
+export type { BlocksStream, BlocksStreamEvent, BlocksStreamOptions } from './stream-blocks.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
 export {
   applyUnified,

@@ -1,5 +1,6 @@
 // createPatchStream: a V4A update diff, or a `*** Begin Patch` patch over a
-// file map, applied while it is still being written (docs/stream.md). The
+// file map, applied while it is still being written (docs/stream.md); edit
+// blocks over a text are js/stream-blocks.ts. The
 // engine keeps the parser's and the matcher's state between pushes
 // (src/stream/); this wrapper only holds back text, so that what crosses into
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
@@ -11,6 +12,7 @@ import { call, PatchError, type PatchErrorFields } from './errors.js';
 import type { operationKinds } from './generated.js';
 import { baseOption, mergeInto } from './merge.js';
 import { applyFiles, type Files, type FilesOptions, fileMap } from './patch.js';
+import { type BlocksStream, type BlocksStreamOptions, createBlocksStream } from './stream-blocks.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -104,17 +106,26 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
  * `apply(target, diff, options)` or `applyFiles(target, patch, options)`.
  */
 export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
+export function createPatchStream(target: string, options: BlocksStreamOptions): BlocksStream;
 export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
 export function createPatchStream(
   target: string | Files,
-  options?: StreamOptions | FilesStreamOptions,
-): PatchStream<string> | PatchStream<Files> {
+  options?: StreamOptions | FilesStreamOptions | BlocksStreamOptions,
+): PatchStream<string> | PatchStream<Files> | BlocksStream {
   const opts = checkOptions(options);
   const text = typeof target === 'string';
+  if (opts.format === 'blocks') {
+    if (typeof target !== 'string') {
+      throw new TypeError(
+        "applypatch: format 'blocks' streams edit blocks over one text: target must be a string (for a file map, apply the whole message with applyBlocks)",
+      );
+    }
+    return createBlocksStream(target, options as BlocksStreamOptions);
+  }
   const format = opts.format ?? (text ? 'diff' : 'patch');
   if (format !== 'diff' && format !== 'patch') {
     throw new TypeError(
-      `applypatch: createPatchStream streams format 'diff' (a V4A update diff) or 'patch' (a *** Begin Patch patch), got ${String(format)}`,
+      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch) or 'blocks' (edit blocks over a text), got ${String(format)}`,
     );
   }
   if (text !== (format === 'diff')) {

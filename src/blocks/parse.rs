@@ -68,6 +68,11 @@ pub struct Parsed {
     pub edits: Vec<ParsedEdit>,
     /// Blocks that were not closed, in message order.
     pub problems: Vec<Problem>,
+    /// The 1-based line of the start marker of a block still open at the
+    /// end of the text (reported in `problems` too): a caller reading a
+    /// message as it streams waits for more text there.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub open: Option<usize>,
 }
 
 /// Length of the run of `c` that starts `line`.
@@ -517,6 +522,7 @@ pub fn parse_blocks_detailed(text: &str) -> Parsed {
     }
     if let Some(o) = &open {
         report(&mut out.problems, o.start + 1, &|| unclosed(o, "before the end of the message").message);
+        out.open = Some(o.start + 1);
     }
     let (more, first, last) = unlisted;
     if more > 0 {
@@ -615,6 +621,8 @@ mod tests {
         assert!(p.edits.is_empty());
         assert_eq!(p.problems[0].line, 2);
         assert!(p.problems[0].message.contains("not closed before the end of the message"), "{}", p.problems[0].message);
+        assert_eq!(p.open, Some(2));
+        assert_eq!(parse_blocks_detailed("x.py\n<<<<<<< SEARCH\nfoo\n=======\nbar\n>>>>>>> REPLACE\n").open, None);
         let p = parse_blocks_detailed("<<<<<<< SEARCH\nfoo\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n>>>>>>> REPLACE");
         assert_eq!(p.edits.len(), 1);
         let lines: Vec<usize> = p.problems.iter().map(|p| p.line).collect();

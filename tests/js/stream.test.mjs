@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { apply, applyFiles, createPatchStream, PatchError, parse } from 'applypatch';
+import { apply, applyEdits, applyFiles, createPatchStream, PatchError, parse, parseBlocks } from 'applypatch';
 import { fixture, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -322,4 +322,212 @@ test('base: streamed over base, merged into the target at the end', () => {
   assert.deepEqual(m.preview(), { 'a.txt': 'ONE\ntwo\nthree!\n' });
   assert.deepEqual(m.end(), applyFiles(files, patch, { base: baseFiles }));
   assert.deepEqual(applyFiles(files, patch, { base: baseFiles }), { 'a.txt': 'ONE\ntwo\nthree!\n' });
+});
+
+// Edit blocks over a text: end() is applyEdits(text, parseBlocks(message,
+// { detailed: true }).edits, options) for every chunking, each closed block
+// is a section event as it is applied, and the first error event carries the
+// one-shot result for the message up to the failing block.
+function blockCases() {
+  const out = [];
+  const block = (e) => `<<<<<<< SEARCH\n${e.search}\n=======\n${e.replace}\n>>>>>>> REPLACE\n`;
+  // Messages written four ways: bare blocks, prose and a file name with
+  // fences, a file name then Roo Code line hints, and blocks with a line
+  // inside that looks like an end marker ('>>> ', a doctest).
+  const messages = (edits) => [
+    edits.map(block).join(''),
+    edits.map((e) => block({ search: e.search, replace: `>>> check\n${e.replace}` })).join(''),
+    `Here is the change:\n\nsrc/app.js\n${edits.map((e) => `\`\`\`js\n${block(e)}\`\`\`\n`).join('\n')}Done.\n`,
+    `a.js\n${edits.map((e) => block(e).replace('SEARCH\n', 'SEARCH\n:start_line:1\n-------\n')).join('>>> not a marker\n')}`,
+  ];
+  const options = (c) => ({
+    ...(c.threshold === undefined ? {} : { threshold: c.threshold }),
+    ...(c.anchor_slack === undefined ? {} : { anchorSlack: c.anchor_slack }),
+  });
+  for (const c of fixture('apply-edit-block.cases.json').cases) {
+    if (c.patch !== undefined) {
+      const source = parseBlocks(c.patch, { detailed: true })
+        .edits.map((e) => e.search)
+        .join('\n');
+      out.push({ name: `cases ${c.name}`, source, message: c.patch, options: options(c) });
+    } else {
+      for (const [k, message] of messages(c.edits).entries()) {
+        out.push({ name: `cases ${c.name} (${k})`, source: c.source, message, options: options(c) });
+      }
+    }
+  }
+  for (const c of fixture('apply-edit-block.differential.json').cases) {
+    const ms = c.patch !== undefined ? [c.patch] : messages(c.edits).slice(0, c.id % 3 === 0 ? 4 : 2);
+    for (const [k, message] of ms.entries())
+      out.push({ name: `differential ${c.id} (${k})`, source: c.source, message, options: options(c) });
+  }
+  const crlf = out
+    .filter((_, i) => i % 4 === 0)
+    .map((c) => ({ ...c, name: `${c.name} (CRLF)`, message: c.message.replaceAll('\n', '\r\n') }));
+  return [...out, ...crlf];
+}
+
+const blocksOutcome = (fn) => {
+  try {
+    const r = fn();
+    return { result: r, splices: r.splices };
+  } catch (e) {
+    assert.ok(e instanceof PatchError, `not a PatchError: ${e}`);
+    return { error: { code: e.code, message: e.message } };
+  }
+};
+
+test('edit blocks: every chunking ends as applyEdits(parseBlocks()) does; sections and the first error as it does on the prefix', () => {
+  const random = rng(2626);
+  let runs = 0;
+  let sections = 0;
+  let errors = 0;
+  for (const c of blockCases()) {
+    for (const preset of ['safe', 'compatible']) {
+      const opts = { ...c.options, preset };
+      const edits = parseBlocks(c.message, { detailed: true }).edits;
+      const want = blocksOutcome(() => applyEdits(c.source, edits, opts));
+      const ways = [[c.message], pieces(c.message), pieces(c.message, random), pieces(c.message, random)];
+      for (const way of ways) {
+        runs++;
+        const at = `${c.name} [${preset}, ${way.length} pieces]`;
+        const s = createPatchStream(c.source, { format: 'blocks', ...opts });
+        const events = [];
+        for (const p of way) events.push(...s.push(p));
+        const placed = events.filter((e) => e.type === 'section');
+        const failed = events.filter((e) => e.type === 'error');
+        assert.ok(failed.length <= 1 && (failed.length === 0 || events.at(-1) === failed[0]), `${at}: nothing follows an error`);
+        // The sections are the one-shot's first steps, in order: their
+        // splices, applied in order, give preview().
+        let text = c.source;
+        for (const [k, e] of placed.entries()) {
+          assert.equal(e.index, k, at);
+          assert.equal(e.diffLine, edits[k].line, at);
+          if (e.splices.length > 0) assert.ok(text.slice(0, e.splices[0].from).split('\n').length >= e.inputLine, at);
+          for (const sp of [...e.splices].reverse()) text = text.slice(0, sp.from) + sp.insert + text.slice(sp.to);
+        }
+        assert.equal(text, s.preview(), at);
+        if (want.result !== undefined) assert.equal(s.preview(), applyEdits(c.source, edits.slice(0, placed.length), opts).text, at);
+        const end = blocksOutcome(() => s.end());
+        assert.deepEqual(end, want, at);
+        if (failed.length === 1) {
+          errors++;
+          const e = failed[0];
+          // The one-shot call for the message up to the failing block: its
+          // edits are the whole message's first ones, and nothing later in
+          // the message undoes the failure, so it is the whole message's.
+          const got = e.result === undefined ? { error: { code: e.error.code, message: e.error.message } } : blocksOutcome(() => e.result);
+          if (e.result !== undefined) {
+            assert.equal(e.result.ok, false, at);
+            assert.deepEqual(
+              got,
+              blocksOutcome(() => applyEdits(c.source, edits.slice(0, e.result.results.length), opts)),
+              at,
+            );
+          }
+          assert.deepEqual(got, want, at);
+        } else if (want.result !== undefined && !want.result.ok) {
+          // Not reported: only the last block, closed by the message's last line, which has no line break.
+          assert.equal(want.result.results.length, edits.length, `${at}: no error event`);
+          assert.equal(placed.length, edits.length - 1, at);
+        } else {
+          assert.equal(want.error, undefined, `${at}: no error event`);
+        }
+        sections += placed.length;
+        assert.throws(() => s.push('x'), /has ended/);
+      }
+    }
+  }
+  assert.ok(runs > 5000 && sections > 5000 && errors > 500, `${runs} runs, ${sections} sections, ${errors} errors`);
+});
+
+test('edit blocks: each line is parsed about once, whatever the pieces', () => {
+  // 500 blocks (a doctest line starting with '>>>' inside each, a malformed
+  // block, prose between), one UTF-16 unit at a time and in 4-unit pieces:
+  // the text the engine parses adds up to a small multiple of the message,
+  // not its square (each block is parsed at its '>>>' line, which could have
+  // closed it, and at its end marker).
+  const lines = Array.from({ length: 2000 }, (_, i) => `row ${i};`);
+  const source = `${lines.join('\n')}\n`;
+  let message = 'Edits:\n<<<<<<< SEARCH\nno divider\n>>>>>>> REPLACE\n';
+  for (let i = 0; i < 2000; i += 4) message += `Next:\n<<<<<<< SEARCH\nrow ${i};\n=======\n>>> row ${i};\n>>>>>>> REPLACE\n`;
+  const edits = parseBlocks(message, { detailed: true }).edits;
+  assert.equal(edits.length, 500);
+  const wasm = binding.wasm();
+  const parse = wasm.blocksStreamParse;
+  let parsed = 0;
+  wasm.blocksStreamParse = (text) => {
+    parsed += text.length;
+    return parse(text);
+  };
+  try {
+    for (const size of [1, 4]) {
+      parsed = 0;
+      const s = createPatchStream(source, { format: 'blocks' });
+      let placed = 0;
+      for (let at = 0; at < message.length; at += size)
+        placed += s.push(message.slice(at, at + size)).filter((e) => e.type === 'section').length;
+      assert.equal(placed, 500);
+      assert.ok(parsed < 3 * message.length, `${parsed} units parsed for a message of ${message.length}`);
+      const end = s.end();
+      assert.deepEqual(end, applyEdits(source, edits));
+      assert.equal(end.ok, true);
+    }
+  } finally {
+    wasm.blocksStreamParse = parse;
+  }
+});
+
+test('edit blocks: a failed block stops the stream at once, with the one-shot result', () => {
+  const source = 'a\nb\nc\n';
+  const message =
+    'x.txt\n<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nzzz\n=======\nZ\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE\n';
+  const s = createPatchStream(source, { format: 'blocks' });
+  const cut = message.indexOf('>>>>>>> REPLACE') + '>>>>>>> REPLACE\n'.length;
+  const first = s.push(message.slice(0, cut));
+  assert.deepEqual(
+    first.map((e) => [e.type, e.index, e.diffLine, e.inputLine]),
+    [['section', 0, 2, 1]],
+  );
+  assert.deepEqual(first[0].splices, [{ from: 0, to: 1, insert: 'A' }]);
+  assert.equal(s.preview(), 'A\nb\nc\n');
+  const rest = message.slice(cut);
+  const second = s.push(rest.slice(0, rest.indexOf('>>>>>>> REPLACE') + 16));
+  assert.equal(second.length, 1);
+  assert.equal(second[0].type, 'error');
+  assert.deepEqual(second[0].result, applyEdits(source, parseBlocks(message, { detailed: true }).edits.slice(0, 2)));
+  assert.equal(second[0].result.results[1].reason, 'not-found');
+  assert.deepEqual(s.push('<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE\n'), []);
+  assert.deepEqual(s.end(), second[0].result);
+  assert.throws(() => s.end(), /has ended/);
+});
+
+test('edit blocks: a lone surrogate is the one-shot error; bad targets and options are refused', () => {
+  const s = createPatchStream('a\n', { format: 'blocks' });
+  const events = s.push('<<<<<<< SEARCH\na\uD800\n=======\nb\n>>>>>>> REPLACE\n');
+  assert.equal(events.length, 1);
+  const oneShot = (() => {
+    try {
+      parseBlocks('<<<<<<< SEARCH\na\uD800\n=======\nb\n>>>>>>> REPLACE\n', { detailed: true });
+    } catch (e) {
+      return e;
+    }
+  })();
+  assert.ok(events[0].error instanceof PatchError);
+  assert.deepEqual([events[0].error.code, events[0].error.message], [oneShot.code, oneShot.message]);
+  assert.throws(
+    () => s.end(),
+    (e) => e.code === 'invalid_string' && e.message === oneShot.message,
+  );
+  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'blocks' }), /target must be a string/);
+  assert.throws(() => createPatchStream('a\n', { format: 'blocks', base: 'b\n' }), /options.base/);
+  assert.throws(() => createPatchStream('a\n', { format: 'blocks', preset: 'loose' }), /options.preset/);
+  // Repairs are reported once, by end().
+  const repairs = [];
+  const r = createPatchStream('1\n2\n3\n', { format: 'blocks', repair: true, onRepair: (x) => repairs.push(x) });
+  r.push('<<<<<<< SEARCH\n2 | 2\n=======\ntwo\n>>>>>>> REPLACE\n');
+  assert.equal(r.preview(), '1\ntwo\n3\n');
+  assert.equal(repairs.length, 0);
+  assert.equal(r.end().text, '1\ntwo\n3\n');
+  assert.equal(repairs.length, 1);
 });

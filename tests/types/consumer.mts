@@ -139,6 +139,28 @@ void endedFiles;
 const streamed: string = stream.end();
 void streamed;
 
+// Edit blocks over a text: the preview is the text, end() is applyEdits' result.
+import type { BlocksStream, BlocksStreamEvent, EditsResult } from 'applypatch';
+
+const blocksStream: BlocksStream = createPatchStream('a\n', { format: 'blocks', preset: 'compatible', threshold: 0.9 });
+for (const e of blocksStream.push('<<<<<<< SEARCH\n') as BlocksStreamEvent[]) {
+  if (e.type === 'section') {
+    const line: number = e.inputLine + e.diffLine + e.index;
+    void line;
+  } else if ('result' in e) {
+    const applied: number = e.result.applied;
+    void applied;
+  } else {
+    const code: ErrorCode = e.error.code;
+    void code;
+  }
+}
+const blocksPreview: string = blocksStream.preview();
+const blocksEnd: EditsResult = blocksStream.end();
+void [blocksPreview, blocksEnd];
+// @ts-expect-error: edit blocks stream over a text, without `base`
+createPatchStream('a\n', { format: 'blocks', base: 'b\n' });
+
 // The `base` option: a text on the text functions, a file map on the file-map ones.
 import { applyBlocks, applyEdit, applyEdits, applyPatch, type MergeConflict, merge3 } from 'applypatch';
 
