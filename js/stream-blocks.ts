@@ -100,6 +100,19 @@ class Blocks implements BlocksStream {
   /** A line that can close a block arrived since the last parse; the last such line in the window. */
   #closing = false;
   #trigger = 0;
+  /**
+   * The window's length, the parses in a row that found a block still open
+   * and settled nothing, and the length the window must reach before the
+   * next parse: lines starting with `>>>` or `+++` inside one block would
+   * otherwise re-parse it at each of them (quadratic). After
+   * {@link OPEN_PARSES} such parses the stream waits for the window to
+   * double, which keeps the parsing linear in the message; that block's
+   * event may then come later, or only from end() (the one-shot call
+   * either way). A block with a few such lines is not delayed.
+   */
+  #windowChars = 0;
+  #openParses = 0;
+  #wait = 0;
   /** The edits applied so far, and the text they give. */
   #applied = 0;
   #preview: string;
@@ -131,9 +144,10 @@ class Blocks implements BlocksStream {
         this.#trigger = this.#window.length;
       }
       this.#window.push(line);
+      this.#windowChars += line.length;
     }
     this.#line += chunk.slice(from);
-    if (!this.#closing) return [];
+    if (!this.#closing || this.#windowChars < this.#wait) return [];
     this.#closing = false;
     return this.#parse();
   }
@@ -158,8 +172,12 @@ class Blocks implements BlocksStream {
     // end marker. The parser's state there is that of a parser starting
     // there: no block open (the line itself ends none in either).
     const keep = open ? (edits.length > 0 ? (ends[edits.length - 1] as number) - 1 : 0) : this.#trigger;
+    this.#openParses = open && keep === 0 ? this.#openParses + 1 : 0;
+    this.#wait = this.#openParses > OPEN_PARSES ? 2 * text.length : 0;
     if (keep > 0) {
-      this.#windowOffset += lengthOf(this.#window, keep);
+      const settled = lengthOf(this.#window, keep);
+      this.#windowChars -= settled;
+      this.#windowOffset += settled;
       this.#windowLine += keep;
       this.#window = this.#window.slice(keep);
     }
@@ -244,6 +262,9 @@ class Blocks implements BlocksStream {
 }
 
 /** UTF-16 units of the first `n` lines. */
+/** Parses of one open block at full pace before the stream backs off (see `#wait`). */
+const OPEN_PARSES = 8;
+
 function lengthOf(lines: readonly string[], n: number): number {
   let total = 0;
   for (let i = 0; i < n; i++) total += (lines[i] as string).length;

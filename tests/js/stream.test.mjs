@@ -478,6 +478,32 @@ test('edit blocks: each line is parsed about once, whatever the pieces', () => {
   }
 });
 
+test('edit blocks stream: one block with 2,000 lines starting with >>> inside is parsed a small multiple of its length, not once per such line', () => {
+  // Each '>>>' line could close the block, so the stream parses at it; after
+  // a few parses that find the block still open it waits for the window to
+  // double, so this block's event may come only from end().
+  const source = 'def f():\n    return 1\n';
+  const doctest = Array.from({ length: 2000 }, (_, i) => `>>> f() + ${i}\n${i + 1}\n`).join('');
+  const message = `<<<<<<< SEARCH\n    return 1\n=======\n    return 1\n${doctest}>>>>>>> REPLACE\n`;
+  const wasm = binding.wasm();
+  const parse = wasm.blocksStreamParse;
+  let parsed = 0;
+  wasm.blocksStreamParse = (text) => {
+    parsed += text.length;
+    return parse(text);
+  };
+  try {
+    const s = createPatchStream(source, { format: 'blocks' });
+    let placed = 0;
+    for (let at = 0; at < message.length; at += 4) placed += s.push(message.slice(at, at + 4)).filter((e) => e.type === 'section').length;
+    assert.ok(placed <= 1);
+    assert.ok(parsed < 4 * message.length, `${parsed} units parsed for a message of ${message.length}`);
+    assert.deepEqual(s.end(), applyEdits(source, parseBlocks(message, { detailed: true }).edits));
+  } finally {
+    wasm.blocksStreamParse = parse;
+  }
+});
+
 test('edit blocks: a failed block stops the stream at once, with the one-shot result', () => {
   const source = 'a\nb\nc\n';
   const message =
