@@ -564,6 +564,23 @@ pub fn apply_file_operation_with<'f>(
     ctx: &mut Ctx,
     get: impl Fn(&str) -> Option<&'f str>,
 ) -> Result<Vec<FileChange>> {
+    apply_file_operation_among(op, mode, ctx, get, None)
+}
+
+/// [`apply_file_operation_with`] knowing every path of the caller's files
+/// (`known`), as [`Patch::apply_among`]: an update or delete of a path with
+/// no file lists the paths near it, and in Strict mode a `delete_file` of a
+/// path with no file is already applied (the file is already gone: an
+/// `already_applied` error, or with the repair a reported no-op) only when
+/// no path is near it; when one is, it is refused (`file_not_found`),
+/// listing them. Without `known` such a delete is a `file_not_found` error.
+pub fn apply_file_operation_among<'f>(
+    op: &FileOperation,
+    mode: Mode,
+    ctx: &mut Ctx,
+    get: impl Fn(&str) -> Option<&'f str>,
+    known: Option<&[&str]>,
+) -> Result<Vec<FileChange>> {
     let path = op.path();
     if let FileOperation::Create { diff, .. } | FileOperation::Update { diff, .. } = op {
         crate::limits::check_text("the diff", diff)?;
@@ -600,22 +617,27 @@ pub fn apply_file_operation_with<'f>(
     // Slot 0 is the path, slot 1 a move's destination.
     let dest = step.move_to.map(|(dest, _)| dest);
     let mut files = Overlay::new(2, |slot| if slot == 0 { get(path) } else { dest.and_then(&get) });
-    let found = apply_step(&mut files, &step, mode, ctx, None).map_err(located)?;
+    let found = apply_step(&mut files, &step, mode, ctx, known).map_err(located)?;
     for r in &mut ctx.repairs {
         r.path = Some(path.to_string());
     }
     if mode == Mode::Strict && found != Found::Fresh {
         if found == Found::Gone {
-            return Err(located(Error::new(ErrorKind::FileNotFound, missing_delete(path, false))));
+            // Without the files' paths, a missing file may be a typo: an error.
+            let Some(known) = known else { return Err(located(Error::new(ErrorKind::FileNotFound, missing_delete(path, false)))) };
+            let near = crate::near::near_paths(path, known);
+            if !near.is_empty() {
+                return Err(located(Error::new(ErrorKind::FileNotFound, misspelt_delete(path, &near, false))));
+            }
         }
-        let what = if found == Found::Same {
-            "the file already has exactly these contents"
-        } else {
-            "its new lines are already where they would go"
+        let what = match found {
+            Found::Same => "the file already has exactly these contents",
+            Found::Gone => "the file is already gone, and no path of the files is near this one",
+            _ => "its new lines are already where they would go",
         };
         if ctx.allows(RepairKind::AlreadyApplied) {
-            // An update's own note names its sections; a create gets one.
-            if found == Found::Same {
+            // An update's own note names its sections; a create or delete gets one.
+            if found == Found::Same || found == Found::Gone {
                 ctx.push(Repair {
                     path: Some(path.to_string()),
                     ..Repair::new(
@@ -638,8 +660,9 @@ pub fn apply_file_operation_with<'f>(
             let mut e = Error::new(
                 ErrorKind::AlreadyApplied,
                 format!(
-                    "This {} is already applied: {what}{detail}. Nothing was changed, and nothing was applied a second time. Do not send it again; re-read the file if you want to change it further.",
-                    op.type_name()
+                    "This {} is already applied: {what}{detail}. Nothing was changed, and nothing was applied a second time. Do not send it again{}.",
+                    op.type_name(),
+                    if found == Found::Gone { "" } else { "; re-read the file if you want to change it further" }
                 ),
             );
             e.diff_line = note.and_then(|r| r.diff_line);

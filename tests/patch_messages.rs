@@ -11,7 +11,7 @@
 
 mod common;
 
-use applypatch::{apply_file_operation, apply_files, create_file, summary, FileOperation, Mode};
+use applypatch::{apply_file_operation, apply_file_operation_among, apply_files, create_file, summary, FileOperation, Mode};
 use common::Cases;
 use std::collections::BTreeMap;
 
@@ -214,6 +214,37 @@ fn near_paths_of_a_missing_file() {
     case("a delete of a misspelt path", "*** Begin Patch\n*** Delete File: src/utlis.py\n*** End Patch");
     case("a delete of a path nothing is near (already gone)", "*** Begin Patch\n*** Delete File: docs/old-notes.txt\n*** End Patch");
     insta::assert_snapshot!("near_paths", c.text());
+}
+
+/// A Responses API operation on a path with no file, knowing the files'
+/// paths (`apply_file_operation_among`: what `applyOperation` does over a
+/// complete map, and over a listed directory): the same rules as a patch.
+#[test]
+fn near_paths_of_a_missing_file_for_an_operation() {
+    let map = [("src/utils.py", "def f():\n    return 1\n"), ("lib/utils.py", "x = 1\n"), ("README.md", "# r\n")];
+    let files: BTreeMap<String, String> = map.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect();
+    let known: Vec<&str> = files.keys().map(String::as_str).collect();
+    let mut c = Cases::default();
+    let mut case = |op: FileOperation, allow: applypatch::repair::Allow| {
+        let mut ctx = applypatch::repair::Ctx::new(allow);
+        let result = apply_file_operation_among(&op, Mode::Strict, &mut ctx, |p| files.get(p).map(String::as_str), Some(&known));
+        let allowed = if allow.is_none() { "" } else { ", the already-applied repair allowed" };
+        c.add(&format!("{op:?}{allowed}"), &map, result);
+    };
+    let none = applypatch::repair::Allow::NONE;
+    case(FileOperation::Update { path: "src/utlis.py", diff: "@@\n-    return 1\n+    return 2\n", move_to: None }, none);
+    case(FileOperation::Delete { path: "src/utlis.py" }, none);
+    case(FileOperation::Delete { path: "docs/old-notes.txt" }, none);
+    let allow = applypatch::repair::Allow::only(&[applypatch::repair::RepairKind::AlreadyApplied]);
+    case(FileOperation::Delete { path: "src/utlis.py" }, allow);
+    insta::assert_snapshot!("near_paths_operation", c.text());
+    // With the repair, a delete of a path nothing is near is a reported no-op.
+    let mut ctx = applypatch::repair::Ctx::new(allow);
+    let op = FileOperation::Delete { path: "docs/old-notes.txt" };
+    let changes = apply_file_operation_among(&op, Mode::Strict, &mut ctx, |p| files.get(p).map(String::as_str), Some(&known)).unwrap();
+    assert!(changes.is_empty(), "{changes:?}");
+    let said: Vec<&str> = ctx.repairs.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(said, ["the delete_file of docs/old-notes.txt is already applied (the file is already gone, and no path of the files is near this one): nothing was changed. Do not send it again."]);
 }
 
 /// Following the advice of those messages works: the listed path, written
