@@ -1,11 +1,11 @@
 // The Responses API apply_patch operations (create_file, update_file,
 // delete_file) over the same file maps as applyFiles, and create diffs.
-import { checkOptions, checkString, describe, modeCode } from './args.js';
+import { checkOptions, checkString, describe, modeCode, STRICT } from './args.js';
 import { wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
 import { call, PatchError } from './errors.js';
 import { operationTypes } from './generated.js';
-import { type Files, fileMap, putFiles } from './patch.js';
+import { type Files, fileMap, knownText, putFiles } from './patch.js';
 import { engine } from './repair.js';
 
 /** `create_file`: `diff` is a create diff, every line `+` and the line's text. */
@@ -108,8 +108,11 @@ export function checkOperation(operation: unknown, expected?: ApplyPatchOperatio
  * an existing file is replaced, as a patch's Add File does), `update_file`
  * applies a V4A update diff (`move_to` or `moveTo` renames the file,
  * replacing the destination), `delete_file` removes the file. Throws a
- * {@link PatchError} when it does not apply (`file_not_found` for an update or
- * delete of a missing path, `invalid_operation` for a malformed operation).
+ * {@link PatchError} when it does not apply (`file_not_found` for an update of
+ * a missing path, listing the map's paths near it, or a delete of one that
+ * has paths near it; `invalid_operation` for a malformed operation). In
+ * Strict mode a delete of a path with no file and none near it is already
+ * applied (`already_applied`; with the `repair` option a reported no-op).
  */
 export function applyOperation<T extends Files>(files: T, operation: ApplyPatchOperation, options?: ApplyOptions): T {
   const map = fileMap(files);
@@ -118,7 +121,20 @@ export function applyOperation<T extends Files>(files: T, operation: ApplyPatchO
   const e = engine(opts, modeCode(opts));
   // A create reads the file too in Strict mode: one with the same contents is already applied.
   const put = putFiles(map, op.type === 'create_file' && modeCode(opts) !== 0 ? [] : [op.path]);
-  const changes = call(() => wasm().applyOperationChanges(put.paths, put.lengths, op.type, op.path, op.diff, op.moveTo, e.code));
+  // An update or delete of a path with no file: the engine lists the map's paths near it (Strict).
+  const known = op.type !== 'create_file' && modeCode(opts) === STRICT && put.paths.length === 0 ? map.known([op.path]) : undefined;
+  const changes = call(() =>
+    wasm().applyOperationChanges(
+      put.paths,
+      put.lengths,
+      op.type,
+      op.path,
+      op.diff,
+      op.moveTo,
+      e.code,
+      known === undefined ? undefined : knownText(known),
+    ),
+  );
   e.report();
   return map.with(changes);
 }

@@ -60,16 +60,26 @@ function define(target: Record<string, string>, key: string, value: string): voi
   else target[key] = value;
 }
 
-/** Maps that hold only some of the caller's files (a directory's files the patch touches). */
-const partial = new WeakSet<object>();
+/**
+ * Every path of the caller's files, when a map holds only some of them: the
+ * paths its functions are missing (`missing`) are given, so that a lister can
+ * decline (undefined: the paths cannot all be listed). @internal
+ */
+export type ListPaths = (missing: readonly string[]) => readonly string[] | undefined;
+
+/** Maps that hold only some of the caller's files (a directory's files the patch touches), with their lister if any. */
+const partial = new WeakMap<object, ListPaths | undefined>();
 
 /**
  * Marks a file map as holding only some of the files (a directory's, read for
- * one patch): a path missing from it may be a file elsewhere, so no near
- * paths are listed and a Delete of a missing path is not taken as done. @internal
+ * one patch): a path missing from it may be a file elsewhere. Without `list`,
+ * no near paths are listed and a Delete of a missing path is not taken as
+ * done; with it, `list` is called only when a path the engine reads is
+ * missing, and what it returns stands for every path (as a complete map's
+ * keys do). @internal
  */
-export function partialMap<T extends Files>(files: T): T {
-  partial.add(files);
+export function partialMap<T extends Files>(files: T, list?: ListPaths): T {
+  partial.set(files, list);
   return files;
 }
 
@@ -77,8 +87,13 @@ export function partialMap<T extends Files>(files: T): T {
 export interface FileMap<T extends Files> {
   /** Every path of the map. */
   paths: string[];
-  /** Whether the map holds every file (not a {@link partialMap}). */
-  complete: boolean;
+  /**
+   * Every path of the caller's files, for the near paths of the `missing`
+   * ones: the map's own (a complete map: not a {@link partialMap}), its
+   * lister's, or undefined (unknown). Called only on a path the engine
+   * reads that has no file.
+   */
+  known(missing: readonly string[]): readonly string[] | undefined;
   get(path: string): string | undefined;
   /** A new map of the same kind: the old one with `[path, contents | null, …]` applied. */
   with(changes: Array<string | null>): T;
@@ -133,7 +148,10 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
     }
     return out as T;
   };
-  return { paths: paths as string[], complete: !partial.has(files), get, with: withChanges };
+  const complete = !partial.has(files);
+  const known = (missing: readonly string[]): readonly string[] | undefined =>
+    complete ? (paths as string[]) : partial.get(files)?.(missing);
+  return { paths: paths as string[], known, get, with: withChanges };
 }
 
 /** Puts the contents of `paths` that the map has into the wasm input buffer. */
@@ -194,6 +212,11 @@ export function applyPrepared<T extends Files>(map: FileMap<T>, prepared: Prepar
   return map.with(preparedChanges(map, prepared, mode));
 }
 
+/** Paths for the engine's `knownPaths`: each followed by a line break (paths holding one left out). @internal */
+export function knownText(paths: readonly string[]): string {
+  return paths.filter((p) => !p.includes('\n')).join('\n');
+}
+
 /** Contents not given to the engine (`PreparedPatch.apply`, `PreparedBlocks.apply`). */
 const ABSENT = 0xffffffff;
 
@@ -239,9 +262,9 @@ function preparedChanges(
   const lengths = putPaths(map, paths, reads);
   // A path the patch reads has no file: the engine lists the map's paths near it.
   const read = modeOfCode(mode) === STRICT ? prepared.reads(false) : reads;
-  if (map.complete && paths.some((p, i) => read[i] && map.get(p) === undefined)) {
-    prepared.knownPaths(map.paths.filter((p) => !p.includes('\n')).join('\n'));
-  }
+  const missing = paths.filter((p, i) => read[i] && map.get(p) === undefined);
+  const known = missing.length > 0 ? map.known(missing) : undefined;
+  if (known !== undefined) prepared.knownPaths(knownText(known));
   const flat = call(() => prepared.apply(lengths, mode, placed !== undefined)) as Array<number | string | null>;
   if (placed !== undefined) {
     // Last: [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).

@@ -5,7 +5,7 @@ import { checkOptions, checkString, describe } from './args.js';
 import { type FlatChanges, type PreparedUnified, wasm, withPrepared } from './binding.js';
 import { call } from './errors.js';
 import { lineOps, type unifiedLineKinds, unifiedModes, type unifiedStatuses } from './generated.js';
-import { baseFiles, type FileMap, type Files, fileChanges, fileMap, mergeChanges, type PatchChange, putFiles } from './patch.js';
+import { baseFiles, type FileMap, type Files, fileChanges, fileMap, knownText, mergeChanges, type PatchChange, putFiles } from './patch.js';
 
 /** How `applyUnified` matches: `'strict'` (default) or `'git'` (what `git apply` writes). */
 export type UnifiedMode = (typeof unifiedModes)[number];
@@ -169,8 +169,10 @@ export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared:
   const named = prepared.paths();
   const put = putFiles(map, named);
   // A path the diff names has no file: the engine lists the map's paths near a missing one.
-  if (map.complete && put.paths.length < new Set(named).size) {
-    prepared.knownPaths(map.paths.filter((p) => !p.includes('\n')).join('\n'));
+  if (put.paths.length < new Set(named).size) {
+    const given = new Set(put.paths);
+    const known = map.known(named.filter((p) => !given.has(p)));
+    if (known !== undefined) prepared.knownPaths(knownText(known));
   }
   const [flat, modes, hunks, spliced] = call(() => prepared.apply(put.paths, put.lengths, report));
   const files = map.with(flat);

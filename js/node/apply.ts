@@ -11,7 +11,18 @@ import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from 
 import { applyPatch, applyPrepared, type Files, fileMap, type Patch, partialMap, withPatch } from '../patch.js';
 import { engine, type Repair, type RepairOptions } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
-import { binaryError, type Change, commit, type Fs, openRoot, type Root, readTarget, resolveTarget, type Target } from './directory.js';
+import {
+  binaryError,
+  type Change,
+  commit,
+  type Fs,
+  listFiles,
+  openRoot,
+  type Root,
+  readTarget,
+  resolveTarget,
+  type Target,
+} from './directory.js';
 
 /** A path the patch touches; `needsText`: its contents are read (an update's source). */
 export interface Touch {
@@ -189,6 +200,15 @@ export function repairOptions(opts: RepairOptions, into: Repair[]): RepairOption
   };
 }
 
+/**
+ * The files a plan read, as a partial map whose other paths the root lists
+ * when a path the engine reads has no file (bounded: {@link listFiles}), for
+ * the near paths and the Delete rule of a complete map. @internal
+ */
+export function listedMap(root: Root, files: Map<string, string>, fs: Fs): Map<string, string> {
+  return partialMap(files, (missing) => listFiles(root, fs, missing));
+}
+
 function withFs(fs?: Partial<Fs>): Fs {
   return fs === undefined ? nodeFs : { ...nodeFs, ...fs };
 }
@@ -242,7 +262,7 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
       const base = opts.base;
       const run =
         base === undefined
-          ? (files: Map<string, string>) => applyPrepared(fileMap(partialMap(files)), prepared, e.code)
+          ? (files: Map<string, string>) => applyPrepared(fileMap(listedMap(dir, files, fs)), prepared, e.code)
           : (files: Map<string, string>) =>
               applyPatch(partialMap(files), patch, { mode: opts.mode, repair: opts.repair, base: partialMap(base) } as Parameters<
                 typeof applyPatch
@@ -279,7 +299,7 @@ export function applyOperationToDirectory(root: string, op: CheckedOperation, op
         : { type: op.type, path: op.path };
   const dir = openRoot(root, fs);
   try {
-    const p = plan(dir, touches, moves, (files) => applyOperation(files, operation, options), fs);
+    const p = plan(dir, touches, moves, (files) => applyOperation(listedMap(dir, files, fs), operation, options), fs);
     commit(dir, p.changes, fs);
     return p;
   } finally {

@@ -28,6 +28,11 @@
 // /proc/self/fd is missing (macOS, Windows, some sandboxes) the same steps
 // use path strings: the checks hold, but not against a concurrent swap.
 // File modes are kept (a moved file keeps its own).
+//
+// Near paths: when a patch names a path with no file (an error, or a Delete
+// to judge), `listFiles` lists the root's files by the same rules (each
+// directory opened from its parent, no symlink followed), bounded in the
+// entries it reads; a patch whose every path is there lists nothing.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import { type ErrorCode, PatchError } from '../errors.js';
@@ -51,6 +56,7 @@ export type Fs = Pick<
   | 'mkdirSync'
   | 'rmdirSync'
   | 'readlinkSync'
+  | 'opendirSync'
 >;
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = nodeFs.constants;
@@ -811,4 +817,74 @@ function undo(root: Root, steps: Step[], createdDirs: Array<{ dir: Dir; name: st
     });
   }
   return failed;
+}
+
+/** Directories {@link listFiles} does not enter. */
+export const UNLISTED: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+
+/** The bounds of {@link listFiles}: entries read in all, and directories below the root. */
+export const LIST_LIMITS: Readonly<{ entries: number; depth: number }> = { entries: 10_000, depth: 32 };
+
+/**
+ * Every regular file under the root, as paths relative to it joined with
+ * `/`, sorted: what a directory has in place of a file map's keys, for the
+ * near paths of a path that names no file (a typo) and for telling a Delete
+ * of a file already gone from a Delete of a misspelt path. Called only
+ * then, never for a patch whose every path is there.
+ *
+ * The rules of this file hold: each directory is opened from its parent
+ * without following symlinks (a symlink is neither listed nor entered), and
+ * read one entry at a time. Bounded: after `limits.entries` entries read, or
+ * at a directory deeper than `limits.depth`, it stops and returns undefined,
+ * and so it does when a directory cannot be read: the caller then knows
+ * only the files the patch touches, as a partial map (no near paths; a
+ * Delete of a missing path is not taken as done). `.git` and `node_modules`
+ * are not entered: they hold thousands of files (git's objects, installed
+ * packages) that no patch names by mistake, and would use up the bound in
+ * most projects; for a missing path inside one of them (`missing`), it
+ * returns undefined.
+ */
+export function listFiles(root: Root, fs: Fs, missing: readonly string[], limits = LIST_LIMITS): string[] | undefined {
+  if (missing.some((p) => p.split(/[\\/]/).some((part) => UNLISTED.has(part)))) return undefined;
+  const out: string[] = [];
+  let read = 0;
+  /** Lists `dir` (at `prefix` below the root) into `out`; false when a bound is reached or it cannot be read. */
+  const walk = (dir: Dir, prefix: string, depth: number): boolean => {
+    let d: nodeFs.Dir;
+    try {
+      d = fs.opendirSync(dir.fd >= 0 ? `/proc/self/fd/${dir.fd}` : dir.real);
+    } catch {
+      return false;
+    }
+    try {
+      for (let e = d.readSync(); e !== null; e = d.readSync()) {
+        if (++read > limits.entries) return false;
+        const path = prefix + e.name;
+        if (e.isFile()) out.push(path);
+        if (!e.isDirectory() || UNLISTED.has(e.name)) continue;
+        if (depth >= limits.depth) return false;
+        let sub: Dir;
+        try {
+          sub = HANDLES
+            ? { fd: fs.openSync(at(dir, e.name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK), real: nodePath.join(dir.real, e.name) }
+            : { fd: -1, real: nodePath.join(dir.real, e.name) };
+        } catch (err) {
+          // gone, or swapped for a symlink or a file since it was read: not listed
+          if (['ENOENT', 'ELOOP', 'ENOTDIR'].includes(errno(err) ?? '')) continue;
+          return false;
+        }
+        try {
+          if (!walk(sub, `${path}/`, depth + 1)) return false;
+        } finally {
+          if (sub.fd >= 0) fs.closeSync(sub.fd);
+        }
+      }
+    } catch {
+      return false;
+    } finally {
+      d.closeSync();
+    }
+    return true;
+  };
+  return walk(root.top, '', 0) ? out.sort() : undefined;
 }

@@ -7,7 +7,7 @@ import { PatchError } from '../errors.js';
 import { fileMap, partialMap } from '../patch.js';
 import { applyPreparedUnified, type UnifiedFile, type UnifiedMode, unifiedModeCode, withUnified } from '../unified.js';
 import { changesOf, computeWith, type DirectoryResult, diffOf, type PlanHooks, plan, type Touch, withFs } from './apply.js';
-import { commit, type Fs, openRoot, type Root } from './directory.js';
+import { commit, type Fs, listFiles, openRoot, type Root } from './directory.js';
 
 export interface UnifiedDirectoryOptions {
   /** `'strict'` (default) or `'git'` (what `git apply` writes). */
@@ -81,7 +81,13 @@ export function applyUnifiedToDirectory(root: string, diff: string, options?: Un
       touches,
       moves,
       computeWith(opts.hooks, (files) => {
-        const report = applyPreparedUnified(fileMap(partialMap(files)), prepared, true);
+        // The root is listed only when a file the diff changes (a source) is missing: an added file needs no near paths.
+        const sources = new Set(touches.filter((t) => t.needsText).map((t) => t.path));
+        const listed = partialMap(files, (missing) => {
+          const read = missing.filter((p) => sources.has(p));
+          return read.length > 0 ? listFiles(dir, fs, read) : undefined;
+        });
+        const report = applyPreparedUnified(fileMap(listed), prepared, true);
         modes = report.modes;
         return report.files;
       }),

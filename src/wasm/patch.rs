@@ -157,7 +157,12 @@ pub fn create_file(diff: &str) -> Result<String, JsValue> {
 /// Applies one Responses API operation (`kind` is its type, one of
 /// `operationTypes` in js/generated.ts) to the files `paths`, put in the
 /// input buffer as `split_inputs` reads them. Returns `[path, contents | null, …]`.
+/// `known`: every path of the caller's files, each followed by `\n`, when
+/// the wrapper gives them (the operation's path has no file): the error
+/// lists the paths near it, and a delete of it is already applied only
+/// when none is near.
 #[wasm_bindgen(js_name = applyOperationChanges)]
+#[allow(clippy::too_many_arguments)]
 pub fn apply_operation_changes(
     paths: Vec<String>,
     lengths: Vec<u32>,
@@ -166,6 +171,7 @@ pub fn apply_operation_changes(
     diff: &str,
     move_to: Option<String>,
     mode_code: u32,
+    known: Option<String>,
 ) -> Result<Array, JsValue> {
     let op = FileOperation::from_type(kind, path, diff, move_to.as_deref())
         .ok_or_else(|| JsValue::from_str(&format!("applypatch: unknown operation type {kind}")))?;
@@ -173,8 +179,9 @@ pub fn apply_operation_changes(
     let mut ctx = ctx(mode_code);
     let result = with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
-        let changes =
-            crate::apply_file_operation_with(&op, mode(mode_code), &mut ctx, |p| files.get(p).copied()).map_err(|e| to_js_error(&e))?;
+        let known: Option<Vec<&str>> = known.as_deref().map(|k| k.split_terminator('\n').collect());
+        let changes = crate::apply_file_operation_among(&op, mode(mode_code), &mut ctx, |p| files.get(p).copied(), known.as_deref())
+            .map_err(|e| to_js_error(&e))?;
         Ok(changes_to_js(changes))
     });
     keep_repairs(ctx);

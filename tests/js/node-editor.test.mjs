@@ -50,7 +50,8 @@ test('the memory editor through the SDK runner', async () => {
   assert.equal(results[2].status, 'failed');
   assert.match(results[2].output, /^update_file src\/app\.py failed \(context_not_found, diff line 2\)\. Nothing was written/);
   assert.match(results[2].output, /\nsrc\/app\.py: Section 1 \(diff lines 1-3\): /);
-  assert.match(results[3].output, /^delete_file missing\.txt failed \(file_not_found\)\. Nothing was written/);
+  // No file, and no path near it: already gone.
+  assert.match(results[3].output, /^delete_file missing\.txt failed \(already_applied\)\. Nothing was written/);
   assert.deepEqual(editor.files, { 'src/app.py': 'def greet():\n    print("Hello")\n', 'README.md': '# App\n\n' });
 });
 

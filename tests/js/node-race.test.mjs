@@ -84,6 +84,8 @@ test('a directory swapped for a symlink to outside, and a file for a FIFO, in a 
             'not_a_file',
             'file_changed',
             'file_not_found',
+            // a Delete while sub is swapped away: no such file, and none near it in the root's listing
+            'already_applied',
             'context_not_found',
             'invalid_path',
             'write_failed',

@@ -82,7 +82,9 @@ test('applyOperation: errors', () => {
     code: 'file_not_found',
     path: 'gone.txt',
   });
-  throws(() => applyOperation(files, { type: 'delete_file', path: 'gone.txt' }), { code: 'file_not_found', path: 'gone.txt' });
+  // A delete of a path with no file, none near it in the map: already gone (issues 22, 29); near one, a typo.
+  throws(() => applyOperation(files, { type: 'delete_file', path: 'gone.txt' }), { code: 'already_applied', path: 'gone.txt' });
+  throws(() => applyOperation(files, { type: 'delete_file', path: 'b.txt' }), { code: 'file_not_found', path: 'b.txt' });
   throws(() => applyOperation(files, { type: 'create_file', path: 'c.txt', diff: '+ok\nnot ok' }), {
     code: 'invalid_line',
     path: 'c.txt',
@@ -138,7 +140,9 @@ test('createMemoryEditor: results for the model, files after each operation', as
   assert.equal(editor.files, before);
   r = await editor.deleteFile({ type: 'delete_file', path: 'nope' });
   assert.equal(r.status, 'failed');
-  assert.match(r.output, /^delete_file nope failed \(file_not_found\)\. Nothing was written/);
+  assert.match(r.output, /^delete_file nope failed \(already_applied\)\. Nothing was written/);
+  r = await editor.deleteFile({ type: 'delete_file', path: 'c.tx' });
+  assert.match(r.output, /^delete_file c\.tx failed \(file_not_found\)\. Nothing was written/);
 
   const codex = createMemoryEditor(new Map([['x', 'a  \n']]), { mode: 'codex' });
   r = await codex.updateFile({ type: 'update_file', path: 'x', diff: '@@\n-a\n+b' });
