@@ -599,8 +599,11 @@ export function applyPreparedBlocks<T extends Files>(
   const fileNames = ((args[REPAIR] as number) & FILE_NAME) !== 0;
   if (fileNames) call(() => prepared.name(map.paths, args));
   const result = applyNamedBlocks(map, prepared, args, path);
-  if (fileNames || result.ok || result.results.at(-1)?.reason !== 'unknown-file') return result;
-  call(() => prepared.name(map.paths, args));
+  const failed = result.results.at(-1);
+  if (fileNames || result.ok || failed?.reason !== 'unknown-file') return result;
+  // A directory's map lists the root's files here (bounded; see js/node/directory.ts).
+  const known = map.known([failed.path]) ?? map.paths;
+  call(() => prepared.name(known as string[], args));
   return applyNamedBlocks(map, prepared, args, path);
 }
 

@@ -217,6 +217,15 @@ export function knownText(paths: readonly string[]): string {
   return paths.filter((p) => !p.includes('\n')).join('\n');
 }
 
+/**
+ * The paths of `known` near `path`, as the engine's messages list them
+ * (`'a, b and c'`), or `''` when none is: for a wrapper's own message about
+ * a path with no file. @internal
+ */
+export function nearPaths(path: string, known: readonly string[]): string {
+  return call(() => wasm().nearPaths(path, knownText(known)));
+}
+
 /** Contents not given to the engine (`PreparedPatch.apply`, `PreparedBlocks.apply`). */
 const ABSENT = 0xffffffff;
 

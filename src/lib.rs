@@ -90,7 +90,7 @@ pub mod limits;
 mod matcher;
 pub mod merge;
 mod mode;
-mod near;
+pub mod near;
 mod order;
 mod patch;
 mod positions;

@@ -12,7 +12,7 @@
 //!   one character): 1 for a path of up to 5 characters, 2 up to 12, else 3.
 //!
 //! Cost: linear in the map (each path is compared within a band as wide as
-//! the edits allowed, and paths over [`LONGEST`] characters only by name).
+//! the edits allowed, and paths over 1,024 characters (`LONGEST`) only by name).
 
 /// Most paths a message lists.
 pub const LISTED: usize = 10;

@@ -24,7 +24,7 @@ import { type MergeStyle, merge3 } from '../merge.js';
 import { fileMap } from '../patch.js';
 import { type RepairKind, repairKinds, repairLine } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
-import { type DirectoryOptions, type DirectoryResult, diffOf, patchDirectory, plan, withFs } from './apply.js';
+import { type DirectoryOptions, type DirectoryResult, diffOf, listedMap, patchDirectory, plan, withFs } from './apply.js';
 import type { CliError, CliErrorCode, CliOutput } from './cli-output.js';
 import { binaryError, commit, type Fs, openRoot, type Root, readTarget, resolveTarget } from './directory.js';
 import { applyUnifiedToDirectory } from './unified-dir.js';
@@ -555,7 +555,7 @@ function blocksOverFiles(args: Args, io: Io, cwd: string, edits: ParsedEditBlock
       touches,
       new Map(),
       (files) => {
-        const map = fileMap(files);
+        const map = fileMap(listedMap(root!, files, fs));
         result = applyPreparedBlocks(map, prepared, blockOptions({ preset: args.preset }), undefined);
         return result.files;
       },

@@ -15,10 +15,10 @@ import { applyEdits, type EditBlock } from '../blocks.js';
 import { type ErrorCode, PatchError } from '../errors.js';
 import type { ToolName } from '../mcp/definitions.js';
 import { mergeInto } from '../merge.js';
-import { deletedChanged } from '../patch.js';
+import { deletedChanged, nearPaths } from '../patch.js';
 import { unifiedFileDiff } from '../unified.js';
 import { checkRoot, type DirectoryResult, type Plan, type PlanHooks, patchDirectory, withFs } from './apply.js';
-import { binaryError, commit, type Fs, leftChanges, openRoot, readTarget, resolveTarget } from './directory.js';
+import { binaryError, commit, type Fs, leftChanges, listFiles, openRoot, type Root, readTarget, resolveTarget } from './directory.js';
 import { applyUnifiedToDirectory } from './unified-dir.js';
 
 export interface ToolHandlersOptions {
@@ -279,6 +279,12 @@ export function createToolHandlers(options: ToolHandlersOptions): ToolHandlers {
     return path; // refused by resolveTarget, with the reason
   };
 
+  /** For a path with no file: the root's files near it, as the engine's messages list them (bounded: listFiles). */
+  const similar = (dir: Root, path: string): string => {
+    const near = nearPaths(path, listFiles(dir, fs, [path]) ?? []);
+    return near === '' ? '' : ` The files have similar paths: ${near}.`;
+  };
+
   const refuseWrites = (tool: ToolName, dryRun: boolean): void => {
     if (readOnly && !dryRun) {
       throw new ToolFailure(
@@ -376,7 +382,7 @@ export function createToolHandlers(options: ToolHandlersOptions): ToolHandlers {
         if (t.kind !== 'file') {
           throw new PatchError({
             code: 'file_not_found',
-            message: `${path} does not exist. edit_file changes an existing file: to create one, use apply_patch with *** Add File: ${path}. Nothing was written.`,
+            message: `${path} does not exist.${similar(dir, path)} edit_file changes an existing file: to create one, use apply_patch with *** Add File: ${path}. Nothing was written.`,
             path,
           });
         }
@@ -412,7 +418,11 @@ export function createToolHandlers(options: ToolHandlersOptions): ToolHandlers {
         const t = resolveTarget(dir, path, fs);
         readTarget(t, fs);
         if (t.kind !== 'file') {
-          throw new PatchError({ code: 'file_not_found', message: `${path} does not exist (paths are relative to the root).`, path });
+          throw new PatchError({
+            code: 'file_not_found',
+            message: `${path} does not exist (paths are relative to the root).${similar(dir, path)}`,
+            path,
+          });
         }
         if (t.text === undefined) throw binaryError(path);
         kept.set(path, t.text);

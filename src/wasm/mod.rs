@@ -283,6 +283,15 @@ pub fn detect_format(text: &str) -> String {
     crate::detect_format(text).as_str().to_string()
 }
 
+/// The paths of `known` (each followed by `\n`) near `path`, as the
+/// engine's messages list them ("a, b and c"), or "" when none is near: for
+/// a wrapper's own message about a path with no file.
+#[wasm_bindgen(js_name = nearPaths)]
+pub fn near_paths(path: &str, known: &str) -> String {
+    let known: Vec<&str> = known.split_terminator('\n').collect();
+    crate::near::list(&crate::near::near_paths(path, &known))
+}
+
 /// The Codex tool's description.
 #[wasm_bindgen(js_name = codexDescription)]
 pub fn codex_description() -> String {

@@ -197,6 +197,22 @@ test('the CLI (text and --json) lists the near paths', (t) => {
   assert.deepEqual(snapshot(root), before);
 });
 
+test('the CLI: edit blocks naming a misspelt file list the near paths; the listed path applies', (t) => {
+  const { root } = makeTree(t, files);
+  const cli = (args, input) => spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: 'utf8' });
+  const block = (path) => `${path}\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n`;
+  const said =
+    "Block 1 of 1 did not match src/utlis.py.\nBlock 1 (line 2) names src/utlis.py, which is not among the files. Give the file's exact path, or, to create it, an empty SEARCH text. The files have similar paths: src/utils.py.";
+  const text = cli(['--format', 'blocks'], block('src/utlis.py'));
+  assert.equal(text.status, 1);
+  assert.equal(text.stderr, `applypatch: error[no_match] in src/utlis.py. Nothing was written.\n${said}\n`);
+  const json = JSON.parse(cli(['--format', 'blocks', '--json'], block('src/utlis.py')).stdout);
+  assert.equal(json.error.message, said);
+  const listed = /similar paths: ([^ ]+)\.$/.exec(said)[1];
+  assert.equal(cli(['--format', 'blocks'], block(listed)).status, 0);
+  assert.equal(read(root, 'src/utils.py'), 'def f():\n    return 2\n');
+});
+
 test('the MCP tool apply_patch (handlers, and the server over stdio) lists the near paths', async (t) => {
   const { root } = makeTree(t, files);
   const before = snapshot(root);
@@ -217,6 +233,31 @@ test('the MCP tool apply_patch (handlers, and the server over stdio) lists the n
   assert.deepEqual(served.structuredContent, r.structuredContent);
   assert.equal(served.content[0].text, r.content[0].text);
   assert.deepEqual(snapshot(root), before);
+});
+
+test('the MCP tools edit_file and read_file name the near paths of a path with no file', async (t) => {
+  const { root } = makeTree(t, files);
+  const before = snapshot(root);
+  const handlers = createToolHandlers({ root });
+  const edit = await handlers.edit_file({ path: 'src/utlis.py', edits: [{ oldText: '    return 1', newText: '    return 2' }] });
+  assert.deepEqual(edit.structuredContent, {
+    code: 'file_not_found',
+    message:
+      'src/utlis.py does not exist. The files have similar paths: src/utils.py. edit_file changes an existing file: to create one, use apply_patch with *** Add File: src/utlis.py. Nothing was written.',
+    path: 'src/utlis.py',
+  });
+  const readMissing = await handlers.read_file({ path: 'utils.py' });
+  assert.equal(
+    readMissing.structuredContent.message,
+    'utils.py does not exist (paths are relative to the root). The files have similar paths: lib/utils.py and src/utils.py.',
+  );
+  const far = await handlers.read_file({ path: 'docs/old-notes.txt' });
+  assert.equal(far.structuredContent.message, 'docs/old-notes.txt does not exist (paths are relative to the root).');
+  assert.deepEqual(snapshot(root), before);
+  // The advice: the listed path works.
+  const fixed = await handlers.edit_file({ path: 'src/utils.py', edits: [{ oldText: '    return 1', newText: '    return 2' }] });
+  assert.equal(fixed.isError, undefined);
+  assert.equal(read(root, 'src/utils.py'), 'def f():\n    return 2\n');
 });
 
 test('the root is listed only for a missing path: a patch whose paths are all there opens no directory to list', (t) => {
