@@ -61,7 +61,14 @@ export {
   type StreamOptions,
   type StreamSplice,
 } from './stream.js';
-export type { BlocksStream, BlocksStreamEvent, BlocksStreamOptions } from './stream-blocks.js';
+export type {
+  BlocksStream,
+  BlocksStreamEvent,
+  BlocksStreamOptions,
+  FilesBlocksStream,
+  FilesBlocksStreamEvent,
+  FilesBlocksStreamOptions,
+} from './stream-blocks.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
 export {
   applyUnified,

@@ -12,7 +12,13 @@ import { call, PatchError, type PatchErrorFields } from './errors.js';
 import type { operationKinds } from './generated.js';
 import { baseOption, mergeInto } from './merge.js';
 import { applyFiles, type Files, type FilesOptions, fileMap } from './patch.js';
-import { type BlocksStream, type BlocksStreamOptions, createBlocksStream } from './stream-blocks.js';
+import {
+  type BlocksStream,
+  type BlocksStreamOptions,
+  createBlocksStream,
+  type FilesBlocksStream,
+  type FilesBlocksStreamOptions,
+} from './stream-blocks.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -107,25 +113,23 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
  */
 export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
 export function createPatchStream(target: string, options: BlocksStreamOptions): BlocksStream;
+export function createPatchStream<T extends Files>(target: T, options: FilesBlocksStreamOptions): FilesBlocksStream<T>;
 export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
 export function createPatchStream(
   target: string | Files,
-  options?: StreamOptions | FilesStreamOptions | BlocksStreamOptions,
-): PatchStream<string> | PatchStream<Files> | BlocksStream {
+  options?: StreamOptions | FilesStreamOptions | BlocksStreamOptions | FilesBlocksStreamOptions,
+): PatchStream<string> | PatchStream<Files> | BlocksStream | FilesBlocksStream<Files> {
   const opts = checkOptions(options);
   const text = typeof target === 'string';
   if (opts.format === 'blocks') {
-    if (typeof target !== 'string') {
-      throw new TypeError(
-        "applypatch: format 'blocks' streams edit blocks over one text: target must be a string (for a file map, apply the whole message with applyBlocks)",
-      );
-    }
-    return createBlocksStream(target, options as BlocksStreamOptions);
+    return typeof target === 'string'
+      ? createBlocksStream(target, options as BlocksStreamOptions)
+      : createBlocksStream(target, options as FilesBlocksStreamOptions);
   }
   const format = opts.format ?? (text ? 'diff' : 'patch');
   if (format !== 'diff' && format !== 'patch') {
     throw new TypeError(
-      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch) or 'blocks' (edit blocks over a text), got ${String(format)}`,
+      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch) or 'blocks' (edit blocks), got ${String(format)}`,
     );
   }
   if (text !== (format === 'diff')) {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { apply, applyEdits, applyFiles, createPatchStream, PatchError, parse, parseBlocks } from 'applypatch';
+import { apply, applyBlocks, applyEdits, applyFiles, createPatchStream, merge3, PatchError, parse, parseBlocks } from 'applypatch';
 import { fixture, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -545,8 +545,10 @@ test('edit blocks: a lone surrogate is the one-shot error; bad targets and optio
     () => s.end(),
     (e) => e.code === 'invalid_string' && e.message === oneShot.message,
   );
-  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'blocks' }), /target must be a string/);
-  assert.throws(() => createPatchStream('a\n', { format: 'blocks', base: 'b\n' }), /options.base/);
+  assert.throws(() => createPatchStream(['a\n'], { format: 'blocks' }), /files must be a plain object or a Map/);
+  assert.throws(() => createPatchStream('a\n', { format: 'blocks', base: 7 }), /options.base/);
+  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'blocks', base: 'a\n' }), /options.base must be a file map/);
+  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'blocks', path: 7 }), /options.path/);
   assert.throws(() => createPatchStream('a\n', { format: 'blocks', preset: 'loose' }), /options.preset/);
   // Repairs are reported once, by end().
   const repairs = [];
@@ -556,4 +558,195 @@ test('edit blocks: a lone surrogate is the one-shot error; bad targets and optio
   assert.equal(repairs.length, 0);
   assert.equal(r.end().text, '1\ntwo\n3\n');
   assert.equal(repairs.length, 1);
+});
+
+// Edit blocks over a file map: end() is applyBlocks(files, message, options)
+// for every chunking. Each case of blockCases() goes to a map holding its
+// source under each name its blocks give (or under options.path), beside
+// other files; every other case names the files as the model remembered them
+// (under pkg/, with the file-name repair), and some messages also create a
+// file, name one the map lacks, or hold a malformed block.
+function fileCases() {
+  const out = [];
+  for (const [i, c] of blockCases().entries()) {
+    const edits = parseBlocks(c.message, { detailed: true }).edits;
+    const names = [...new Set(edits.map((e) => e.path ?? 'main.txt'))];
+    const files = Object.fromEntries([['other.txt', 'unrelated\n'], ...names.map((n) => [n, c.source])]);
+    const options = { ...c.options, path: 'main.txt' };
+    let message = c.message;
+    const sep = message.endsWith('\n') ? '' : '\n';
+    if (i % 5 === 1) message += `${sep}\nnew/file.txt\n<<<<<<< SEARCH\n=======\ncreated\n>>>>>>> REPLACE\n`;
+    if (i % 7 === 2) message += `${sep}missing.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n`;
+    if (i % 11 === 3) {
+      const at = message.indexOf('REPLACE\n');
+      if (at >= 0) message = `${message.slice(0, at + 8)}<<<<<<< SEARCH\nno divider\n>>>>>>> REPLACE\n${message.slice(at + 8)}`;
+    }
+    out.push({ name: c.name, files, message, options });
+    if (i % 2 === 1) {
+      const moved = Object.fromEntries(Object.entries(files).map(([k, v]) => [k === 'main.txt' ? k : `pkg/${k}`, v]));
+      out.push({ name: `${c.name} (pkg/, file-name)`, files: moved, message, options: { ...options, repair: ['file-name'] } });
+    }
+  }
+  return out;
+}
+
+/** The one-shot result as compared: enumerable fields (the map's files as entries). */
+const filesOutcome = (fn) => {
+  try {
+    const r = fn();
+    return { result: { ...r, files: r.files instanceof Map ? [...r.files] : r.files } };
+  } catch (e) {
+    assert.ok(e instanceof PatchError, `not a PatchError: ${e}`);
+    return { error: { code: e.code, message: e.message } };
+  }
+};
+
+test('edit blocks over a file map: every chunking ends as applyBlocks() does; sections, preview and the first error as on the prefix', () => {
+  const random = rng(2627);
+  const counts = { runs: 0, sections: 0, errors: 0, problems: 0, repaired: 0, created: 0 };
+  for (const [n, c] of fileCases().entries()) {
+    const opts = { ...c.options, preset: n % 2 === 0 ? 'safe' : 'compatible' };
+    const files = n % 3 === 0 ? new Map(Object.entries(c.files)) : c.files;
+    const want = filesOutcome(() => applyBlocks(files, c.message, opts));
+    for (const way of [[c.message], pieces(c.message), pieces(c.message, random)]) {
+      counts.runs++;
+      const at = `${c.name} [${opts.preset}, ${way.length} pieces]`;
+      const s = createPatchStream(files, { format: 'blocks', ...opts });
+      const events = [];
+      for (const p of way) events.push(...s.push(p));
+      const placed = events.filter((e) => e.type === 'section');
+      const failed = events.filter((e) => e.type === 'error');
+      assert.ok(failed.length <= 1 && (failed.length === 0 || events.at(-1) === failed[0]), `${at}: nothing follows an error`);
+      // The sections are the one-shot's blocks, in order, each to its file:
+      // their splices, applied in order, give preview().
+      const texts = new Map(files instanceof Map ? files : Object.entries(files));
+      for (const [k, e] of placed.entries()) {
+        assert.equal(e.index, k, at);
+        if (want.result !== undefined && want.result.results.length > k) {
+          assert.equal(e.path, want.result.results[k].path, at);
+          assert.equal(e.diffLine, want.result.results[k].line, at);
+        }
+        let text = texts.get(e.path) ?? '';
+        for (const sp of [...e.splices].reverse()) text = text.slice(0, sp.from) + sp.insert + text.slice(sp.to);
+        texts.set(e.path, text);
+        if (e.path === 'new/file.txt') counts.created++;
+        if (e.path.startsWith('pkg/')) counts.repaired++;
+      }
+      const preview = s.preview();
+      assert.deepEqual(new Map(preview instanceof Map ? preview : Object.entries(preview)), texts, `${at}: preview`);
+      assert.equal(preview instanceof Map, files instanceof Map, at);
+      const end = filesOutcome(() => s.end());
+      assert.deepEqual(end, want, at);
+      if (failed.length === 1) {
+        counts.errors++;
+        const e = failed[0];
+        assert.ok(want.error !== undefined || !want.result.ok, `${at}: an error event for a message that applies`);
+        if (e.result !== undefined) {
+          assert.equal(e.result.ok, false, at);
+          const last = e.result.results.at(-1);
+          if (e.result.problems.length > 0) {
+            // A malformed block: applyBlocks on the message up to it applies
+            // nothing, and the whole message's lists the same problems first.
+            counts.problems++;
+            assert.deepEqual(e.result.results, [], at);
+            assert.deepEqual(want.result?.problems.slice(0, e.result.problems.length), e.result.problems, at);
+          } else {
+            // A block that does not apply: applyBlocks on the message through its end marker line.
+            assert.equal(last.ok, false, at);
+            assert.deepEqual(
+              filesOutcome(() => e.result),
+              filesOutcome(() => applyBlocks(files, firstLines(c.message, last.endMarkerLine), opts)),
+              at,
+            );
+            if (want.result !== undefined && want.result.problems.length === 0)
+              assert.deepEqual(
+                filesOutcome(() => e.result),
+                want,
+                at,
+              );
+          }
+        } else {
+          assert.deepEqual({ error: { code: e.error.code, message: e.error.message } }, want, at);
+        }
+      } else if (want.result?.ok) {
+        assert.equal(placed.length, want.result.results.length - (c.message.endsWith('\n') ? 0 : 1), `${at}: every block placed`);
+      }
+      counts.sections += placed.length;
+      assert.throws(() => s.push('x'), /has ended/);
+    }
+  }
+  assert.ok(
+    counts.runs > 5000 &&
+      counts.sections > 5000 &&
+      counts.errors > 500 &&
+      counts.problems > 50 &&
+      counts.repaired > 500 &&
+      counts.created > 100,
+    JSON.stringify(counts),
+  );
+});
+
+// `base` on edit-block streams: the blocks apply to base as they stream, and
+// end() is the one-shot call with base (merged into the target, conflicts
+// failing as it fails them), for a text and for a file map. The target is
+// the case's source with a line the user added at its end (merged cleanly
+// unless a block changes the last line) or its first line changed (a
+// conflict when a block changes it).
+test('edit blocks with base: end() is applyEdits / applyBlocks with base, for every chunking', () => {
+  const random = rng(2628);
+  const counts = { runs: 0, sections: 0, merged: 0, conflicts: 0 };
+  const cases = blockCases().filter((_, i) => i % 3 === 0);
+  for (const [n, c] of cases.entries()) {
+    const base = c.source;
+    const target = n % 2 === 0 ? `${base}// the user's line\n` : base.replace(/^[^\n]*/, "// the user's first line");
+    const opts = { ...c.options, base, preset: n % 4 < 2 ? 'safe' : 'compatible' };
+    const edits = parseBlocks(c.message, { detailed: true }).edits;
+    const want = blocksOutcome(() => applyEdits(target, edits, opts));
+    // Every file the blocks name holds the text (one file: the same sections as the text's).
+    const names = [...new Set(edits.map((e) => e.path ?? 'main.txt'))];
+    const files = Object.fromEntries([['other.txt', 'x\n'], ...names.map((k) => [k, target])]);
+    const baseFiles = Object.fromEntries([['other.txt', 'x\n'], ...names.map((k) => [k, base])]);
+    const fileOpts = { ...opts, base: baseFiles, path: 'main.txt' };
+    const wantFiles = filesOutcome(() => applyBlocks(files, c.message, fileOpts));
+    if (want.result?.ok) counts.merged++;
+    if (want.result?.results.at(-1)?.reason === 'merge-conflict') counts.conflicts++;
+    for (const way of [[c.message], pieces(c.message), pieces(c.message, random)]) {
+      counts.runs++;
+      const at = `${c.name} [${opts.preset}, ${way.length} pieces]`;
+      const s = createPatchStream(target, { format: 'blocks', ...opts });
+      const m = createPatchStream(files, { format: 'blocks', ...fileOpts });
+      const events = way.flatMap((p) => s.push(p));
+      const fileEvents = way.flatMap((p) => m.push(p));
+      // Both apply the blocks to base: the same sections, for one file.
+      const placed = events.filter((e) => e.type === 'section');
+      if (names.length === 1) {
+        assert.deepEqual(
+          fileEvents.filter((e) => e.type === 'section').map(({ path: _path, ...e }) => e),
+          placed,
+          at,
+        );
+      }
+      let onBase = base;
+      for (const e of placed) for (const sp of [...e.splices].reverse()) onBase = onBase.slice(0, sp.from) + sp.insert + onBase.slice(sp.to);
+      // preview(): that merged into the target (a conflict throws, as end() fails).
+      const merged = merge3(base, target, onBase);
+      if (merged.ok) assert.equal(s.preview(), merged.text, at);
+      else assert.throws(() => s.preview(), (e) => e instanceof PatchError && e.code === 'merge_conflict', at);
+      counts.sections += placed.length;
+      const error = events.find((e) => e.type === 'error');
+      if (error?.result !== undefined)
+        assert.deepEqual(blocksOutcome(() => error.result), blocksOutcome(() => applyEdits(target, edits.slice(0, error.result.results.length), opts)), at);
+      assert.deepEqual(
+        blocksOutcome(() => s.end()),
+        want,
+        at,
+      );
+      assert.deepEqual(
+        filesOutcome(() => m.end()),
+        wantFiles,
+        at,
+      );
+    }
+  }
+  assert.ok(counts.runs > 1500 && counts.sections > 1000 && counts.merged > 100 && counts.conflicts > 20, JSON.stringify(counts));
 });
