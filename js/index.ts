@@ -61,6 +61,7 @@ export {
   type StreamOptions,
   type StreamSplice,
 } from './stream.js';
+export type { AutoStream, AutoStreamOptions, FilesAutoStream, FilesAutoStreamOptions, TextAutoStream } from './stream-auto.js';
 export type {
   BlocksStream,
   BlocksStreamEvent,

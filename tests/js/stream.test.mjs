@@ -8,7 +8,19 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { apply, applyBlocks, applyEdits, applyFiles, createPatchStream, merge3, PatchError, parse, parseBlocks } from 'applypatch';
+import {
+  apply,
+  applyBlocks,
+  applyEdits,
+  applyFiles,
+  applyUnified,
+  createPatchStream,
+  detectFormat,
+  merge3,
+  PatchError,
+  parse,
+  parseBlocks,
+} from 'applypatch';
 import { fixture, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -727,15 +739,25 @@ test('edit blocks with base: end() is applyEdits / applyBlocks with base, for ev
         );
       }
       let onBase = base;
-      for (const e of placed) for (const sp of [...e.splices].reverse()) onBase = onBase.slice(0, sp.from) + sp.insert + onBase.slice(sp.to);
+      for (const e of placed)
+        for (const sp of [...e.splices].reverse()) onBase = onBase.slice(0, sp.from) + sp.insert + onBase.slice(sp.to);
       // preview(): that merged into the target (a conflict throws, as end() fails).
       const merged = merge3(base, target, onBase);
       if (merged.ok) assert.equal(s.preview(), merged.text, at);
-      else assert.throws(() => s.preview(), (e) => e instanceof PatchError && e.code === 'merge_conflict', at);
+      else
+        assert.throws(
+          () => s.preview(),
+          (e) => e instanceof PatchError && e.code === 'merge_conflict',
+          at,
+        );
       counts.sections += placed.length;
       const error = events.find((e) => e.type === 'error');
       if (error?.result !== undefined)
-        assert.deepEqual(blocksOutcome(() => error.result), blocksOutcome(() => applyEdits(target, edits.slice(0, error.result.results.length), opts)), at);
+        assert.deepEqual(
+          blocksOutcome(() => error.result),
+          blocksOutcome(() => applyEdits(target, edits.slice(0, error.result.results.length), opts)),
+          at,
+        );
       assert.deepEqual(
         blocksOutcome(() => s.end()),
         want,
@@ -749,4 +771,140 @@ test('edit blocks with base: end() is applyEdits / applyBlocks with base, for ev
     }
   }
   assert.ok(counts.runs > 1500 && counts.sections > 1000 && counts.merged > 100 && counts.conflicts > 20, JSON.stringify(counts));
+});
+
+// format: 'auto': the first line that settles the format (detectFormat's
+// rules, read line by line by the engine) picks the stream; for every case
+// of the corpora, in every chunking, auto decides the case's format and gives
+// the explicit format's events and end().
+test("format 'auto': every corpus case gives the events and end() of its own format", () => {
+  const random = rng(2629);
+  const counts = { runs: 0, diff: 0, patch: 0, blocks: 0, unified: 0, events: 0, undecided: 0 };
+  const run = (target, text, options, format) => {
+    for (const way of [[text], pieces(text), pieces(text, random)]) {
+      counts.runs++;
+      const at = `${format} ${JSON.stringify(text.slice(0, 60))} [${way.length} pieces]`;
+      const explicit = createPatchStream(target, { ...options, format });
+      const auto = createPatchStream(target, { ...options, format: 'auto' });
+      const want = way.flatMap((p) => explicit.push(p));
+      const got = way.flatMap((p) => auto.push(p));
+      // A text whose first line is no V4A line and no marker (prose, or a
+      // V4A diff that fails there) is decided by its end: end() only.
+      if (auto.format === undefined) {
+        counts.undecided++;
+        assert.deepEqual(got, [], at);
+      } else assert.deepEqual(got, want, at);
+      assert.equal(auto.format ?? detectFormat(text), format, at);
+      counts.events += got.length;
+      // (Before a line decides, the preview is the target as given.)
+      if (auto.format !== undefined && !want.some((e) => e.type === 'error')) assert.deepEqual(auto.preview(), explicit.preview(), at);
+      const end = (s) => {
+        try {
+          const r = s.end();
+          return { result: r, splices: r.splices };
+        } catch (e) {
+          return { error: e };
+        }
+      };
+      assert.deepEqual(end(auto), end(explicit), at);
+      assert.throws(() => auto.push('x'), /has ended/);
+      counts[format]++;
+    }
+  };
+  for (const c of cases().filter((_, i) => i % 2 === 0)) {
+    if (detectFormat(c.diff) === 'diff') run(c.input, c.diff, { mode: 'codex' }, 'diff');
+  }
+  for (const c of fixture('codex-parity.json').cases) if (detectFormat(c.patch) === 'patch') run(c.files, c.patch, {}, 'patch');
+  for (const c of blockCases().filter((_, i) => i % 3 === 0)) run(c.source, c.message, c.options, 'blocks');
+  for (const c of fileCases().filter((_, i) => i % 3 === 1)) run(c.files, c.message, c.options, 'blocks');
+  for (const c of fixture('unified-git.json').cases) {
+    const files = c.files;
+    const want = (() => {
+      try {
+        return { files: applyUnified(files, c.diff) };
+      } catch (e) {
+        return { error: e };
+      }
+    })();
+    for (const way of [[c.diff], pieces(c.diff, random)]) {
+      counts.runs++;
+      const auto = createPatchStream(files, { format: 'auto' });
+      assert.deepEqual(
+        way.flatMap((p) => auto.push(p)),
+        [],
+      );
+      assert.equal(auto.format, 'unified', c.name);
+      try {
+        assert.deepEqual({ files: auto.end() }, want, c.name);
+      } catch (e) {
+        if (e instanceof assert.AssertionError) throw e;
+        assert.deepEqual({ error: e }, want, c.name);
+      }
+      counts.unified++;
+    }
+  }
+  assert.ok(counts.runs > 3000 && Object.values(counts).every((n) => n > 20), JSON.stringify(counts));
+  assert.ok(counts.undecided < counts.runs / 20, JSON.stringify(counts));
+});
+
+test("format 'auto': prose is skipped until a marker decides; a text the target cannot take ends with the one-shot call's error", () => {
+  const message = 'Here is the fix:\n\n<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n';
+  const s = createPatchStream('a\nb\n', { format: 'auto' });
+  assert.deepEqual(s.push(message.slice(0, 18)), []);
+  assert.equal(s.format, undefined);
+  assert.equal(s.preview(), 'a\nb\n');
+  assert.deepEqual(s.push(message.slice(18, 29)), []);
+  assert.equal(s.format, undefined);
+  assert.deepEqual(s.push(message.slice(29, 33)), []);
+  assert.equal(s.format, 'blocks');
+  assert.deepEqual(
+    s.push(message.slice(33)).map((e) => [e.type, e.index, e.diffLine]),
+    [['section', 0, 3]],
+  );
+  assert.equal(s.preview(), 'A\nb\n');
+  assert.deepEqual(s.end(), applyEdits('a\nb\n', parseBlocks(message, { detailed: true }).edits));
+  // A V4A diff is decided by its first line.
+  const d = createPatchStream('a\n', { format: 'auto', mode: 'codex' });
+  d.push('@@\n-a\n');
+  assert.equal(d.format, 'diff');
+  d.push('+b\n');
+  assert.equal(d.end(), apply('a\n', '@@\n-a\n+b\n', { mode: 'codex' }));
+  // Over a map: a patch, and a unified diff (its result from end() only).
+  const p = createPatchStream({ 'a.txt': 'a\n' }, { format: 'auto' });
+  assert.deepEqual(p.push('*** Begin Patch\n*** Update File: a.txt\n'), [{ type: 'operation', path: 'a.txt', kind: 'update', line: 2 }]);
+  assert.equal(p.format, 'patch');
+  p.push('@@\n-a\n+b\n*** End Patch\n');
+  assert.deepEqual(p.end(), { 'a.txt': 'b\n' });
+  const unified = 'Subject: fix\n\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n';
+  const u = createPatchStream(new Map([['a.txt', 'a\n']]), { format: 'auto' });
+  assert.deepEqual(u.push(unified), []);
+  assert.equal(u.format, 'unified');
+  assert.deepEqual(u.preview(), new Map([['a.txt', 'a\n']]));
+  assert.deepEqual(u.end(), new Map([['a.txt', 'b\n']]));
+  // A unified diff over a text: apply()'s error, which names applyUnified.
+  const t = createPatchStream('a\n', { format: 'auto' });
+  assert.deepEqual(t.push(unified), []);
+  assert.equal(t.format, 'unified');
+  assert.throws(
+    () => t.end(),
+    (e) => e instanceof PatchError && /applyUnified/.test(e.message) && e.message === outcome(() => apply('a\n', unified)).error.message,
+  );
+  // Never decided by a line: end() is detectFormat's format for the whole text.
+  const prose = createPatchStream('a\n', { format: 'auto' });
+  prose.push('Nothing to change.');
+  assert.deepEqual(
+    outcome(() => prose.end()),
+    outcome(() => apply('a\n', 'Nothing to change.')),
+  );
+  assert.equal(prose.format, 'diff');
+  // Options are checked at once; repairs are for a stream of edit blocks.
+  assert.throws(() => createPatchStream('a\n', { format: 'auto', repair: true }), /options.repair/);
+  assert.throws(() => createPatchStream('a\n', { format: 'auto', mode: 'loose' }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { format: 'auto', preset: 'loose' }), /options.preset/);
+  assert.throws(() => createPatchStream({ a: 'a\n' }, { format: 'auto', base: 'a\n' }), /options.base must be a file map/);
+  const aborted = createPatchStream('a\n', { format: 'auto' });
+  aborted.push('Prose\n');
+  aborted.abort();
+  assert.throws(() => aborted.push('@@\n'), /has ended/);
+  assert.throws(() => aborted.end(), /has ended/);
 });

@@ -191,6 +191,31 @@ const filesBlocksEnd: BlocksResult<Map<string, string>> = filesBlocks.end();
 void [filesBlocksPreview, filesBlocksEnd];
 // @ts-expect-error: a file map's base is a file map
 createPatchStream({ a: 'x\n' }, { format: 'blocks', base: 'b\n' });
+
+// format: 'auto': the format decided, the events and results of the formats a target takes.
+import type { FilesAutoStream, TextAutoStream } from 'applypatch';
+
+const autoText: TextAutoStream = createPatchStream('a\n', { format: 'auto', mode: 'codex', preset: 'safe', base: 'b\n' });
+const decided: Format | undefined = autoText.format;
+for (const e of autoText.push('@@\n')) {
+  if (e.type === 'section') {
+    const line: number = e.inputLine;
+    void line;
+  } else if (e.type === 'error' && 'result' in e) {
+    const applied: number = e.result.applied;
+    void applied;
+  }
+}
+const autoTextEnd: string | EditsResult = autoText.end();
+const autoFiles: FilesAutoStream<Map<string, string>> = createPatchStream(new Map([['a', 'x\n']]), { format: 'auto', path: 'a' });
+const autoFilesPreview: Map<string, string> = autoFiles.preview();
+const autoFilesEnd: Map<string, string> | BlocksResult<Map<string, string>> = autoFiles.end();
+void [decided, autoTextEnd, autoFilesPreview, autoFilesEnd];
+// @ts-expect-error: format 'auto' does not take repair
+createPatchStream('a\n', { format: 'auto', repair: true });
+// @ts-expect-error: the end of an auto stream may be either format's
+const onlyText: string = createPatchStream('a\n', { format: 'auto' }).end();
+void onlyText;
 // @ts-expect-error: preview() is the map's own kind
 const notAMap: Map<string, string> = createPatchStream({ a: 'x\n' }, { format: 'blocks' }).preview();
 void notAMap;
