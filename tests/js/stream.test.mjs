@@ -908,3 +908,48 @@ test("format 'auto': prose is skipped until a marker decides; a text the target 
   assert.throws(() => aborted.push('@@\n'), /has ended/);
   assert.throws(() => aborted.end(), /has ended/);
 });
+
+test('edit blocks over a file map: each line is parsed about once, and the one-shot call runs once per name the file-name repair maps', () => {
+  // 500 blocks over 50 files (a doctest line starting with '>>>' in each),
+  // one UTF-16 unit at a time and in 4-unit pieces: the text parsed adds up
+  // to a small multiple of the message; applyBlocks runs on the message so
+  // far only to learn what a name the map lacks means (10 names), not per block.
+  const files = {};
+  for (let f = 0; f < 50; f++) files[`src/m${f}.py`] = `${Array.from({ length: 10 }, (_, i) => `row ${i};`).join('\n')}\n`;
+  let message = 'Edits:\n';
+  for (let i = 0; i < 500; i++) {
+    const f = i % 50;
+    const name = f < 10 ? `m${f}.py` : `src/m${f}.py`;
+    message += `\n${name}\n<<<<<<< SEARCH\nrow ${Math.floor(i / 50)};\n=======\n>>> r${i}\n>>>>>>> REPLACE\n`;
+  }
+  const wasm = binding.wasm();
+  const [parse, prepare] = [wasm.blocksStreamParse, wasm.prepareBlocks];
+  let parsed = 0;
+  let oneShots = 0;
+  wasm.blocksStreamParse = (text) => {
+    parsed += text.length;
+    return parse(text);
+  };
+  wasm.prepareBlocks = (text) => {
+    oneShots++;
+    return prepare(text);
+  };
+  try {
+    for (const size of [1, 4]) {
+      [parsed, oneShots] = [0, 0];
+      const s = createPatchStream(files, { format: 'blocks', repair: ['file-name'] });
+      let placed = 0;
+      for (let at = 0; at < message.length; at += size)
+        placed += s.push(message.slice(at, at + size)).filter((e) => e.type === 'section').length;
+      assert.equal(placed, 500);
+      assert.ok(parsed < 3 * message.length, `${parsed} units parsed for a message of ${message.length}`);
+      assert.equal(oneShots, 10);
+      const end = s.end();
+      assert.equal(end.ok, true);
+      assert.deepEqual(end, applyBlocks(files, message, { repair: ['file-name'] }));
+    }
+  } finally {
+    wasm.blocksStreamParse = parse;
+    wasm.prepareBlocks = prepare;
+  }
+});
