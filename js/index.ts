@@ -61,7 +61,15 @@ export {
   type StreamOptions,
   type StreamSplice,
 } from './stream.js';
-export type { BlocksStream, BlocksStreamEvent, BlocksStreamOptions } from './stream-blocks.js';
+export type { AutoStream, AutoStreamOptions, FilesAutoStream, FilesAutoStreamOptions, TextAutoStream } from './stream-auto.js';
+export type {
+  BlocksStream,
+  BlocksStreamEvent,
+  BlocksStreamOptions,
+  FilesBlocksStream,
+  FilesBlocksStreamEvent,
+  FilesBlocksStreamOptions,
+} from './stream-blocks.js';
 export { type CodexTool, type CodexToolOptions, codexGrammar, codexTool } from './tool.js';
 export {
   applyUnified,

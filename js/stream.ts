@@ -7,12 +7,28 @@
 // once per section.
 import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
 import { type FlatChanges, type Held, holdPrepared, putInput, wasm } from './binding.js';
-import { type ApplyOptions, splice } from './diff.js';
+import { blockOptions, type EditOptions } from './blocks.js';
+import { type ApplyOptions, apply, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
 import type { operationKinds } from './generated.js';
 import { baseOption, mergeInto } from './merge.js';
-import { applyFiles, type Files, type FilesOptions, fileMap } from './patch.js';
-import { type BlocksStream, type BlocksStreamOptions, createBlocksStream } from './stream-blocks.js';
+import { applyFiles, baseFiles, type Files, type FilesOptions, fileMap } from './patch.js';
+import {
+  type AutoStreamOptions,
+  createAutoStream,
+  type FilesAutoStream,
+  type FilesAutoStreamOptions,
+  type TextAutoStream,
+  wholeText,
+} from './stream-auto.js';
+import {
+  type BlocksStream,
+  type BlocksStreamOptions,
+  createBlocksStream,
+  type FilesBlocksStream,
+  type FilesBlocksStreamOptions,
+} from './stream-blocks.js';
+import { applyUnified } from './unified.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -107,25 +123,32 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
  */
 export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
 export function createPatchStream(target: string, options: BlocksStreamOptions): BlocksStream;
+export function createPatchStream<T extends Files>(target: T, options: FilesBlocksStreamOptions): FilesBlocksStream<T>;
 export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
+export function createPatchStream(target: string, options: AutoStreamOptions): TextAutoStream;
+export function createPatchStream<T extends Files>(target: T, options: FilesAutoStreamOptions): FilesAutoStream<T>;
 export function createPatchStream(
   target: string | Files,
-  options?: StreamOptions | FilesStreamOptions | BlocksStreamOptions,
-): PatchStream<string> | PatchStream<Files> | BlocksStream {
+  options?:
+    | StreamOptions
+    | FilesStreamOptions
+    | BlocksStreamOptions
+    | FilesBlocksStreamOptions
+    | AutoStreamOptions
+    | FilesAutoStreamOptions,
+): PatchStream<string> | PatchStream<Files> | BlocksStream | FilesBlocksStream<Files> | TextAutoStream | FilesAutoStream<Files> {
   const opts = checkOptions(options);
   const text = typeof target === 'string';
+  if (opts.format === 'auto') return autoStream(target, opts);
   if (opts.format === 'blocks') {
-    if (typeof target !== 'string') {
-      throw new TypeError(
-        "applypatch: format 'blocks' streams edit blocks over one text: target must be a string (for a file map, apply the whole message with applyBlocks)",
-      );
-    }
-    return createBlocksStream(target, options as BlocksStreamOptions);
+    return typeof target === 'string'
+      ? createBlocksStream(target, options as BlocksStreamOptions)
+      : createBlocksStream(target, options as FilesBlocksStreamOptions);
   }
   const format = opts.format ?? (text ? 'diff' : 'patch');
   if (format !== 'diff' && format !== 'patch') {
     throw new TypeError(
-      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch) or 'blocks' (edit blocks over a text), got ${String(format)}`,
+      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch), 'blocks' (edit blocks) or 'auto' (decided by its first lines), got ${String(format)}`,
     );
   }
   if (text !== (format === 'diff')) {
@@ -193,6 +216,47 @@ export function createPatchStream(
     end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
   };
   return new Stream(held as Held<Prepared>, kind);
+}
+
+/**
+ * `format: 'auto'`: the options checked now, as each format's stream checks
+ * them; the stream of the format decided is this function's with that format.
+ */
+function autoStream(target: string | Files, opts: Record<string, unknown>): TextAutoStream | FilesAutoStream<Files> {
+  const { format: _format, ...rest } = opts;
+  modeCode(rest);
+  blockOptions(rest as EditOptions);
+  if (typeof target === 'string') {
+    checkString('target', target);
+    baseOption(rest);
+  } else {
+    fileMap(target);
+    if (rest.base !== undefined) fileMap(baseFiles(rest));
+    if (rest.path !== undefined && typeof rest.path !== 'string') {
+      throw new TypeError(`applypatch: options.path must be a string, got ${typeof rest.path}`);
+    }
+  }
+  const make = (format: 'diff' | 'patch' | 'blocks' | 'unified') => {
+    if (typeof target === 'string' && (format === 'patch' || format === 'unified')) {
+      // Over a text: apply()'s error, which names the function that takes it, from end().
+      return wholeText(
+        () => target,
+        (diff) => apply(target, diff, rest as ApplyOptions),
+      );
+    }
+    // A unified diff is not streamed yet: its result comes from end().
+    if (format === 'unified')
+      return wholeText(
+        () => fileMap(target as Files).with([]),
+        (diff) => applyUnified(target as Files, diff, rest),
+      );
+    return (createPatchStream as (target: string | Files, options: Record<string, unknown>) => PatchStream<unknown>)(target, {
+      ...rest,
+      format,
+    });
+  };
+  const preview = () => (typeof target === 'string' ? target : fileMap(target).with([]));
+  return createAutoStream(typeof target === 'string', rest, make, preview) as TextAutoStream | FilesAutoStream<Files>;
 }
 
 /** Complete lines held back at most before they are sent anyway (UTF-16 units). */

@@ -154,6 +154,23 @@ const families = {
       return `${events} events, ${s.end().size} files`;
     };
   },
+  // createPatchStream over a file map with format 'auto': prose, then edit
+  // blocks, one per file of many small files (a '>>>' doctest line inside
+  // each, a line that could close it), pushed in 4-character pieces.
+  'stream-blocks-files': (bytes) => {
+    const files = new Map();
+    let message = 'Here are the edits.\n';
+    for (let i = 0, n = count(bytes, 120); i < n; i++) {
+      files.set(`d/f${i}.py`, 'def f():\n    return 1\n');
+      message += `\nd/f${i}.py\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>> f()\n>>>>>>> REPLACE\n`;
+    }
+    return (p) => {
+      const s = p.createPatchStream(files, { format: 'auto' });
+      let events = 0;
+      for (let i = 0; i < message.length; i += 4) events += s.push(message.slice(i, i + 4)).length;
+      return `${events} events, ${s.end().files.size} files`;
+    };
+  },
   // applyFiles, one update per file of many small files.
   'files-many-updates': (bytes) => {
     const n = count(bytes, 60);

@@ -72,6 +72,105 @@ pub fn detect_format(text: &str) -> Format {
     Format::Diff
 }
 
+/// Where [`FormatLines`] is in the text's first non-blank lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum First {
+    /// No non-blank line yet.
+    #[default]
+    Waiting,
+    /// The first one was a heredoc line (`<<EOF`): the next line may begin a patch.
+    Heredoc,
+    /// The first one was `--- `: the next line says whether it starts a unified diff's file header.
+    Minus,
+    /// Read: not a patch.
+    Read,
+}
+
+/// [`detect_format`] for a text still being written, fed its complete lines
+/// as they arrive ([`FormatLines::push`]): it decides at the first line that
+/// settles the format, by the same rules, skipping prose before the first
+/// marker as the parsers do:
+/// - [`Format::Patch`] when the first non-blank line is `*** Begin Patch`
+///   (or a heredoc line then `*** Begin Patch`);
+/// - [`Format::Unified`] at a unified diff's file header (a `diff --git`
+///   line, or `--- ` then `+++ `) before any `*** Begin Patch` line;
+/// - [`Format::Blocks`] at an edit-block marker (a start marker, or an end
+///   marker outside a block: the block parser reads it as an edit or a
+///   problem);
+/// - [`Format::Diff`] when the first non-blank line is a V4A line (it starts
+///   with `@@`, ` `, `+` or `-`) and neither of those came: a V4A diff's
+///   first line. Prose first decides nothing: the text is then decided by a
+///   later marker, or at its end by [`detect_format`].
+///
+/// The format it gives is [`detect_format`]'s for the lines pushed up to the
+/// deciding one. Lines after it can change what [`detect_format`] says of
+/// the whole text only in texts that mix formats (a V4A diff with a line
+/// `------- SEARCH`, edit blocks quoting a unified diff's file header);
+/// a stream keeps the format decided.
+///
+/// ```
+/// use applypatch::{Format, FormatLines};
+/// let mut f = FormatLines::default();
+/// assert_eq!(f.push("Here is the fix:\n\n"), None);
+/// assert_eq!(f.push("src/a.py\n<<<<<<< SEARCH\n"), Some(Format::Blocks));
+/// let mut f = FormatLines::default();
+/// assert_eq!(f.push("--- a/f\n"), None);
+/// assert_eq!(f.push("+++ b/f\n"), Some(Format::Unified));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormatLines {
+    first: First,
+    /// A `*** Begin Patch` line was read: no unified file header counts after it.
+    begun: bool,
+    /// The previous line starts with `--- `.
+    minus: bool,
+}
+
+impl FormatLines {
+    /// Reads complete lines (each ending with `\n`; a last piece without one
+    /// is read as a line too, so push only complete lines until the text
+    /// ends). Returns the format once decided, at the line that decides it.
+    pub fn push(&mut self, lines: &str) -> Option<Format> {
+        lines.split_inclusive('\n').find_map(|line| self.line(line))
+    }
+
+    fn line(&mut self, line: &str) -> Option<Format> {
+        let t = line.trim();
+        let begins = t == "*** Begin Patch";
+        let mut diff = false;
+        match self.first {
+            First::Waiting if t.is_empty() => {}
+            First::Waiting if begins => return Some(Format::Patch),
+            First::Waiting if matches!(t, "<<EOF" | "<<'EOF'" | "<<\"EOF\"") => self.first = First::Heredoc,
+            First::Waiting if line.starts_with("--- ") => self.first = First::Minus,
+            First::Waiting => {
+                self.first = First::Read;
+                diff = t.starts_with("@@") || line.starts_with([' ', '+', '-']);
+            }
+            First::Heredoc if begins => return Some(Format::Patch),
+            First::Heredoc => self.first = First::Read,
+            First::Minus => {
+                self.first = First::Read;
+                diff = true;
+            }
+            First::Read => {}
+        }
+        // As has_file_header reads the lines.
+        if !self.begun {
+            if begins {
+                self.begun = true;
+            } else if line.starts_with("diff --git ") || (self.minus && crate::unified::is_file_header_pair(Some("--- "), Some(line))) {
+                return Some(Format::Unified);
+            }
+        }
+        self.minus = line.starts_with("--- ");
+        if blocks::is_marker_outside_block(line.strip_suffix('\n').unwrap_or(line)) {
+            return Some(Format::Blocks);
+        }
+        diff.then_some(Format::Diff)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +224,36 @@ mod tests {
         assert_eq!(detect_format("<<<<<<< SEARCH\na\n"), Format::Blocks);
         assert_eq!(detect_format(" context\n-old\n+new"), Format::Diff);
         assert_eq!(detect_format(""), Format::Diff);
+    }
+
+    /// [`FormatLines`] over `text` cut into lines: the format and the line that decided it.
+    fn decided(text: &str) -> Option<(Format, usize)> {
+        let mut f = FormatLines::default();
+        text.split_inclusive('\n').enumerate().find_map(|(i, line)| f.push(line).map(|format| (format, i + 1)))
+    }
+
+    #[test]
+    fn lines_decide_as_detect_format_does_on_the_lines_so_far() {
+        for (text, want) in [
+            ("\n  *** Begin Patch \n*** End Patch\n", Some((Format::Patch, 2))),
+            ("<<'EOF'\n*** Begin Patch\n", Some((Format::Patch, 2))),
+            ("<<EOF\n\n*** Begin Patch\n", None),
+            ("Fix:\n\ndiff --git a/f b/f\n", Some((Format::Unified, 3))),
+            ("--- a/f\n+++ b/f\n@@ -1 +1 @@\n", Some((Format::Unified, 2))),
+            ("--- a/f\n@@ -1 +1 @@\n", Some((Format::Diff, 2))),
+            ("Fix:\n*** Begin Patch\n--- a\n+++ b\n", None),
+            ("Here:\n\nsrc/a.py\n```\n<<<<<<< SEARCH\nx\n", Some((Format::Blocks, 5))),
+            ("Here:\n>>>>>>> REPLACE\n", Some((Format::Blocks, 2))),
+            ("------- SEARCH\na\n", Some((Format::Blocks, 1))),
+            ("@@ def f():\n-a\n+b\n", Some((Format::Diff, 1))),
+            (" context\n-a\n", Some((Format::Diff, 1))),
+            ("Prose only.\n>>> x = 1\n====\n", None),
+        ] {
+            assert_eq!(decided(text), want, "{text:?}");
+            if let Some((format, line)) = want {
+                let upto: String = text.split_inclusive('\n').take(line).collect();
+                assert_eq!(detect_format(&upto), format, "{text:?}");
+            }
+        }
     }
 }

@@ -108,7 +108,7 @@ pub use files::{
     apply_file_operation, apply_file_operation_among, apply_file_operation_with, apply_files, apply_patch, apply_patch_with, create_file,
     summary, summary_with, FileChange, FileOperation, Written,
 };
-pub use format::{detect_format, Format};
+pub use format::{detect_format, Format, FormatLines};
 pub use mode::{Changes, Mode, Placed};
 pub use patch::{parse as parse_patch, Operation, OperationKind, Patch, Touch};
 pub use positions::{compose_splices, edit_splices, minimal_splices, splices_between};

@@ -61,6 +61,7 @@ pub use files::{
     apply_blocks, apply_blocks_in, apply_named_blocks_to, apply_parsed_blocks, apply_parsed_blocks_to, name_blocks, BlockResult,
     BlocksResult, NamedBlocks,
 };
+pub(crate) use parse::is_marker_outside_block;
 pub use parse::{parse_blocks, parse_blocks_detailed, Parsed, ParsedEdit, Problem};
 pub use similarity::similarity;
 pub(crate) use types::py_strip;

@@ -175,6 +175,14 @@ fn marker(line: &str, open: Option<usize>) -> Option<Marker> {
     None
 }
 
+/// Whether a line (without its line break) is a marker read outside a
+/// block (a start marker, or an end marker): a message with one is edit
+/// blocks for [`parse_blocks_detailed`], which reads it as an edit or a
+/// problem (`FormatLines` decides by it line by line).
+pub(crate) fn is_marker_outside_block(line: &str) -> bool {
+    marker(line.strip_suffix('\r').unwrap_or(line), None).is_some()
+}
+
 /// A Markdown fence line (three or more backticks or tildes, then an optional
 /// info string such as a language).
 fn is_fence(line: &str) -> bool {

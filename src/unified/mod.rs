@@ -21,8 +21,8 @@ pub mod write;
 pub use apply::{
     apply, apply_parsed, apply_parsed_among, apply_parsed_placed, text_for, FileMode, Placement, UnifiedChange, UnifiedResult,
 };
-pub(crate) use parse::has_file_header;
 pub use parse::parse;
+pub(crate) use parse::{has_file_header, is_file_header_pair};
 
 /// How a unified diff is matched against the files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

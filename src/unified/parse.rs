@@ -40,7 +40,7 @@ fn bare(line: &str) -> &str {
     l.strip_suffix('\r').unwrap_or(l)
 }
 
-fn is_file_header_pair(a: Option<&str>, b: Option<&str>) -> bool {
+pub(crate) fn is_file_header_pair(a: Option<&str>, b: Option<&str>) -> bool {
     a.is_some_and(|a| a.starts_with("--- ")) && b.is_some_and(|b| b.starts_with("+++ "))
 }
 

@@ -133,19 +133,24 @@ pub fn blocks_parse(text: &str, detailed: bool) -> Result<JsValue, JsValue> {
     }
 }
 
-/// A piece of a streamed edit-blocks message (js/stream.ts), from a line
-/// where no block is open: `[edits, endMarkerLines, open]`, the edits as
-/// `blocksParse` with `detailed` gives them, the 1-based line of each one's
-/// end marker in the piece, and whether a block is still open at its end.
+/// A piece of a streamed edit-blocks message (js/stream-blocks.ts), from a
+/// line where no block is open: `[edits, endMarkerLines, open,
+/// problemLines]`, the edits as `blocksParse` with `detailed` gives them,
+/// the 1-based line of each one's end marker in the piece, whether a block
+/// is still open at its end, and the 1-based lines of its problems (a
+/// message with any applies nothing in `applyBlocks`).
 #[wasm_bindgen(js_name = blocksStreamParse)]
 pub fn blocks_stream_parse(text: &str) -> Result<Array, JsValue> {
     let parsed = blocks::parse_blocks_detailed(text);
     let ends: Vec<u32> = parsed.edits.iter().map(|e| u32::try_from(e.end_marker_line).unwrap_or(u32::MAX)).collect();
-    Ok(Array::of3(
+    let problems: Vec<u32> = parsed.problems.iter().map(|p| u32::try_from(p.line).unwrap_or(u32::MAX)).collect();
+    let out = Array::of3(
         &serialize(&parsed.edits)?,
         &js_sys::Uint32Array::from(ends.as_slice()).into(),
         &JsValue::from_bool(parsed.open.is_some()),
-    ))
+    );
+    out.push(&js_sys::Uint32Array::from(problems.as_slice()).into());
+    Ok(out)
 }
 
 /// The edit blocks of a message parsed once, for a caller that reads the

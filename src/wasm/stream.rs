@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::*;
 use super::diff::to_js_changes;
 use super::{mode, to_js_error, with_input};
 use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, Utf16Cursor};
+use crate::FormatLines;
 
 /// A V4A diff being streamed over one input.
 #[wasm_bindgen]
@@ -174,5 +175,27 @@ impl PreparedPatchStream {
             out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
         }
         out
+    }
+}
+
+/// `detectFormat` for a text being streamed (`format: 'auto'`), fed its
+/// complete lines as they arrive (`crate::format::FormatLines`).
+#[wasm_bindgen]
+pub struct PreparedFormat {
+    inner: FormatLines,
+}
+
+/// A new reader of a streamed text's format.
+#[wasm_bindgen(js_name = prepareFormat)]
+pub fn prepare_format() -> PreparedFormat {
+    PreparedFormat { inner: FormatLines::default() }
+}
+
+#[wasm_bindgen]
+impl PreparedFormat {
+    /// Reads the next complete lines: the format's name (`detectFormat`'s)
+    /// once a line decides it, else `undefined`.
+    pub fn push(&mut self, lines: &str) -> Option<String> {
+        self.inner.push(lines).map(|f| f.as_str().to_string())
     }
 }

@@ -8,7 +8,19 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { apply, applyEdits, applyFiles, createPatchStream, PatchError, parse, parseBlocks } from 'applypatch';
+import {
+  apply,
+  applyBlocks,
+  applyEdits,
+  applyFiles,
+  applyUnified,
+  createPatchStream,
+  detectFormat,
+  merge3,
+  PatchError,
+  parse,
+  parseBlocks,
+} from 'applypatch';
 import { fixture, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -545,8 +557,10 @@ test('edit blocks: a lone surrogate is the one-shot error; bad targets and optio
     () => s.end(),
     (e) => e.code === 'invalid_string' && e.message === oneShot.message,
   );
-  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'blocks' }), /target must be a string/);
-  assert.throws(() => createPatchStream('a\n', { format: 'blocks', base: 'b\n' }), /options.base/);
+  assert.throws(() => createPatchStream(['a\n'], { format: 'blocks' }), /files must be a plain object or a Map/);
+  assert.throws(() => createPatchStream('a\n', { format: 'blocks', base: 7 }), /options.base/);
+  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'blocks', base: 'a\n' }), /options.base must be a file map/);
+  assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'blocks', path: 7 }), /options.path/);
   assert.throws(() => createPatchStream('a\n', { format: 'blocks', preset: 'loose' }), /options.preset/);
   // Repairs are reported once, by end().
   const repairs = [];
@@ -556,4 +570,386 @@ test('edit blocks: a lone surrogate is the one-shot error; bad targets and optio
   assert.equal(repairs.length, 0);
   assert.equal(r.end().text, '1\ntwo\n3\n');
   assert.equal(repairs.length, 1);
+});
+
+// Edit blocks over a file map: end() is applyBlocks(files, message, options)
+// for every chunking. Each case of blockCases() goes to a map holding its
+// source under each name its blocks give (or under options.path), beside
+// other files; every other case names the files as the model remembered them
+// (under pkg/, with the file-name repair), and some messages also create a
+// file, name one the map lacks, or hold a malformed block.
+function fileCases() {
+  const out = [];
+  for (const [i, c] of blockCases().entries()) {
+    const edits = parseBlocks(c.message, { detailed: true }).edits;
+    const names = [...new Set(edits.map((e) => e.path ?? 'main.txt'))];
+    const files = Object.fromEntries([['other.txt', 'unrelated\n'], ...names.map((n) => [n, c.source])]);
+    const options = { ...c.options, path: 'main.txt' };
+    let message = c.message;
+    const sep = message.endsWith('\n') ? '' : '\n';
+    if (i % 5 === 1) message += `${sep}\nnew/file.txt\n<<<<<<< SEARCH\n=======\ncreated\n>>>>>>> REPLACE\n`;
+    if (i % 7 === 2) message += `${sep}missing.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n`;
+    if (i % 11 === 3) {
+      const at = message.indexOf('REPLACE\n');
+      if (at >= 0) message = `${message.slice(0, at + 8)}<<<<<<< SEARCH\nno divider\n>>>>>>> REPLACE\n${message.slice(at + 8)}`;
+    }
+    out.push({ name: c.name, files, message, options });
+    if (i % 2 === 1) {
+      const moved = Object.fromEntries(Object.entries(files).map(([k, v]) => [k === 'main.txt' ? k : `pkg/${k}`, v]));
+      out.push({ name: `${c.name} (pkg/, file-name)`, files: moved, message, options: { ...options, repair: ['file-name'] } });
+    }
+  }
+  return out;
+}
+
+/** The one-shot result as compared: enumerable fields (the map's files as entries). */
+const filesOutcome = (fn) => {
+  try {
+    const r = fn();
+    return { result: { ...r, files: r.files instanceof Map ? [...r.files] : r.files } };
+  } catch (e) {
+    assert.ok(e instanceof PatchError, `not a PatchError: ${e}`);
+    return { error: { code: e.code, message: e.message } };
+  }
+};
+
+test('edit blocks over a file map: every chunking ends as applyBlocks() does; sections, preview and the first error as on the prefix', () => {
+  const random = rng(2627);
+  const counts = { runs: 0, sections: 0, errors: 0, problems: 0, repaired: 0, created: 0 };
+  for (const [n, c] of fileCases().entries()) {
+    const opts = { ...c.options, preset: n % 2 === 0 ? 'safe' : 'compatible' };
+    const files = n % 3 === 0 ? new Map(Object.entries(c.files)) : c.files;
+    const want = filesOutcome(() => applyBlocks(files, c.message, opts));
+    for (const way of [[c.message], pieces(c.message), pieces(c.message, random)]) {
+      counts.runs++;
+      const at = `${c.name} [${opts.preset}, ${way.length} pieces]`;
+      const s = createPatchStream(files, { format: 'blocks', ...opts });
+      const events = [];
+      for (const p of way) events.push(...s.push(p));
+      const placed = events.filter((e) => e.type === 'section');
+      const failed = events.filter((e) => e.type === 'error');
+      assert.ok(failed.length <= 1 && (failed.length === 0 || events.at(-1) === failed[0]), `${at}: nothing follows an error`);
+      // The sections are the one-shot's blocks, in order, each to its file:
+      // their splices, applied in order, give preview().
+      const texts = new Map(files instanceof Map ? files : Object.entries(files));
+      for (const [k, e] of placed.entries()) {
+        assert.equal(e.index, k, at);
+        if (want.result !== undefined && want.result.results.length > k) {
+          assert.equal(e.path, want.result.results[k].path, at);
+          assert.equal(e.diffLine, want.result.results[k].line, at);
+        }
+        let text = texts.get(e.path) ?? '';
+        for (const sp of [...e.splices].reverse()) text = text.slice(0, sp.from) + sp.insert + text.slice(sp.to);
+        texts.set(e.path, text);
+        if (e.path === 'new/file.txt') counts.created++;
+        if (e.path.startsWith('pkg/')) counts.repaired++;
+      }
+      const preview = s.preview();
+      assert.deepEqual(new Map(preview instanceof Map ? preview : Object.entries(preview)), texts, `${at}: preview`);
+      assert.equal(preview instanceof Map, files instanceof Map, at);
+      const end = filesOutcome(() => s.end());
+      assert.deepEqual(end, want, at);
+      if (failed.length === 1) {
+        counts.errors++;
+        const e = failed[0];
+        assert.ok(want.error !== undefined || !want.result.ok, `${at}: an error event for a message that applies`);
+        if (e.result !== undefined) {
+          assert.equal(e.result.ok, false, at);
+          const last = e.result.results.at(-1);
+          if (e.result.problems.length > 0) {
+            // A malformed block: applyBlocks on the message up to it applies
+            // nothing, and the whole message's lists the same problems first.
+            counts.problems++;
+            assert.deepEqual(e.result.results, [], at);
+            assert.deepEqual(want.result?.problems.slice(0, e.result.problems.length), e.result.problems, at);
+          } else {
+            // A block that does not apply: applyBlocks on the message through its end marker line.
+            assert.equal(last.ok, false, at);
+            assert.deepEqual(
+              filesOutcome(() => e.result),
+              filesOutcome(() => applyBlocks(files, firstLines(c.message, last.endMarkerLine), opts)),
+              at,
+            );
+            if (want.result !== undefined && want.result.problems.length === 0)
+              assert.deepEqual(
+                filesOutcome(() => e.result),
+                want,
+                at,
+              );
+          }
+        } else {
+          assert.deepEqual({ error: { code: e.error.code, message: e.error.message } }, want, at);
+        }
+      } else if (want.result?.ok) {
+        assert.equal(placed.length, want.result.results.length - (c.message.endsWith('\n') ? 0 : 1), `${at}: every block placed`);
+      }
+      counts.sections += placed.length;
+      assert.throws(() => s.push('x'), /has ended/);
+    }
+  }
+  assert.ok(
+    counts.runs > 5000 &&
+      counts.sections > 5000 &&
+      counts.errors > 500 &&
+      counts.problems > 50 &&
+      counts.repaired > 500 &&
+      counts.created > 100,
+    JSON.stringify(counts),
+  );
+});
+
+// `base` on edit-block streams: the blocks apply to base as they stream, and
+// end() is the one-shot call with base (merged into the target, conflicts
+// failing as it fails them), for a text and for a file map. The target is
+// the case's source with a line the user added at its end (merged cleanly
+// unless a block changes the last line) or its first line changed (a
+// conflict when a block changes it).
+test('edit blocks with base: end() is applyEdits / applyBlocks with base, for every chunking', () => {
+  const random = rng(2628);
+  const counts = { runs: 0, sections: 0, merged: 0, conflicts: 0 };
+  const cases = blockCases().filter((_, i) => i % 3 === 0);
+  for (const [n, c] of cases.entries()) {
+    const base = c.source;
+    const target = n % 2 === 0 ? `${base}// the user's line\n` : base.replace(/^[^\n]*/, "// the user's first line");
+    const opts = { ...c.options, base, preset: n % 4 < 2 ? 'safe' : 'compatible' };
+    const edits = parseBlocks(c.message, { detailed: true }).edits;
+    const want = blocksOutcome(() => applyEdits(target, edits, opts));
+    // Every file the blocks name holds the text (one file: the same sections as the text's).
+    const names = [...new Set(edits.map((e) => e.path ?? 'main.txt'))];
+    const files = Object.fromEntries([['other.txt', 'x\n'], ...names.map((k) => [k, target])]);
+    const baseFiles = Object.fromEntries([['other.txt', 'x\n'], ...names.map((k) => [k, base])]);
+    const fileOpts = { ...opts, base: baseFiles, path: 'main.txt' };
+    const wantFiles = filesOutcome(() => applyBlocks(files, c.message, fileOpts));
+    if (want.result?.ok) counts.merged++;
+    if (want.result?.results.at(-1)?.reason === 'merge-conflict') counts.conflicts++;
+    for (const way of [[c.message], pieces(c.message), pieces(c.message, random)]) {
+      counts.runs++;
+      const at = `${c.name} [${opts.preset}, ${way.length} pieces]`;
+      const s = createPatchStream(target, { format: 'blocks', ...opts });
+      const m = createPatchStream(files, { format: 'blocks', ...fileOpts });
+      const events = way.flatMap((p) => s.push(p));
+      const fileEvents = way.flatMap((p) => m.push(p));
+      // Both apply the blocks to base: the same sections, for one file.
+      const placed = events.filter((e) => e.type === 'section');
+      if (names.length === 1) {
+        assert.deepEqual(
+          fileEvents.filter((e) => e.type === 'section').map(({ path: _path, ...e }) => e),
+          placed,
+          at,
+        );
+      }
+      let onBase = base;
+      for (const e of placed)
+        for (const sp of [...e.splices].reverse()) onBase = onBase.slice(0, sp.from) + sp.insert + onBase.slice(sp.to);
+      // preview(): that merged into the target (a conflict throws, as end() fails).
+      const merged = merge3(base, target, onBase);
+      if (merged.ok) assert.equal(s.preview(), merged.text, at);
+      else
+        assert.throws(
+          () => s.preview(),
+          (e) => e instanceof PatchError && e.code === 'merge_conflict',
+          at,
+        );
+      counts.sections += placed.length;
+      const error = events.find((e) => e.type === 'error');
+      if (error?.result !== undefined)
+        assert.deepEqual(
+          blocksOutcome(() => error.result),
+          blocksOutcome(() => applyEdits(target, edits.slice(0, error.result.results.length), opts)),
+          at,
+        );
+      assert.deepEqual(
+        blocksOutcome(() => s.end()),
+        want,
+        at,
+      );
+      assert.deepEqual(
+        filesOutcome(() => m.end()),
+        wantFiles,
+        at,
+      );
+    }
+  }
+  assert.ok(counts.runs > 1500 && counts.sections > 1000 && counts.merged > 100 && counts.conflicts > 20, JSON.stringify(counts));
+});
+
+// format: 'auto': the first line that settles the format (detectFormat's
+// rules, read line by line by the engine) picks the stream; for every case
+// of the corpora, in every chunking, auto decides the case's format and gives
+// the explicit format's events and end().
+test("format 'auto': every corpus case gives the events and end() of its own format", () => {
+  const random = rng(2629);
+  const counts = { runs: 0, diff: 0, patch: 0, blocks: 0, unified: 0, events: 0, undecided: 0 };
+  const run = (target, text, options, format) => {
+    for (const way of [[text], pieces(text), pieces(text, random)]) {
+      counts.runs++;
+      const at = `${format} ${JSON.stringify(text.slice(0, 60))} [${way.length} pieces]`;
+      const explicit = createPatchStream(target, { ...options, format });
+      const auto = createPatchStream(target, { ...options, format: 'auto' });
+      const want = way.flatMap((p) => explicit.push(p));
+      const got = way.flatMap((p) => auto.push(p));
+      // A text whose first line is no V4A line and no marker (prose, or a
+      // V4A diff that fails there) is decided by its end: end() only.
+      if (auto.format === undefined) {
+        counts.undecided++;
+        assert.deepEqual(got, [], at);
+      } else assert.deepEqual(got, want, at);
+      assert.equal(auto.format ?? detectFormat(text), format, at);
+      counts.events += got.length;
+      // (Before a line decides, the preview is the target as given.)
+      if (auto.format !== undefined && !want.some((e) => e.type === 'error')) assert.deepEqual(auto.preview(), explicit.preview(), at);
+      const end = (s) => {
+        try {
+          const r = s.end();
+          return { result: r, splices: r.splices };
+        } catch (e) {
+          return { error: e };
+        }
+      };
+      assert.deepEqual(end(auto), end(explicit), at);
+      assert.throws(() => auto.push('x'), /has ended/);
+      counts[format]++;
+    }
+  };
+  for (const c of cases().filter((_, i) => i % 2 === 0)) {
+    if (detectFormat(c.diff) === 'diff') run(c.input, c.diff, { mode: 'codex' }, 'diff');
+  }
+  for (const c of fixture('codex-parity.json').cases) if (detectFormat(c.patch) === 'patch') run(c.files, c.patch, {}, 'patch');
+  for (const c of blockCases().filter((_, i) => i % 3 === 0)) run(c.source, c.message, c.options, 'blocks');
+  for (const c of fileCases().filter((_, i) => i % 3 === 1)) run(c.files, c.message, c.options, 'blocks');
+  for (const c of fixture('unified-git.json').cases) {
+    const files = c.files;
+    const want = (() => {
+      try {
+        return { files: applyUnified(files, c.diff) };
+      } catch (e) {
+        return { error: e };
+      }
+    })();
+    for (const way of [[c.diff], pieces(c.diff, random)]) {
+      counts.runs++;
+      const auto = createPatchStream(files, { format: 'auto' });
+      assert.deepEqual(
+        way.flatMap((p) => auto.push(p)),
+        [],
+      );
+      assert.equal(auto.format, 'unified', c.name);
+      try {
+        assert.deepEqual({ files: auto.end() }, want, c.name);
+      } catch (e) {
+        if (e instanceof assert.AssertionError) throw e;
+        assert.deepEqual({ error: e }, want, c.name);
+      }
+      counts.unified++;
+    }
+  }
+  assert.ok(counts.runs > 3000 && Object.values(counts).every((n) => n > 20), JSON.stringify(counts));
+  assert.ok(counts.undecided < counts.runs / 20, JSON.stringify(counts));
+});
+
+test("format 'auto': prose is skipped until a marker decides; a text the target cannot take ends with the one-shot call's error", () => {
+  const message = 'Here is the fix:\n\n<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n';
+  const s = createPatchStream('a\nb\n', { format: 'auto' });
+  assert.deepEqual(s.push(message.slice(0, 18)), []);
+  assert.equal(s.format, undefined);
+  assert.equal(s.preview(), 'a\nb\n');
+  assert.deepEqual(s.push(message.slice(18, 29)), []);
+  assert.equal(s.format, undefined);
+  assert.deepEqual(s.push(message.slice(29, 33)), []);
+  assert.equal(s.format, 'blocks');
+  assert.deepEqual(
+    s.push(message.slice(33)).map((e) => [e.type, e.index, e.diffLine]),
+    [['section', 0, 3]],
+  );
+  assert.equal(s.preview(), 'A\nb\n');
+  assert.deepEqual(s.end(), applyEdits('a\nb\n', parseBlocks(message, { detailed: true }).edits));
+  // A V4A diff is decided by its first line.
+  const d = createPatchStream('a\n', { format: 'auto', mode: 'codex' });
+  d.push('@@\n-a\n');
+  assert.equal(d.format, 'diff');
+  d.push('+b\n');
+  assert.equal(d.end(), apply('a\n', '@@\n-a\n+b\n', { mode: 'codex' }));
+  // Over a map: a patch, and a unified diff (its result from end() only).
+  const p = createPatchStream({ 'a.txt': 'a\n' }, { format: 'auto' });
+  assert.deepEqual(p.push('*** Begin Patch\n*** Update File: a.txt\n'), [{ type: 'operation', path: 'a.txt', kind: 'update', line: 2 }]);
+  assert.equal(p.format, 'patch');
+  p.push('@@\n-a\n+b\n*** End Patch\n');
+  assert.deepEqual(p.end(), { 'a.txt': 'b\n' });
+  const unified = 'Subject: fix\n\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n';
+  const u = createPatchStream(new Map([['a.txt', 'a\n']]), { format: 'auto' });
+  assert.deepEqual(u.push(unified), []);
+  assert.equal(u.format, 'unified');
+  assert.deepEqual(u.preview(), new Map([['a.txt', 'a\n']]));
+  assert.deepEqual(u.end(), new Map([['a.txt', 'b\n']]));
+  // A unified diff over a text: apply()'s error, which names applyUnified.
+  const t = createPatchStream('a\n', { format: 'auto' });
+  assert.deepEqual(t.push(unified), []);
+  assert.equal(t.format, 'unified');
+  assert.throws(
+    () => t.end(),
+    (e) => e instanceof PatchError && /applyUnified/.test(e.message) && e.message === outcome(() => apply('a\n', unified)).error.message,
+  );
+  // Never decided by a line: end() is detectFormat's format for the whole text.
+  const prose = createPatchStream('a\n', { format: 'auto' });
+  prose.push('Nothing to change.');
+  assert.deepEqual(
+    outcome(() => prose.end()),
+    outcome(() => apply('a\n', 'Nothing to change.')),
+  );
+  assert.equal(prose.format, 'diff');
+  // Options are checked at once; repairs are for a stream of edit blocks.
+  assert.throws(() => createPatchStream('a\n', { format: 'auto', repair: true }), /options.repair/);
+  assert.throws(() => createPatchStream('a\n', { format: 'auto', mode: 'loose' }), TypeError);
+  assert.throws(() => createPatchStream('a\n', { format: 'auto', preset: 'loose' }), /options.preset/);
+  assert.throws(() => createPatchStream({ a: 'a\n' }, { format: 'auto', base: 'a\n' }), /options.base must be a file map/);
+  const aborted = createPatchStream('a\n', { format: 'auto' });
+  aborted.push('Prose\n');
+  aborted.abort();
+  assert.throws(() => aborted.push('@@\n'), /has ended/);
+  assert.throws(() => aborted.end(), /has ended/);
+});
+
+test('edit blocks over a file map: each line is parsed about once, and the one-shot call runs once per name the file-name repair maps', () => {
+  // 500 blocks over 50 files (a doctest line starting with '>>>' in each),
+  // one UTF-16 unit at a time and in 4-unit pieces: the text parsed adds up
+  // to a small multiple of the message; applyBlocks runs on the message so
+  // far only to learn what a name the map lacks means (10 names), not per block.
+  const files = {};
+  for (let f = 0; f < 50; f++) files[`src/m${f}.py`] = `${Array.from({ length: 10 }, (_, i) => `row ${i};`).join('\n')}\n`;
+  let message = 'Edits:\n';
+  for (let i = 0; i < 500; i++) {
+    const f = i % 50;
+    const name = f < 10 ? `m${f}.py` : `src/m${f}.py`;
+    message += `\n${name}\n<<<<<<< SEARCH\nrow ${Math.floor(i / 50)};\n=======\n>>> r${i}\n>>>>>>> REPLACE\n`;
+  }
+  const wasm = binding.wasm();
+  const [parse, prepare] = [wasm.blocksStreamParse, wasm.prepareBlocks];
+  let parsed = 0;
+  let oneShots = 0;
+  wasm.blocksStreamParse = (text) => {
+    parsed += text.length;
+    return parse(text);
+  };
+  wasm.prepareBlocks = (text) => {
+    oneShots++;
+    return prepare(text);
+  };
+  try {
+    for (const size of [1, 4]) {
+      [parsed, oneShots] = [0, 0];
+      const s = createPatchStream(files, { format: 'blocks', repair: ['file-name'] });
+      let placed = 0;
+      for (let at = 0; at < message.length; at += size)
+        placed += s.push(message.slice(at, at + size)).filter((e) => e.type === 'section').length;
+      assert.equal(placed, 500);
+      assert.ok(parsed < 3 * message.length, `${parsed} units parsed for a message of ${message.length}`);
+      assert.equal(oneShots, 10);
+      const end = s.end();
+      assert.equal(end.ok, true);
+      assert.deepEqual(end, applyBlocks(files, message, { repair: ['file-name'] }));
+    }
+  } finally {
+    wasm.blocksStreamParse = parse;
+    wasm.prepareBlocks = prepare;
+  }
 });

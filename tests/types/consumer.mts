@@ -158,8 +158,67 @@ for (const e of blocksStream.push('<<<<<<< SEARCH\n') as BlocksStreamEvent[]) {
 const blocksPreview: string = blocksStream.preview();
 const blocksEnd: EditsResult = blocksStream.end();
 void [blocksPreview, blocksEnd];
-// @ts-expect-error: edit blocks stream over a text, without `base`
-createPatchStream('a\n', { format: 'blocks', base: 'b\n' });
+// A text's base is a text.
+const blocksOnBaseStream: BlocksStream = createPatchStream('a\n', { format: 'blocks', base: 'b\n' });
+void blocksOnBaseStream;
+// @ts-expect-error: a text's base is a text, not a file map
+createPatchStream('a\n', { format: 'blocks', base: { a: 'b\n' } });
+
+// Edit blocks over a file map: events name their file, the preview is the
+// map's own kind, end() is applyBlocks' result.
+import type { BlocksResult, FilesBlocksStream, FilesBlocksStreamEvent } from 'applypatch';
+
+const filesBlocks: FilesBlocksStream<Map<string, string>> = createPatchStream(new Map([['a', 'x\n']]), {
+  format: 'blocks',
+  path: 'a',
+  base: new Map([['a', 'y\n']]),
+  repair: ['file-name'],
+});
+for (const e of filesBlocks.push('<<<<<<< SEARCH\n') as FilesBlocksStreamEvent<Map<string, string>>[]) {
+  if (e.type === 'section') {
+    const where: string = e.path;
+    void where;
+  } else if ('result' in e) {
+    const files: Map<string, string> = e.result.files;
+    void files;
+  } else {
+    const code: ErrorCode = e.error.code;
+    void code;
+  }
+}
+const filesBlocksPreview: Map<string, string> = filesBlocks.preview();
+const filesBlocksEnd: BlocksResult<Map<string, string>> = filesBlocks.end();
+void [filesBlocksPreview, filesBlocksEnd];
+// @ts-expect-error: a file map's base is a file map
+createPatchStream({ a: 'x\n' }, { format: 'blocks', base: 'b\n' });
+
+// format: 'auto': the format decided, the events and results of the formats a target takes.
+import type { FilesAutoStream, TextAutoStream } from 'applypatch';
+
+const autoText: TextAutoStream = createPatchStream('a\n', { format: 'auto', mode: 'codex', preset: 'safe', base: 'b\n' });
+const decided: Format | undefined = autoText.format;
+for (const e of autoText.push('@@\n')) {
+  if (e.type === 'section') {
+    const line: number = e.inputLine;
+    void line;
+  } else if (e.type === 'error' && 'result' in e) {
+    const applied: number = e.result.applied;
+    void applied;
+  }
+}
+const autoTextEnd: string | EditsResult = autoText.end();
+const autoFiles: FilesAutoStream<Map<string, string>> = createPatchStream(new Map([['a', 'x\n']]), { format: 'auto', path: 'a' });
+const autoFilesPreview: Map<string, string> = autoFiles.preview();
+const autoFilesEnd: Map<string, string> | BlocksResult<Map<string, string>> = autoFiles.end();
+void [decided, autoTextEnd, autoFilesPreview, autoFilesEnd];
+// @ts-expect-error: format 'auto' does not take repair
+createPatchStream('a\n', { format: 'auto', repair: true });
+// @ts-expect-error: the end of an auto stream may be either format's
+const onlyText: string = createPatchStream('a\n', { format: 'auto' }).end();
+void onlyText;
+// @ts-expect-error: preview() is the map's own kind
+const notAMap: Map<string, string> = createPatchStream({ a: 'x\n' }, { format: 'blocks' }).preview();
+void notAMap;
 
 // The `base` option: a text on the text functions, a file map on the file-map ones.
 import { applyBlocks, applyEdit, applyEdits, applyPatch, type MergeConflict, merge3 } from 'applypatch';
