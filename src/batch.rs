@@ -279,3 +279,36 @@ fn overlap(first: &(usize, DiffEdit), second: &(usize, DiffEdit)) -> Error {
     err.conflict = Some(Conflict { diff: first.0, diff_line: Some(first.1.diff_line) });
     err
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::context::Allow;
+
+    #[test]
+    fn changes_with_are_the_changes_of_each_mode() {
+        let input = "a\nb\nc\n";
+        let diff = "@@ a\n-b\n+B\n c";
+        for mode in [Mode::Strict, Mode::Codex] {
+            let mut ctx = Ctx::new(Allow::default());
+            let changes = mode.changes_with(input, diff, &mut ctx).unwrap();
+            assert_eq!(changes.apply(input), "a\nB\nc\n", "{mode:?}");
+            assert_eq!(changes, mode.changes(input, diff).unwrap(), "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn a_codex_batch_applies_each_diff_to_the_previous_output() {
+        // The second diff reads a line the first one wrote.
+        let out = Mode::Codex.apply_batch("a\nb\n", &["@@\n-a\n+x\n b", "@@\n-x\n+y\n b"]).unwrap();
+        assert_eq!(out, "y\nb\n");
+    }
+
+    #[test]
+    fn strict_batch_edits_that_only_touch_are_not_a_conflict() {
+        // One diff replaces line 2, the other line 3: adjacent, no common line.
+        let input = "a\nb\nc\nd\n";
+        let out = Mode::Strict.apply_batch(input, &["@@ a\n-b\n+B", "@@ b\n-c\n+C\n d"]).unwrap();
+        assert_eq!(out, "a\nB\nC\nd\n");
+    }
+}

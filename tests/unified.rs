@@ -169,6 +169,21 @@ fn strict_applies_at_the_stated_line_or_the_one_other_place_and_reports_the_offs
 }
 
 #[test]
+fn git_mode_reports_where_each_hunk_was_found() {
+    let map = files(&[("f", "x\nx\nx\nhead\na\nb\nc\n")]);
+    let d = "--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n a\n-b\n+B\n c\n";
+    let r = unified::apply(d, UnifiedMode::Git, |p| map.get(p).map(String::as_str)).unwrap();
+    assert_eq!(r.changes[0].contents.as_deref(), Some("x\nx\nx\nhead\na\nB\nc\n"));
+    assert_eq!((r.placements[0].stated_line, r.placements[0].line, r.placements[0].offset()), (2, 5, 3));
+}
+
+#[test]
+fn renames_lists_each_rename_as_from_and_to() {
+    let d = "diff --git a/a b/b\nsimilarity index 100%\nrename from a\nrename to b\ndiff --git a/c b/c\n--- a/c\n+++ b/c\n@@ -1 +1 @@\n-x\n+y\n";
+    assert_eq!(unified::parse(d).unwrap().renames(), vec![("a", "b")]);
+}
+
+#[test]
 fn strict_refuses_an_ambiguous_move() {
     let map = files(&[("f", "a\nb\nzzz\na\nb\nzzz\n")]);
     let e = strict_err(&map, "--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n a\n-b\n+B\n");
@@ -215,6 +230,70 @@ fn strict_hints_at_line_breaks() {
         e.message.contains("(the file's last line has no line break: add '\\ No newline at end of file' after that diff line)"),
         "{}",
         e.message
+    );
+}
+
+#[test]
+fn strict_says_when_only_whitespace_differs() {
+    let e = strict_err(&files(&[("f", "a \nb\n")]), "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
+    assert!(e.message.contains("Diff line 4 has 'a\\n', but line 1 of the file is 'a \\n' (only whitespace differs)."), "{}", e.message);
+}
+
+#[test]
+fn strict_finds_the_closest_place_far_from_the_stated_line_in_a_large_file() {
+    // 200 lines of context over 120,000 lines is past the 20,000,000 line
+    // comparisons a full search may make: the search keeps to 50,000 lines
+    // on each side of the stated line, which still reaches 30,000 lines away.
+    let mut file: Vec<String> = (0..120_000).map(|i| format!("line {i}\n")).collect();
+    let pre: Vec<String> = (0..200).map(|i| format!("ctx {i}\n")).collect();
+    for (i, l) in pre.iter().enumerate() {
+        file[40_000 + i] = if i == 100 { "changed\n".to_string() } else { l.clone() };
+    }
+    let hunk: String = pre.iter().map(|l| format!(" {l}")).collect();
+    let d = format!("--- a/f\n+++ b/f\n@@ -10001,200 +10001,200 @@\n{hunk}");
+    let e = strict_err(&files(&[("f", &file.concat())]), &d);
+    assert!(e.message.contains("The closest place is line 40001, where 199 of 200 lines are equal."), "{}", e.message);
+}
+
+#[test]
+fn a_short_hunk_counts_the_lines_that_follow_it() {
+    // Context, removed and added lines after the hunk stopped all count.
+    let cases = [
+        (
+            "a\nc\n",
+            "@@ -1,3 +1,1 @@\n a\n-b\n c\n",
+            "f: hunk 1 (diff line 3): its header '@@ -1,3 +1,1 @@' counts 3 old and 1 new lines, but diff line 6 (' c') is not a hunk line after 2 old and 1 new. The hunk's lines count -1,3 +1,2: write that in the header ('@@ -1,3 +1,2 @@'), or add the missing lines. Each ' ' line counts as old and new, '-' as old, '+' as new.",
+        ),
+        (
+            "a\nb\n",
+            "@@ -1,1 +1,2 @@\n a\n-b\n",
+            "f: hunk 1 (diff line 3): its header '@@ -1,1 +1,2 @@' counts 1 old and 2 new lines, but diff line 5 ('-b') is not a hunk line after 1 old and 1 new. The hunk's lines count -1,2 +1,1: write that in the header ('@@ -1,2 +1,1 @@'), or add the missing lines. Each ' ' line counts as old and new, '-' as old, '+' as new.",
+        ),
+        (
+            "a\nb\n",
+            "@@ -1,3 +1,1 @@\n a\n+b\n+c\n",
+            "f: hunk 1 (diff line 3): its header '@@ -1,3 +1,1 @@' counts 3 old and 1 new lines, but diff line 5 ('+b') is not a hunk line after 1 old and 1 new. The hunk's lines count -1,1 +1,3: write that in the header ('@@ -1,1 +1,3 @@'), or add the missing lines. Each ' ' line counts as old and new, '-' as old, '+' as new.",
+        ),
+        (
+            // A no-newline marker before any line of the hunk is not a hunk line.
+            "a\n",
+            "@@ -1,1 +1,1 @@\n\\ No newline at end of file\n-a\n+b\n",
+            "f: hunk 1 (diff line 3): its header '@@ -1,1 +1,1 @@' counts 1 old and 1 new lines, but diff line 4 ('\\ No newline at end of file') is not a hunk line after 0 old and 0 new. The hunk's lines count -1,1 +1,1: write that in the header ('@@ -1,1 +1,1 @@'), or add the missing lines. Each ' ' line counts as old and new, '-' as old, '+' as new.",
+        ),
+    ];
+    for (text, hunk, message) in cases {
+        let e = strict_err(&files(&[("f", text)]), &format!("--- a/f\n+++ b/f\n{hunk}"));
+        assert_eq!(e.kind, ErrorKind::HunkCountMismatch);
+        assert_eq!(e.message, message);
+    }
+}
+
+#[test]
+fn lines_past_the_count_after_blank_lines_still_count() {
+    let e = strict_err(&files(&[("f", "a\n\n\nc\n")]), "--- a/f\n+++ b/f\n@@ -1,1 +1,1 @@\n-a\n+b\n\n\n c\n");
+    assert_eq!(
+        e.message,
+        "f: hunk 1 (diff line 3): its header '@@ -1,1 +1,1 @@' counts 1 old and 1 new lines, but the hunk goes on: diff lines 6-8 look like more of its lines. With them the hunk counts -1,4 +1,4: write '@@ -1,4 +1,4 @@' if they belong to it, or remove them. Each ' ' line counts as old and new, '-' as old, '+' as new. (git apply ignores the lines past the count; Strict mode does not guess.)"
     );
 }
 

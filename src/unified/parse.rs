@@ -609,6 +609,8 @@ mod tests {
         assert_eq!(hunk_header("@@ -0,0 +1 @@"), Some((0, 0, 1, 1, "")));
         assert_eq!(hunk_header("@@ ... @@"), None);
         assert_eq!(unquote("\"a/sp ace\\t\\303\\251\""), Some("a/sp ace\té".to_string()));
+        // Every C escape git writes in a quoted path.
+        assert_eq!(unquote(r#""\n\t\r\a\b\f\v\"\\""#), Some("\n\t\r\x07\x08\x0c\x0b\"\\".to_string()));
         assert_eq!(git_line_names("a/x y b/x y\n"), Some(("x y".into(), "x y".into())));
         assert_eq!(git_line_names("\"a/q\\\"\" \"b/q\\\"\"\n"), Some(("q\"".into(), "q\"".into())));
         assert_eq!(header_name("a/file.c\t2024-01-01 10:00:00\n"), Some("a/file.c".into()));

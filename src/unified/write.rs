@@ -333,4 +333,49 @@ mod tests {
         let ops = line_ops(&a, &b);
         assert_eq!(ops.iter().filter(|o| o.op != Op::Equal).count(), 5);
     }
+
+    /// Every pair of texts of up to 7 lines over two letters: the script
+    /// rebuilds both texts (each step's `a` and `b` name the right lines)
+    /// and is as short as the longest common subsequence allows.
+    #[test]
+    fn script_rebuilds_both_texts_and_is_shortest_for_every_small_pair() {
+        let texts: Vec<Vec<u8>> =
+            (0..=7u32).flat_map(|n| (0..1u32 << n).map(move |bits| (0..n).map(|i| b'a' + ((bits >> i) & 1) as u8).collect())).collect();
+        for a in &texts {
+            for b in &texts {
+                let ops = line_ops(a, b);
+                let (mut na, mut nb) = (Vec::new(), Vec::new());
+                let (mut ia, mut ib) = (0, 0);
+                for o in &ops {
+                    match o.op {
+                        Op::Equal => {
+                            assert_eq!((o.a, o.b), (ia, ib), "{a:?} {b:?}");
+                            na.push(a[o.a]);
+                            nb.push(b[o.b]);
+                            (ia, ib) = (ia + 1, ib + 1);
+                        }
+                        Op::Delete => {
+                            assert_eq!(o.a, ia, "{a:?} {b:?}");
+                            na.push(a[o.a]);
+                            ia += 1;
+                        }
+                        Op::Insert => {
+                            assert_eq!(o.b, ib, "{a:?} {b:?}");
+                            nb.push(b[o.b]);
+                            ib += 1;
+                        }
+                    }
+                }
+                assert_eq!((&na, &nb), (a, b));
+                let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+                for i in 1..=a.len() {
+                    for j in 1..=b.len() {
+                        lcs[i][j] = if a[i - 1] == b[j - 1] { lcs[i - 1][j - 1] + 1 } else { lcs[i - 1][j].max(lcs[i][j - 1]) };
+                    }
+                }
+                let changed = ops.iter().filter(|o| o.op != Op::Equal).count();
+                assert_eq!(changed, a.len() + b.len() - 2 * lcs[a.len()][b.len()], "{a:?} {b:?}");
+            }
+        }
+    }
 }
