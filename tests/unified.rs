@@ -249,7 +249,7 @@ fn strict_finds_the_closest_place_far_from_the_stated_line_in_a_large_file() {
     for (i, l) in pre.iter().enumerate() {
         file[40_000 + i] = if i == 100 { "changed\n".to_string() } else { l.clone() };
     }
-    let hunk: String = pre.iter().map(|l| format!(" {l}")).collect();
+    let hunk: String = pre.iter().enumerate().map(|(i, l)| if i == 100 { format!("-{l}+new\n") } else { format!(" {l}") }).collect();
     let d = format!("--- a/f\n+++ b/f\n@@ -10001,200 +10001,200 @@\n{hunk}");
     let e = strict_err(&files(&[("f", &file.concat())]), &d);
     assert!(e.message.contains("The closest place is line 40001, where 199 of 200 lines are equal."), "{}", e.message);
