@@ -470,3 +470,50 @@ fn replace_all_replaces_every_exact_copy_and_counts_them() {
         "Edit not applied: replaceAll replaces exact copies of the SEARCH text, and the file has none; it matches ignoring trailing whitespace at lines 1-2. Nothing was changed. Copy the SEARCH text exactly from the file, or send the edit without replaceAll."
     );
 }
+
+// ---- tests that pin what the mutation sample found unpinned ----------------
+
+/// A line-numbered SEARCH text (the `line-numbers` repair) edits the line its
+/// numbers name, among equal ones, and its REPLACE text loses its numbers too;
+/// in both presets (compatible has no line hints of its own).
+#[test]
+fn line_numbers_choose_the_line_they_name_and_leave_the_replace_text() {
+    let source = "a\nx\nb\nx\nc\n";
+    for preset in [Options::COMPATIBLE, Options::SAFE] {
+        let options = Options { repair: applypatch::repair::Allow::ALL, ..preset };
+        let r = run(source, "4 | x\n", "4 | X\n", &options);
+        assert!(r.ok, "{:?}", r.failure);
+        assert_eq!(r.text, "a\nx\nb\nX\nc\n");
+    }
+}
+
+/// Repairs found in a block's file carry that file's path.
+#[test]
+fn a_block_repair_names_its_file() {
+    let source = "a\nx\nb\nx\nc\n";
+    let message = "f.txt\n<<<<<<< SEARCH\n4 | x\n=======\n4 | X\n>>>>>>> REPLACE";
+    let options = Options { repair: applypatch::repair::Allow::ALL, ..Options::SAFE };
+    let r = apply_blocks(message, &options, None, |p| (p == "f.txt").then_some(source)).unwrap();
+    assert!(r.ok);
+    assert_eq!(r.changes, [FileChange { path: "f.txt".into(), contents: Some("a\nx\nb\nX\nc\n".into()) }]);
+    let repairs = &r.results[0].repairs;
+    assert_eq!(repairs.len(), 1);
+    assert_eq!(repairs[0].path.as_deref(), Some("f.txt"));
+}
+
+/// The closest place of a long SEARCH text is aligned over a region padded by
+/// a quarter of its lines: three lines inserted into twelve still align to
+/// the last SEARCH line.
+#[test]
+fn the_closest_place_of_a_long_search_text_reaches_its_last_line() {
+    let mut file: Vec<String> = (0..5).map(|i| format!("filler_{i} = {i}")).collect();
+    let search: Vec<String> = (0..12).map(|i| format!("value_{i} = compute({i})")).collect();
+    file.extend(search[..6].iter().cloned());
+    file.extend((0..3).map(|i| format!("inserted_{i} = {i}")));
+    file.extend(search[6..].iter().cloned());
+    file.extend((5..10).map(|i| format!("filler_{i} = {i}")));
+    let r = run(&(file.join("\n") + "\n"), &search.join("\n"), "gone", &Options::SAFE);
+    assert!(!r.ok);
+    let nearest = r.failure.unwrap().nearest.unwrap();
+    assert_eq!(nearest.lines, lines(6, 20));
+}

@@ -148,10 +148,12 @@ pub fn find(source: &str, edit: &Edit, options: &Options) -> Result<Outcome> {
     }
     let Some(numbered) = numbers::strip(source, &edit.search, &edit.replace) else { return Ok(outcome) };
     if options.repair.has(RepairKind::LineNumbers) {
-        // The numbers say where: the first place they name, among equal ones.
+        // The numbers say where: the first place they name, among equal ones,
+        // in either preset (without `unique` the first equal place would win,
+        // whatever line the numbers name).
         let stripped =
             Edit { search: numbered.search.clone(), replace: numbered.replace.clone(), start_line: Some(numbered.first), ..edit.clone() };
-        let mut repaired = find_as_written(source, &stripped, &Options { line_hints: true, ..*options })?;
+        let mut repaired = find_as_written(source, &stripped, &Options { line_hints: true, unique: true, ..*options })?;
         if repaired.ok() {
             repaired.repairs.push(numbered.repair());
             return Ok(repaired);

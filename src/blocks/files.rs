@@ -256,8 +256,8 @@ fn apply_slots<'f>(
         let Some((_, text)) = state else { break };
         // Each block searches (and copies) its whole file: bounded over the message.
         rereads.read(text.len())?;
-        let edit =
-            Edit { start_line: block.start_line, end_line: block.end_line, ..Edit::new(block.search.as_str(), block.replace.as_str()) };
+        // `:end_line:` is kept in the parsed block but never used for matching.
+        let edit = Edit { start_line: block.start_line, ..Edit::new(block.search.as_str(), block.replace.as_str()) };
         let EditResult { ok, text: new, strategy, similarity, matches, failure, note, repairs: found, .. } =
             apply_edit(text, &edit, options)?;
         if ok {

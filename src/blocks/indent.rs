@@ -244,6 +244,11 @@ mod tests {
         assert_eq!(detect(["func f() {", "\tx", "\t\ty", "}"]), Some(Style { tabs: true, width: 4 }));
         assert_eq!(detect(["a", "b", ""]), None);
         assert_eq!(detect(["    a", "    b"]), Some(Style { tabs: false, width: 4 }));
+        // The most common increase, not the smallest indentation (8 here).
+        assert_eq!(
+            detect(["class A:", "        def f():", "            x", "        def g():", "            y"]),
+            Some(Style { tabs: false, width: 4 })
+        );
     }
 
     #[test]

@@ -148,11 +148,8 @@ fn backtrack(trace: &[Vec<isize>], n: usize, m: usize) -> Vec<LineOp> {
             ops.push(LineOp { op: Op::Delete, a: x as usize, b: y as usize });
         }
     }
-    while x > 0 && y > 0 {
-        x -= 1;
-        y -= 1;
-        ops.push(LineOp { op: Op::Equal, a: x as usize, b: y as usize });
-    }
+    // No snake leaves (0, 0): `line_ops` strips the common prefix before
+    // `middle` runs, so the first lines differ and the path starts there.
     ops.reverse();
     ops
 }
