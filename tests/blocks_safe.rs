@@ -517,3 +517,13 @@ fn the_closest_place_of_a_long_search_text_reaches_its_last_line() {
     let nearest = r.failure.unwrap().nearest.unwrap();
     assert_eq!(nearest.lines, lines(6, 20));
 }
+
+/// An ambiguous anchor match lists at most 20 places, and counts them all.
+#[test]
+fn an_ambiguous_anchor_match_lists_twenty_places_and_counts_all() {
+    let source = "s\nz\ne\n".repeat(25);
+    let options = Options { unique: true, ..Options::COMPATIBLE };
+    let r = run(&source, "s\nq\ne", "x", &options);
+    assert_eq!((r.ok, r.strategy, r.matches), (false, None, 25));
+    assert_eq!(r.failure.unwrap().candidates.len(), 20);
+}

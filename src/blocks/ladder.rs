@@ -320,6 +320,19 @@ impl<'a> Substring<'a> {
 /// are found with one cheap comparison per line and verified directly. When
 /// they are so many that verifying could cost more than linear time, the
 /// lines are mapped to ids and Knuth–Morris–Pratt finds the windows instead.
+#[cfg(test)]
+thread_local! {
+    /// Lines `windows` compares or maps past its first-line filter, on this
+    /// thread: what choosing between verifying and KMP saves (tests below).
+    static WINDOW_LINES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` lines of work in `windows` (tests only).
+fn window_lines(_n: usize) {
+    #[cfg(test)]
+    WINDOW_LINES.with(|c| c.set(c.get() + _n as u64));
+}
+
 fn windows(ctx: &Ctx, norm: fn(&str) -> &str) -> Vec<usize> {
     let n = ctx.search.len();
     if n == 0 || ctx.src.len() < n {
@@ -330,8 +343,17 @@ fn windows(ctx: &Ctx, norm: fn(&str) -> &str) -> Vec<usize> {
     let last_start = ctx.src.len() - n;
     let starts: Vec<usize> = (0..=last_start).filter(|&i| norm(ctx.src.line(i)) == first).collect();
     if starts.len().saturating_mul(n) <= 4 * ctx.src.len() + 64 {
-        return starts.into_iter().filter(|&i| search.iter().enumerate().all(|(k, s)| norm(ctx.src.line(i + k)) == *s)).collect();
+        return starts
+            .into_iter()
+            .filter(|&i| {
+                search.iter().enumerate().all(|(k, s)| {
+                    window_lines(1);
+                    norm(ctx.src.line(i + k)) == *s
+                })
+            })
+            .collect();
     }
+    window_lines(n + ctx.src.len());
     let mut map = LineMap::default();
     let needle: Vec<u32> = ctx
         .search
@@ -575,6 +597,22 @@ mod tests {
                 assert_eq!(s.next(from), naive_next(h, n, from), "from {from} in {} bytes", h.len());
             }
         }
+    }
+
+    /// Windows are verified line by line while that is linear, and found by
+    /// KMP past it: 1,802 equal places of 200 lines cost the 2,201 lines
+    /// mapped, not 360,400 comparisons; one place costs its 3 lines.
+    #[test]
+    fn windows_cost_stays_linear_whichever_way_they_are_found() {
+        let spent = |source: &str, search: &str| {
+            let before = WINDOW_LINES.with(std::cell::Cell::get);
+            let _ = crate::blocks::apply_edit(source, &crate::blocks::Edit::new(search, "y"), &Options::SAFE).unwrap();
+            WINDOW_LINES.with(std::cell::Cell::get) - before
+        };
+        let same = "x\n".repeat(2000);
+        assert_eq!(spent(&same, &"x \n".repeat(200)), 2201); // 200 + the file's 2,001 (an empty last line)
+        let distinct: String = (0..2000).map(|i| format!("l{i}\n")).collect();
+        assert_eq!(spent(&distinct, "l5 \nl6 \nl7 "), 3);
     }
 
     #[test]

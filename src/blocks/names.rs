@@ -215,4 +215,16 @@ mod tests {
         assert_eq!(paths, [Some("file3.py".to_string())]);
         assert!(matches!(&notes[0], Note::Hint(h) if h.contains("Did you mean dir/file3.py?")));
     }
+
+    #[test]
+    fn ten_files_are_listed_and_more_are_said_to_be_more() {
+        let dirs: Vec<String> = (0..11).map(|i| format!("d{i:02}/util.py")).collect();
+        let ten: Vec<&str> = dirs.iter().take(10).map(String::as_str).collect();
+        let all: Vec<&str> = dirs.iter().map(String::as_str).collect();
+        let listed = ten.join(", ");
+        for (paths, more) in [(&ten, ""), (&all, " and more")] {
+            let (_, notes) = names(&block("util.py", "x"), paths, true);
+            assert_eq!(notes, [Note::Refused(format!("Block 1 (line 2) names util.py, which is not among the files, and it could mean any of {listed}{more}, so it was not applied. Write the file's exact path."))]);
+        }
+    }
 }
