@@ -313,13 +313,6 @@ impl<'a> Substring<'a> {
     }
 }
 
-/// Every window of `ctx.search.len()` lines whose lines equal the SEARCH
-/// lines after `norm`.
-///
-/// A window can only start at a line equal to the first SEARCH line: those
-/// are found with one cheap comparison per line and verified directly. When
-/// they are so many that verifying could cost more than linear time, the
-/// lines are mapped to ids and Knuth–Morris–Pratt finds the windows instead.
 #[cfg(test)]
 thread_local! {
     /// Lines `windows` compares or maps past its first-line filter, on this
@@ -333,6 +326,13 @@ fn window_lines(_n: usize) {
     WINDOW_LINES.with(|c| c.set(c.get() + _n as u64));
 }
 
+/// Every window of `ctx.search.len()` lines whose lines equal the SEARCH
+/// lines after `norm`.
+///
+/// A window can only start at a line equal to the first SEARCH line: those
+/// are found with one cheap comparison per line and verified directly. When
+/// they are so many that verifying could cost more than linear time, the
+/// lines are mapped to ids and Knuth–Morris–Pratt finds the windows instead.
 fn windows(ctx: &Ctx, norm: fn(&str) -> &str) -> Vec<usize> {
     let n = ctx.search.len();
     if n == 0 || ctx.src.len() < n {
