@@ -552,6 +552,26 @@ mod tests {
         Edit::new(search, replace)
     }
 
+    /// Pinned where the mutation sample found them unpinned: a plain word
+    /// before a block is no file name (capitals of four or more letters and
+    /// `...file` are), a backslash is kept before what is not a marker, and
+    /// a stray end marker is quoted in its problem.
+    #[test]
+    fn names_escapes_and_stray_ends() {
+        assert_eq!(file_name("Changes"), None);
+        assert_eq!(file_name("README"), Some("README".to_string()));
+        assert_eq!(file_name("Makefile"), Some("Makefile".to_string()));
+        let escaped = parse_blocks_detailed("<<<<<<< SEARCH\n\\x\n=======\n\\>>>>>>> REPLACE\n>>>>>>> REPLACE\n");
+        let got: Vec<(&str, &str)> = escaped.edits.iter().map(|b| (b.search.as_str(), b.replace.as_str())).collect();
+        assert_eq!(got, [("\\x", ">>>>>>> REPLACE")]);
+        let parsed = parse_blocks_detailed("text\n>>>>>>> REPLACE\n");
+        assert_eq!(parsed.problems.len(), 1);
+        assert_eq!(
+            parsed.problems[0].message,
+            "Line 2 (\">>>>>>> REPLACE\") ends an edit block, but no block is open (a block starts with '<<<<<<< SEARCH')."
+        );
+    }
+
     #[test]
     fn compatible_quirks() {
         assert_eq!(parse_blocks("<<<<<<< SEARCH\n>>> x = 1\n=======\n>>> x = 2\n>>>>>>> REPLACE\n"), [e(">>> x = 1", "")]);

@@ -64,10 +64,6 @@ impl Hasher for LineHasher {
         self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(K);
     }
 
-    fn write_usize(&mut self, i: usize) {
-        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(K);
-    }
-
     fn finish(&self) -> u64 {
         self.0
     }
@@ -197,6 +193,8 @@ impl<'a> Pattern<'a> {
         if self.lengths.get(bit / 64).is_some_and(|w| w & (1u64 << (bit % 64)) == 0) {
             return NONE;
         }
+        #[cfg(test)]
+        LOOKED_UP.with(|c| c.set(c.get() + 1));
         self.classes.get(line).copied().unwrap_or(NONE)
     }
 
@@ -352,6 +350,8 @@ pub(crate) struct Scan {
 thread_local! {
     /// Similarities computed on this thread (what an exact match skips).
     pub(crate) static COMPUTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Lines [`Pattern::class`] looked up in its map (what the length filter saves).
+    static LOOKED_UP: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// apply-edit-block's `similarity(a, b)`: LCS of the `\n`-separated lines
@@ -473,6 +473,30 @@ mod tests {
         let b: Vec<String> = (0..150).map(|i| format!("l{}", (i * 7) % 41)).collect();
         let (ja, jb) = (a.join("\n"), b.join("\n"));
         assert_eq!(similarity(&ja, &jb).unwrap(), naive_similarity(&ja, &jb));
+    }
+
+    /// A line of a length no pattern line has is no class without a lookup.
+    #[test]
+    fn lines_of_other_lengths_are_classed_without_a_lookup() {
+        let p = Pattern::build(["abc", "de"].into_iter(), usize::MAX);
+        let looked = || LOOKED_UP.with(std::cell::Cell::get);
+        let before = looked();
+        for line in ["x".repeat(5), "y".repeat(64), String::new(), "z".repeat(5000)] {
+            assert_eq!(p.class(&line), NONE);
+        }
+        assert_eq!(looked() - before, 0);
+        assert_ne!(p.class("abc"), NONE);
+        assert_eq!(p.class("xyz"), NONE);
+        assert_eq!(looked() - before, 2);
+    }
+
+    /// A text shorter than the pattern has no window.
+    #[test]
+    fn a_text_shorter_than_the_pattern_has_no_window() {
+        let p = Pattern::build(["a", "b", "c"].into_iter(), usize::MAX);
+        let text = [p.class("a"), p.class("b")];
+        let scan = p.scan(&text, 1, &crate::limits::Budget::new("the test")).unwrap();
+        assert_eq!((scan.best_lcs, scan.best_index, scan.matching.len(), scan.computed), (0, 0, 0, 0));
     }
 
     #[test]
