@@ -478,7 +478,7 @@ mod tests {
     /// A line of a length no pattern line has is no class without a lookup.
     #[test]
     fn lines_of_other_lengths_are_classed_without_a_lookup() {
-        let p = Pattern::build(["abc", "de"].into_iter(), usize::MAX);
+        let p = Pattern::build(["abc", "de"], usize::MAX);
         let looked = || LOOKED_UP.with(std::cell::Cell::get);
         let before = looked();
         for line in ["x".repeat(5), "y".repeat(64), String::new(), "z".repeat(5000)] {
@@ -493,7 +493,7 @@ mod tests {
     /// A text shorter than the pattern has no window.
     #[test]
     fn a_text_shorter_than_the_pattern_has_no_window() {
-        let p = Pattern::build(["a", "b", "c"].into_iter(), usize::MAX);
+        let p = Pattern::build(["a", "b", "c"], usize::MAX);
         let text = [p.class("a"), p.class("b")];
         let scan = p.scan(&text, 1, &crate::limits::Budget::new("the test")).unwrap();
         assert_eq!((scan.best_lcs, scan.best_index, scan.matching.len(), scan.computed), (0, 0, 0, 0));
