@@ -155,3 +155,11 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn styles_by_name() {
+    assert_eq!(Style::from_name("merge"), Some(Style::Merge));
+    assert_eq!(Style::from_name("diff3"), Some(Style::Diff3));
+    assert_eq!(Style::from_name("zdiff3"), Some(Style::Zdiff3));
+    assert_eq!(Style::from_name("zdiff"), None);
+}
