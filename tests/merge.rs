@@ -163,3 +163,24 @@ fn styles_by_name() {
     assert_eq!(Style::from_name("zdiff3"), Some(Style::Zdiff3));
     assert_eq!(Style::from_name("zdiff"), None);
 }
+
+/// Small random triples over a few distinct lines, against what `git
+/// merge-file -p` wrote for them (tests/fixtures/merge-small.json, recorded
+/// by tests/differential/record-merge-small.mjs): conflicts joined, trimmed
+/// and placed where real histories rarely put them.
+#[test]
+fn small_dense_triples_merge_as_git_does() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge-small.json")).unwrap();
+    let recorded: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let cases = recorded["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 1500);
+    for (i, c) in cases.iter().enumerate() {
+        let s = |k: &str| c[k].as_str().unwrap();
+        for (name, style) in [("merge", Style::Merge), ("diff3", Style::Diff3), ("zdiff3", Style::Zdiff3)] {
+            let m = git(s("base"), s("ours"), s("theirs"), style);
+            let want = &c[name];
+            assert_eq!(m.text, want[1].as_str().unwrap(), "case {i} ({name})");
+            assert_eq!(m.conflicts.len() as u64, want[0].as_u64().unwrap(), "case {i} ({name})");
+        }
+    }
+}
