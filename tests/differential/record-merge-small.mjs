@@ -50,8 +50,18 @@ for (let i = 0; i < 1500; i++) {
   const base = Array.from({ length: 3 + rand(8) }, line);
   const [ours, theirs] = [edit(base).join(''), edit(base).join('')];
   const b = base.join('');
-  cases.push({ base: b, ours, theirs, merge: mergeFile(b, ours, theirs, 'merge'), diff3: mergeFile(b, ours, theirs, 'diff3'), zdiff3: mergeFile(b, ours, theirs, 'zdiff3') });
+  cases.push({
+    base: b,
+    ours,
+    theirs,
+    merge: mergeFile(b, ours, theirs, 'merge'),
+    diff3: mergeFile(b, ours, theirs, 'diff3'),
+    zdiff3: mergeFile(b, ours, theirs, 'zdiff3'),
+  });
 }
 const version = execFileSync('git', ['--version'], { encoding: 'utf8' }).trim();
-writeFileSync(out, `${JSON.stringify({ about: `Recorded by tests/differential/record-merge-small.mjs with ${version}: [conflicts, text] per style.`, cases })}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ about: `Recorded by tests/differential/record-merge-small.mjs with ${version}: [conflicts, text] per style.`, cases })}\n`,
+);
 console.log(`${cases.length} cases, ${cases.filter((c) => c.merge[0] > 0).length} with conflicts -> ${out}`);
