@@ -243,7 +243,11 @@ fn check_overlaps(edits: &[(usize, DiffEdit)]) -> Result<()> {
             }
             let touching = ce.start == pe.end && (ce.start == ce.end || pe.start == pe.end);
             if ce.start < pe.end || touching {
-                let (first, second) = if pi < ci { (*prev, cur) } else { (cur, *prev) };
+                // The earlier diff first (`pi == ci` was skipped above).
+                let (first, second) = match pi.cmp(&ci) {
+                    std::cmp::Ordering::Less => (*prev, cur),
+                    _ => (cur, *prev),
+                };
                 return Err(overlap(first, second));
             }
         }
