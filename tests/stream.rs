@@ -323,6 +323,26 @@ mod patches {
         ])
     }
 
+    /// A section that fails, known when the next `@@` opens: the error is the
+    /// one-shot call's on the text through that section, not through the
+    /// lines after it, even when they came in the same piece (here the next
+    /// section's malformed line, which would make it a syntax error).
+    #[test]
+    fn the_error_is_the_one_shot_error_through_the_failing_section() {
+        let head = "*** Begin Patch\n*** Update File: a.txt\n@@\n-missing\n+x\n";
+        let patch = format!("{head}@@\nnot a diff line\n*** End Patch\n");
+        let files = [("a.txt".to_string(), "a\nb\n".to_string())];
+        let mut s = PatchStream::new(files.clone(), Mode::Strict);
+        let events = s.push(&patch);
+        let Some(PatchEvent::Error(e)) = events.last() else { panic!("no error event: {events:?}") };
+        let lookup = |p: &str| (p == "a.txt").then_some("a\nb\n");
+        let through = applypatch::apply_patch(&format!("{head}*** End Patch\n"), Mode::Strict, lookup).unwrap_err();
+        assert_eq!(e, &through);
+        assert_eq!(e.kind, applypatch::ErrorKind::ContextNotFound);
+        // The whole text fails otherwise (its malformed line is read first).
+        assert_ne!(applypatch::apply_patch(&patch, Mode::Strict, lookup).unwrap_err(), through);
+    }
+
     #[test]
     fn every_chunking_ends_as_the_one_shot_call() {
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
@@ -354,4 +374,15 @@ mod patches {
             failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n\n")
         );
     }
+}
+
+/// The UTF-16 offsets the binding gives splices: ascending offsets read on
+/// from the last one, an offset before it starts over.
+#[test]
+fn utf16_offsets_in_any_order() {
+    let text = "é€x😀y";
+    let mut c = applypatch::stream::Utf16Cursor::default();
+    let at = |c: &mut applypatch::stream::Utf16Cursor, b: usize| c.units(text, b);
+    assert_eq!([at(&mut c, 2), at(&mut c, 6), at(&mut c, 10), at(&mut c, 11)], [1, 3, 5, 6]);
+    assert_eq!([at(&mut c, 5), at(&mut c, 5), at(&mut c, 0), at(&mut c, 99)], [2, 2, 0, 6]);
 }
