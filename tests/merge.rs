@@ -184,3 +184,19 @@ fn small_dense_triples_merge_as_git_does() {
         }
     }
 }
+
+/// A side that only repeats the base's last line (or drops a repeat): the
+/// common first lines reach into the lines a common ending would count too,
+/// so the ending stops where they start (outputs of `git merge-file -p`).
+#[test]
+fn a_repeated_last_line_is_counted_once() {
+    for (base, ours, theirs, want) in [
+        ("x\n", "x\nx\n", "x\n", "x\nx\n"),
+        ("a\nx\n", "a\nx\nx\n", "b\nx\n", "b\nx\nx\n"),
+        ("x\nx\n", "x\n", "y\nx\nx\n", "y\nx\n"),
+        ("a\nb\n", "a\nb\nb\nb\n", "a\nb\n", "a\nb\nb\nb\n"),
+    ] {
+        let m = git(base, ours, theirs, Style::Merge);
+        assert_eq!((m.text.as_str(), m.is_clean()), (want, true), "{base:?} {ours:?} {theirs:?}");
+    }
+}
