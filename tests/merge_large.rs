@@ -16,7 +16,11 @@ use applypatch::merge::{merge3, Merge3Options, Style};
 use serde_json::{json, Value};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/merge-large.json");
-const CASES: u64 = 48;
+const CASES: u64 = 52;
+/// The last cases have over 33,000 lines a side: only there does the
+/// bisection's cost limit (the "square root" of the lines searched) pass 256,
+/// so that a diagonal reaching far along a 20-line snake can be taken first.
+const HUGE: u64 = 48;
 
 /// splitmix64: the same numbers for a seed on every platform.
 struct Rng(u64);
@@ -109,7 +113,7 @@ impl Gen {
 fn triple(seed: u64) -> [String; 3] {
     let mut g = Gen { rng: Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 22), vocabulary: 0, fresh: 0 };
     g.vocabulary = [12, 60, 300, 2000][g.rng.below(4)];
-    let n = 1500 + g.rng.below(4500);
+    let n = if seed >= HUGE { 34_000 + g.rng.below(6_000) } else { 1500 + g.rng.below(4500) };
     let base: Vec<String> = (0..n).map(|_| g.ordinary()).collect();
     let (ours, theirs) = if g.rng.below(4) == 0 {
         // Each side edits its own half: the merge can be clean.
@@ -119,9 +123,10 @@ fn triple(seed: u64) -> [String; 3] {
         let ops = 20 + g.rng.below(200);
         ([head.to_vec(), g.edit(tail, ops)].concat(), ours)
     } else {
-        let ops = 40 + g.rng.below(400);
+        let scale = if seed >= HUGE { 2 } else { 1 };
+        let ops = scale * (40 + g.rng.below(400));
         let ours = g.edit(&base, ops);
-        let ops = 40 + g.rng.below(400);
+        let ops = scale * (40 + g.rng.below(400));
         (g.edit(&base, ops), ours)
     };
     let mut last = [base.concat(), ours.concat(), theirs.concat()];
