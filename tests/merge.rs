@@ -200,3 +200,52 @@ fn a_repeated_last_line_is_counted_once() {
         assert_eq!((m.text.as_str(), m.is_clean()), (want, true), "{base:?} {ours:?} {theirs:?}");
     }
 }
+
+/// Overlapping changes that end apart: the conflict takes each side's lines
+/// through the later end. And two conflicts with four lines between them
+/// that hold no letter or digit are one conflict in the `merge` style (only
+/// three lines of any kind join them otherwise). Outputs of `git merge-file -p`.
+#[test]
+fn conflicts_reach_the_later_end_and_join_over_punctuation() {
+    let cases: [(&str, &str, &str, [(usize, &str); 3]); 3] = [
+        (
+            "a\n}\n}\n}\n}\nb\n",
+            "A\n}\n}\n}\n}\nB\n",
+            "X\n}\n}\n}\n}\nY\n",
+            [
+                (1, "<<<<<<< ours\nA\n}\n}\n}\n}\nB\n=======\nX\n}\n}\n}\n}\nY\n>>>>>>> theirs\n"),
+                (2, "<<<<<<< ours\nA\n||||||| base\na\n=======\nX\n>>>>>>> theirs\n}\n}\n}\n}\n<<<<<<< ours\nB\n||||||| base\nb\n=======\nY\n>>>>>>> theirs\n"),
+                (2, "<<<<<<< ours\nA\n||||||| base\na\n=======\nX\n>>>>>>> theirs\n}\n}\n}\n}\n<<<<<<< ours\nB\n||||||| base\nb\n=======\nY\n>>>>>>> theirs\n"),
+            ],
+        ),
+        (
+            "a\nb\nc\nd\n",
+            "a\nB\nC\nd\n",
+            "a\nX\nc\nd\n",
+            [
+                (1, "a\n<<<<<<< ours\nB\nC\n=======\nX\nc\n>>>>>>> theirs\nd\n"),
+                (1, "a\n<<<<<<< ours\nB\nC\n||||||| base\nb\nc\n=======\nX\nc\n>>>>>>> theirs\nd\n"),
+                (1, "a\n<<<<<<< ours\nB\nC\n||||||| base\nb\nc\n=======\nX\nc\n>>>>>>> theirs\nd\n"),
+            ],
+        ),
+        (
+            "a\nb\nc\nd\ne\n",
+            "a\nB\nC\nD\ne\n",
+            "a\nb\nX\nd\ne\n",
+            [
+                (1, "a\n<<<<<<< ours\nB\nC\nD\n=======\nb\nX\nd\n>>>>>>> theirs\ne\n"),
+                (1, "a\n<<<<<<< ours\nB\nC\nD\n||||||| base\nb\nc\nd\n=======\nb\nX\nd\n>>>>>>> theirs\ne\n"),
+                (1, "a\n<<<<<<< ours\nB\nC\nD\n||||||| base\nb\nc\nd\n=======\nb\nX\nd\n>>>>>>> theirs\ne\n"),
+            ],
+        ),
+    ];
+    for (base, ours, theirs, want) in cases {
+        for (style, (conflicts, text)) in [Style::Merge, Style::Diff3, Style::Zdiff3].into_iter().zip(want) {
+            let m = git(base, ours, theirs, style);
+            assert_eq!((m.conflicts.len(), m.text.as_str()), (conflicts, text), "{style:?} {ours:?} {theirs:?}");
+            // Swapped sides: the same conflicts, sides swapped.
+            let s = git(base, theirs, ours, style);
+            assert_eq!(s.conflicts.len(), conflicts, "{style:?} swapped");
+        }
+    }
+}
