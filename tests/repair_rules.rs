@@ -107,6 +107,24 @@ fn one_line_indented_differently_among_exact_ones_is_another_line() {
     );
 }
 
+/// A section with one non-blank matched line: its indentation is repaired,
+/// but one line is no evidence of how the added lines should be shifted,
+/// so they stay as the diff wrote them (and the report says nothing more).
+#[test]
+fn one_matched_line_does_not_shift_the_added_lines() {
+    let r = repair::apply("fn main() {\n    run();\n}\n", "@@\n run();\n+stop();", Allow::only(&[RepairKind::Indent])).unwrap();
+    assert_eq!(r.value, "fn main() {\n    run();\nstop();\n}\n");
+    assert_eq!(r.repairs.len(), 1);
+    assert_eq!(
+        r.repairs[0].message,
+        "Section 1 (diff lines 1-3): 1 context or removed line differs from the input only in indentation (diff line 2, input line 2); it matched once, at input line 2, and the input's own text was kept."
+    );
+    // Listing a kind twice allows it as once.
+    let twice =
+        repair::apply("fn main() {\n    run();\n}\n", "@@\n run();\n+stop();", Allow::only(&[RepairKind::Indent, RepairKind::Indent]));
+    assert_eq!(twice.unwrap().value, r.value);
+}
+
 // Property tests run on the host only (proptest does not build for wasm32).
 #[cfg(not(target_arch = "wasm32"))]
 mod property {
