@@ -107,3 +107,14 @@ fn a_change_of_indentation_is_recognised_when_sent_again() {
     let twice = "fn f() {\n    x();\n}\nfn f() {\n x();\n}\n";
     assert_eq!(apply(twice, diff).unwrap_err().kind, ErrorKind::ContextNotFound);
 }
+
+/// A removal whose kept lines are unique and start where its old lines do:
+/// the new lines are found at the match itself, and being no longer than
+/// the old ones they are not the change done (the old lines are there).
+#[test]
+fn a_removal_whose_kept_lines_start_its_match_is_fresh() {
+    assert_eq!(apply("a\nb\nc\n", "@@\n a\n-b").unwrap(), "a\nc\n");
+    assert_eq!(apply("a\nb\nc\n", "@@\n a\n-b\n+b").unwrap(), "a\nb\nc\n");
+    // Sent again, it is recognised.
+    assert_eq!(apply("a\nc\n", "@@\n a\n-b").unwrap_err().kind, ErrorKind::AlreadyApplied);
+}
