@@ -107,6 +107,19 @@ fn one_line_indented_differently_among_exact_ones_is_another_line() {
     );
 }
 
+/// Blank lines inside the wrapper are skipped, and each envelope repair
+/// names the line of the patch as given where it applies: the fence, and
+/// the line after the last line of the patch for the End marker added.
+#[test]
+fn envelope_repairs_name_their_lines() {
+    let start = files(&[("a.txt", "one\ntwo\n")]);
+    let wrapped = "```diff\n\n\n*** Begin Patch\n*** Update File: a.txt\n-one\n+uno\n\n```\n";
+    let r = repair::apply_files(&start, wrapped, Allow::ALL).unwrap();
+    assert_eq!(r.value, files(&[("a.txt", "uno\ntwo\n")]));
+    let lines: Vec<(RepairKind, Option<usize>)> = r.repairs.iter().map(|r| (r.kind, r.diff_line)).collect();
+    assert_eq!(lines, [(RepairKind::Envelope, Some(1)), (RepairKind::Envelope, Some(8))], "{:?}", r.repairs);
+}
+
 /// A section with one non-blank matched line: its indentation is repaired,
 /// but one line is no evidence of how the added lines should be shifted,
 /// so they stay as the diff wrote them (and the report says nothing more).
