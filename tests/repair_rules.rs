@@ -120,6 +120,18 @@ fn envelope_repairs_name_their_lines() {
     assert_eq!(lines, [(RepairKind::Envelope, Some(1)), (RepairKind::Envelope, Some(8))], "{:?}", r.repairs);
 }
 
+/// Unicode punctuation forgiven: the report says which slip it was.
+#[test]
+fn a_unicode_repair_says_so() {
+    let r = repair::apply("say \u{201c}hi\u{201d} \u{2014} twice\nend\n", "@@\n say \"hi\" - twice\n+again", Allow::ALL).unwrap();
+    assert_eq!(r.value, "say \u{201c}hi\u{201d} \u{2014} twice\nagain\nend\n");
+    let found: Vec<(RepairKind, &str)> = r.repairs.iter().map(|r| (r.kind, r.message.as_str())).collect();
+    assert_eq!(
+        found,
+        [(RepairKind::Unicode, "Section 1 (diff lines 1-3): 1 context or removed line differs from the input only in Unicode punctuation (dashes, quotes or spaces written as their ASCII look-alikes, or the reverse) (diff line 2, input line 1); it matched once, at input line 1, and the input's own text was kept.")]
+    );
+}
+
 /// A section with one non-blank matched line: its indentation is repaired,
 /// but one line is no evidence of how the added lines should be shifted,
 /// so they stay as the diff wrote them (and the report says nothing more).
