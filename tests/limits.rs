@@ -65,3 +65,42 @@ fn a_near_miss_at_every_line_is_answered_in_linear_time() {
     let e = applypatch::apply(&input, &diff).unwrap_err();
     assert_eq!(e.kind, applypatch::ErrorKind::ContextNotFound, "{}", e.message);
 }
+
+/// The re-read budget: updates (or edits) reading up to 128 MiB in all pass,
+/// one byte more is refused, with the count of updates so far.
+#[test]
+fn rereads_are_counted_up_to_the_budget() {
+    use applypatch::limits::{Rereads, MAX_REREAD_BYTES};
+    let mut r = Rereads::default();
+    r.read(MAX_REREAD_BYTES - 1).unwrap();
+    r.read(1).unwrap();
+    let e = r.read(1).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InputTooLarge);
+    assert_eq!(
+        e.message,
+        "The 3 updates up to this one read 134217729 bytes of file text, more than the 134217728 bytes (128 MiB) applypatch reads in one call: each update of a file reads the whole file again. Merge the updates of each file into one update, or split the patch."
+    );
+    let mut edits = Rereads::edits();
+    let e = edits.read(MAX_REREAD_BYTES + 1).unwrap_err();
+    assert!(e.message.starts_with("The 1 edits up to this one read 134217729 bytes of text"), "{}", e.message);
+}
+
+/// Line breaks are counted only for a text longer than the line limit in
+/// bytes (a shorter one cannot have more lines): at the limit, no count.
+#[test]
+fn line_breaks_are_counted_only_past_the_line_limit() {
+    use applypatch::limits::{check_size, MAX_LINES};
+    let mut asked = 0;
+    check_size("x", MAX_LINES, || {
+        asked += 1;
+        MAX_LINES + 1
+    })
+    .unwrap();
+    assert_eq!(asked, 0);
+    let e = check_size("the input", MAX_LINES + 1, || {
+        asked += 1;
+        MAX_LINES + 1
+    })
+    .unwrap_err();
+    assert_eq!((asked, e.kind), (1, ErrorKind::InputTooLarge));
+}

@@ -216,6 +216,20 @@ fn near_paths_of_a_missing_file() {
     insta::assert_snapshot!("near_paths", c.text());
 }
 
+/// How far a near path may be: one edit for a name of up to 5 characters,
+/// two up to 12, three past that; or the same file name in another
+/// directory.
+#[test]
+fn near_paths_by_length() {
+    use applypatch::near::near_paths;
+    assert_eq!(near_paths("a.rs", &["b.ts", "a.rb", "x/a.rs"]), ["a.rb", "x/a.rs"]);
+    assert_eq!(near_paths("src/a.py", &["src/abc.py", "src/abcd.py"]), ["src/abc.py"]);
+    assert_eq!(
+        near_paths("src/lib/main.rs", &["src/lob/moin.rs", "src/lb/man.rx", "srx/lob/moin.rs"]),
+        ["src/lob/moin.rs", "src/lb/man.rx"]
+    );
+}
+
 /// A Responses API operation on a path with no file, knowing the files'
 /// paths (`apply_file_operation_among`: what `applyOperation` does over a
 /// complete map, and over a listed directory): the same rules as a patch.
