@@ -225,7 +225,7 @@ fn near_paths_by_length() {
     assert_eq!(near_paths("a.rs", &["b.ts", "a.rb", "x/a.rs"]), ["a.rb", "x/a.rs"]);
     assert_eq!(near_paths("src/a.py", &["src/abc.py", "src/abcd.py"]), ["src/abc.py"]);
     assert_eq!(
-        near_paths("src/lib/main.rs", &["src/lob/moin.rs", "src/lb/man.rx", "srx/lob/moin.rs"]),
+        near_paths("src/lib/main.rs", &["src/lob/moin.rs", "src/lb/man.rx", "srx/lob/moin.rx"]),
         ["src/lob/moin.rs", "src/lb/man.rx"]
     );
 }
