@@ -280,3 +280,26 @@ fn the_advice_for_a_missing_file_works() {
     assert!(e.message.contains("(src/utils.py)"), "{}", e.message);
     assert!(apply_files(&files, &delete.replace("src/utlis.py", "src/utils.py"), Mode::Strict).unwrap().is_empty());
 }
+
+/// A Delete of a path with no file after an update that applies: with the
+/// files' paths unknown (a lookup), the error names the Delete (its path and
+/// its place in the patch), not the update; over a map, where nothing is
+/// near that path, the Delete is taken as done and the patch as partly
+/// applied. And an error prints as its message.
+#[test]
+fn a_delete_of_a_gone_file_after_a_fresh_update_is_named() {
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n-one\n+uno\n*** Delete File: docs/old-notes.txt\n*** End Patch";
+    let e = applypatch::apply_patch(patch, Mode::Strict, |p| (p == "a.txt").then_some("one\n")).unwrap_err();
+    assert_eq!((e.kind, e.path.as_deref(), e.operation), (applypatch::ErrorKind::FileNotFound, Some("docs/old-notes.txt"), Some(1)));
+    assert_eq!(
+        e.message,
+        "docs/old-notes.txt: there is no file at this path to delete (it may be deleted already, or the path misspelt). Nothing was applied. Check the path, or leave out '*** Delete File: docs/old-notes.txt' and send the rest again."
+    );
+    assert_eq!(e.to_string(), e.message);
+    let start: BTreeMap<String, String> = [("a.txt".to_string(), "one\n".to_string())].into();
+    let e = apply_files(&start, patch, Mode::Strict).unwrap_err();
+    assert_eq!(
+        e.message,
+        "Part of the patch is already applied: operation 2 (delete docs/old-notes.txt, patch line 5) is already done, but operation 1 (update a.txt, patch line 2) is not. Nothing was changed. Re-read the files, then send a patch with only the changes they do not have yet."
+    );
+}

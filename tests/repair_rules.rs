@@ -233,3 +233,17 @@ mod property {
         }
     }
 }
+
+/// `Mode::changes_with`: the changes of one diff with the repairs allowed,
+/// reported in the context (Strict), as `repair::apply` makes them.
+#[test]
+fn changes_with_repairs_are_those_apply_makes() {
+    let (input, diff) = ("fn main() {\n    run();\n}\n", "@@\n run();\n+stop();");
+    let mut ctx = repair::Ctx::new(Allow::ALL);
+    let changes = Mode::Strict.changes_with(input, diff, &mut ctx).unwrap();
+    let whole = repair::apply(input, diff, Allow::ALL).unwrap();
+    assert_eq!(changes.apply(input), whole.value);
+    assert_eq!(ctx.repairs, whole.repairs);
+    let mut none = repair::Ctx::new(Allow::ALL);
+    assert_eq!(Mode::Codex.changes_with(input, diff, &mut none).unwrap().apply(input), "fn main() {\n    run();\nstop();\n}\n");
+}
