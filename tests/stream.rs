@@ -343,6 +343,25 @@ mod patches {
         assert_ne!(applypatch::apply_patch(&patch, Mode::Strict, lookup).unwrap_err(), through);
     }
 
+    /// An update that moves its file and has no body: the error comes at the
+    /// envelope line after it, and it is the one-shot call's for the text
+    /// through the move.
+    #[test]
+    fn a_move_with_no_body_fails_at_the_next_envelope_line() {
+        let head = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n";
+        let files = [("a.txt".to_string(), "a\n".to_string())];
+        let lookup = |p: &str| (p == "a.txt").then_some("a\n");
+        let through = applypatch::apply_patch(&format!("{head}*** End Patch\n"), Mode::Strict, lookup).unwrap_err();
+        for next in ["*** End Patch\n", "*** Delete File: a.txt\n*** End Patch\n"] {
+            let mut s = PatchStream::new(files.clone(), Mode::Strict);
+            let mut events = s.push(head);
+            assert!(!events.iter().any(|e| matches!(e, PatchEvent::Error(_))), "{events:?}");
+            events = s.push(next);
+            assert_eq!(events.last(), Some(&PatchEvent::Error(through.clone())), "{next:?}");
+        }
+        assert!(through.message.contains("b.txt") || through.message.contains("a.txt"), "{}", through.message);
+    }
+
     #[test]
     fn every_chunking_ends_as_the_one_shot_call() {
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
