@@ -90,4 +90,21 @@ mod tests {
         offsets("abc", &mut ascii);
         assert_eq!(ascii, [2, 0]);
     }
+
+    /// Eight bytes at a time as one at a time: every mix of 1- to 4-byte
+    /// characters, at every alignment.
+    #[test]
+    fn len_counts_code_units_in_words() {
+        let palette = ['a', '\u{e9}', '\u{20ac}', '\u{1f600}', '\u{7f}', '\u{80}', '\u{7ff}', '\u{800}', '\u{ffff}', '\u{10000}'];
+        let mut seed = 7u32;
+        for n in 0..200 {
+            let text: String = (0..n % 40)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    palette[(seed >> 16) as usize % palette.len()]
+                })
+                .collect();
+            assert_eq!(len(text.as_bytes()), text.encode_utf16().count(), "{text:?}");
+        }
+    }
 }
