@@ -25,8 +25,10 @@
 //! below that limit either way.
 
 mod patch;
+mod unified;
 
 pub use patch::{PatchEvent, PatchStream};
+pub use unified::{UnifiedEvent, UnifiedStream};
 
 use std::borrow::Cow;
 use std::ops::Range;
