@@ -1,6 +1,6 @@
-// createPatchStream: a V4A update diff, or a `*** Begin Patch` patch over a
-// file map, applied while it is still being written (docs/stream.md); edit
-// blocks over a text are js/stream-blocks.ts. The
+// createPatchStream: a V4A update diff, a `*** Begin Patch` patch or a
+// unified diff over a file map, applied while it is still being written
+// (docs/stream.md); edit blocks are js/stream-blocks.ts. The
 // engine keeps the parser's and the matcher's state between pushes
 // (src/stream/); this wrapper only holds back text, so that what crosses into
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
@@ -10,9 +10,9 @@ import { type FlatChanges, type Held, holdPrepared, putInput, wasm } from './bin
 import { blockOptions, type EditOptions } from './blocks.js';
 import { type ApplyOptions, apply, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
-import type { operationKinds } from './generated.js';
+import type { operationKinds, unifiedStatuses } from './generated.js';
 import { baseOption, mergeInto } from './merge.js';
-import { applyFiles, baseFiles, type Files, type FilesOptions, fileMap } from './patch.js';
+import { applyFiles, baseFiles, type FileMap, type Files, type FilesOptions, fileMap } from './patch.js';
 import {
   type AutoStreamOptions,
   createAutoStream,
@@ -28,7 +28,7 @@ import {
   type FilesBlocksStream,
   type FilesBlocksStreamOptions,
 } from './stream-blocks.js';
-import { applyUnified } from './unified.js';
+import { applyUnified, type UnifiedOptions, unifiedModeCode } from './unified.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -41,17 +41,18 @@ export interface StreamSplice {
 /** What a push completed. */
 export type StreamEvent =
   | {
-      /** A patch's operation header was read. */
+      /** A patch's operation header, or a unified diff's file header, was read. */
       type: 'operation';
-      /** The path its header names. */
+      /** The path its header names (a unified diff: the path it writes, the old one for a deletion). */
       path: string;
-      kind: (typeof operationKinds)[number];
+      /** A patch: 'add', 'delete' or 'update'; a unified diff: the file's status, as parseUnified gives it. */
+      kind: (typeof operationKinds)[number] | (typeof unifiedStatuses)[number];
       /** The header's line in the patch, 1-based. */
       line: number;
     }
   | {
       type: 'section';
-      /** A patch: the file the update names (its splices are offsets into that file as the operations before left it). */
+      /** A patch or a unified diff: the file the update or hunk writes (its splices are offsets into that file as the operations before left it). */
       path?: string;
       /** The section's index in the diff (0-based). */
       index: number;
@@ -71,6 +72,14 @@ export type StreamOptions = ApplyOptions & {
    * map, the default for a map).
    */
   format?: 'diff' | 'patch';
+};
+
+/**
+ * The options of a unified diff streamed over a file map: applyUnified's
+ * (`mode` 'strict' or 'git', `base` a file map).
+ */
+export type UnifiedStreamOptions = UnifiedOptions & {
+  format: 'unified';
 };
 
 /** The options of a patch streamed over a file map (`base` is a file map there, as for applyFiles). */
@@ -94,7 +103,7 @@ export interface PatchStream<R = string> {
   abort(): void;
 }
 
-/** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`). */
+/** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`, `PreparedUnifiedStream`). */
 interface Prepared {
   push(lines: string): unknown[];
   free(): void;
@@ -102,9 +111,9 @@ interface Prepared {
 
 /** A stream's kind: the name of its text, and its preview and end. */
 interface Kind<R> {
-  name: 'diff' | 'patch';
-  /** The events of what the engine's push returned. */
-  events(raw: unknown[]): StreamEvent[];
+  name: 'diff' | 'patch' | 'unified';
+  /** The events of what the engine's push returned (`text`: everything pushed, for a patch or a unified diff). */
+  events(raw: unknown[], text: () => string): StreamEvent[];
   preview(object: Prepared): R;
   /** The result, from the last piece (`rest`) or all the text (`whole`). */
   end(object: Prepared, rest: string, whole: () => string): R;
@@ -124,6 +133,7 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
 export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
 export function createPatchStream(target: string, options: BlocksStreamOptions): BlocksStream;
 export function createPatchStream<T extends Files>(target: T, options: FilesBlocksStreamOptions): FilesBlocksStream<T>;
+export function createPatchStream<T extends Files>(target: T, options: UnifiedStreamOptions): PatchStream<T>;
 export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
 export function createPatchStream(target: string, options: AutoStreamOptions): TextAutoStream;
 export function createPatchStream<T extends Files>(target: T, options: FilesAutoStreamOptions): FilesAutoStream<T>;
@@ -134,6 +144,7 @@ export function createPatchStream(
     | FilesStreamOptions
     | BlocksStreamOptions
     | FilesBlocksStreamOptions
+    | UnifiedStreamOptions
     | AutoStreamOptions
     | FilesAutoStreamOptions,
 ): PatchStream<string> | PatchStream<Files> | BlocksStream | FilesBlocksStream<Files> | TextAutoStream | FilesAutoStream<Files> {
@@ -146,9 +157,10 @@ export function createPatchStream(
       : createBlocksStream(target, options as FilesBlocksStreamOptions);
   }
   const format = opts.format ?? (text ? 'diff' : 'patch');
+  if (format === 'unified') return unifiedStream(target, options as UnifiedStreamOptions, opts);
   if (format !== 'diff' && format !== 'patch') {
     throw new TypeError(
-      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch), 'blocks' (edit blocks) or 'auto' (decided by its first lines), got ${String(format)}`,
+      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch), 'unified' (a unified diff), 'blocks' (edit blocks) or 'auto' (decided by its first lines), got ${String(format)}`,
     );
   }
   if (text !== (format === 'diff')) {
@@ -158,11 +170,7 @@ export function createPatchStream(
         : "applypatch: format 'diff' streams a V4A update diff over one text: target must be a string (for a file map, stream a *** Begin Patch patch, format 'patch')",
     );
   }
-  if (opts.repair !== undefined && opts.repair !== false) {
-    throw new TypeError(
-      'applypatch: createPatchStream does not take options.repair yet; apply the whole text with the one-shot call for that',
-    );
-  }
+  noRepair(opts);
   const mode = modeCode(opts);
   if (typeof target === 'string') {
     checkString('target', target);
@@ -183,9 +191,59 @@ export function createPatchStream(
   }
   const targetMap = fileMap(target);
   const baseMap = opts.base === undefined ? undefined : fileMap(opts.base as Files);
-  const map = baseMap ?? targetMap;
-  // Every file, for the operations to come (lone surrogates become U+FFFD
-  // here; end() is applyFiles itself, which refuses them where it reads them).
+  const held = holdPrepared(
+    'PreparedPatchStream',
+    call(() => wasm().preparePatchStream(...encodeFiles(baseMap ?? targetMap), mode)) as Glue.PreparedPatchStream,
+  );
+  const kind: Kind<Files> = {
+    name: 'patch',
+    events: patchEvents,
+    preview: (object) => previewMap((object as Glue.PreparedPatchStream).preview() as Array<string | null>, targetMap, baseMap),
+    end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
+  };
+  return new Stream(held as Held<Prepared>, kind);
+}
+
+/** `format: 'unified'`: a unified diff over a file map, whose one-shot call is applyUnified. */
+function unifiedStream(target: string | Files, options: UnifiedStreamOptions, opts: Record<string, unknown>): PatchStream<Files> {
+  if (typeof target === 'string') {
+    throw new TypeError(
+      "applypatch: format 'unified' streams a unified diff over a file map: target must be a plain object or a Map from path to contents, as for applyUnified",
+    );
+  }
+  noRepair(opts);
+  const mode = unifiedModeCode(opts);
+  const targetMap = fileMap(target);
+  const baseMap = opts.base === undefined ? undefined : fileMap(baseFiles(opts));
+  const held = holdPrepared(
+    'PreparedUnifiedStream',
+    call(() => wasm().prepareUnifiedStream(...encodeFiles(baseMap ?? targetMap), mode)) as Glue.PreparedUnifiedStream,
+  );
+  const oneShot = (text: string) => applyUnified(target, text, options);
+  const kind: Kind<Files> = {
+    name: 'unified',
+    events: (raw, text) => unifiedEvents(raw, text, oneShot),
+    preview: (object) => previewMap((object as Glue.PreparedUnifiedStream).preview() as Array<string | null>, targetMap, baseMap),
+    end: (_object, _rest, whole) => oneShot(whole()),
+  };
+  return new Stream(held as Held<Prepared>, kind);
+}
+
+function noRepair(opts: Record<string, unknown>): void {
+  if (opts.repair !== undefined && opts.repair !== false) {
+    throw new TypeError(
+      'applypatch: createPatchStream does not take options.repair yet; apply the whole text with the one-shot call for that',
+    );
+  }
+}
+
+/**
+ * Every file of a map, for the operations to come: paths, contents one
+ * after another (UTF-8) and their lengths (lone surrogates become U+FFFD
+ * here; end() is the one-shot call itself, which refuses them where it
+ * reads them).
+ */
+function encodeFiles(map: FileMap<Files>): [string[], Uint8Array, Uint32Array] {
   const encoded = map.paths.map((path) => encoder.encode(map.get(path)));
   const contents = new Uint8Array(encoded.reduce((n, b) => n + b.length, 0));
   let at = 0;
@@ -193,29 +251,23 @@ export function createPatchStream(
     contents.set(b, at);
     at += b.length;
   }
-  const lengths = new Uint32Array(encoded.map((b) => b.length));
-  const held = holdPrepared(
-    'PreparedPatchStream',
-    call(() => wasm().preparePatchStream(map.paths, contents, lengths, mode)) as Glue.PreparedPatchStream,
-  );
-  const kind: Kind<Files> = {
-    name: 'patch',
-    events: patchEvents,
-    preview: (object) => {
-      const changes = (object as Glue.PreparedPatchStream).preview() as Array<string | null>;
-      if (baseMap !== undefined) {
-        // Each file changed over base merged into the target's, as applyFiles merges.
-        for (let i = 0; i < changes.length; i += 2) {
-          const [path, text] = [changes[i] as string, changes[i + 1]];
-          const [was, now] = [baseMap.get(path), targetMap.get(path)];
-          if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(was, now, text);
-        }
-      }
-      return targetMap.with(changes);
-    },
-    end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
-  };
-  return new Stream(held as Held<Prepared>, kind);
+  return [map.paths, contents, new Uint32Array(encoded.map((b) => b.length))];
+}
+
+/**
+ * A map of the target's kind from the engine's preview (`[path, contents or
+ * null, …]`); with `base`, each file changed over base merged into the
+ * target's, as the one-shot calls merge.
+ */
+function previewMap(changes: Array<string | null>, targetMap: FileMap<Files>, baseMap: FileMap<Files> | undefined): Files {
+  if (baseMap !== undefined) {
+    for (let i = 0; i < changes.length; i += 2) {
+      const [path, text] = [changes[i] as string, changes[i + 1]];
+      const [was, now] = [baseMap.get(path), targetMap.get(path)];
+      if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(was, now, text);
+    }
+  }
+  return targetMap.with(changes);
 }
 
 /**
@@ -244,8 +296,8 @@ function autoStream(target: string | Files, opts: Record<string, unknown>): Text
         (diff) => apply(target, diff, rest as ApplyOptions),
       );
     }
-    // A unified diff is not streamed yet: its result comes from end().
-    if (format === 'unified')
+    // A unified diff in a mode applyUnified refuses: its TypeError comes from end(), as the one-shot call throws it.
+    if (format === 'unified' && (rest.mode ?? 'strict') !== 'strict')
       return wholeText(
         () => fileMap(target as Files).with([]),
         (diff) => applyUnified(target as Files, diff, rest),
@@ -270,7 +322,7 @@ const STAR = 0x2a;
 class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
   #kind: Kind<R>;
-  /** A patch: every piece pushed (end() is applyFiles on the whole text). */
+  /** A patch or a unified diff: every piece pushed (end() is the one-shot call on the whole text). */
   #all: string[] | undefined;
   /** Complete lines not sent yet, each with its line break, and their UTF-16 units. */
   #lines: string[] = [];
@@ -291,7 +343,7 @@ class Stream<R> implements PatchStream<R> {
   constructor(held: Held<Prepared>, kind: Kind<R>) {
     this.#held = held;
     this.#kind = kind;
-    if (kind.name === 'patch') this.#all = [];
+    if (kind.name !== 'diff') this.#all = [];
     dropped.register(this, held, this);
   }
 
@@ -354,12 +406,15 @@ class Stream<R> implements PatchStream<R> {
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
       this.#invalid =
-        this.#all === undefined ? invalid(this.#sent + at, lines.charCodeAt(at)) : invalidString(this.#kind.name, this.#all.join(''));
+        this.#all === undefined
+          ? invalid(this.#sent + at, lines.charCodeAt(at))
+          : // The one-shot call's error: applyFiles names its patch, applyUnified its diff.
+            invalidString(this.#kind.name === 'patch' ? 'patch' : 'diff', this.#all.join(''));
       this.#stop('failed');
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
-    const events = this.#kind.events(object.push(lines) as unknown[]);
+    const events = this.#kind.events(object.push(lines) as unknown[], () => (this.#all ?? []).join(''));
     if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
   }
@@ -375,7 +430,7 @@ class Stream<R> implements PatchStream<R> {
     this.#stop('ended');
     const all = this.#all;
     if (all !== undefined) {
-      // A patch: the one-shot call on the whole text, after the engine's stream is freed.
+      // A patch or a unified diff: the one-shot call on the whole text, after the engine's stream is freed.
       this.#release();
       return this.#kind.end(object, '', () => all.join(''));
     }
@@ -456,6 +511,31 @@ function patchEvents(raw: unknown[]): StreamEvent[] {
       events.push({ type: 'section', path, index, diffLine, inputLine, splices });
     } else {
       events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
+    }
+  }
+  return events;
+}
+
+/**
+ * A unified diff stream's events: as a patch's, but a failure is the number
+ * of diff lines through which the one-shot call gives it; its error is the
+ * one-shot call's on those lines (src/wasm/stream.rs).
+ */
+function unifiedEvents(raw: unknown[], text: () => string, oneShot: (text: string) => unknown): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  for (const e of raw) {
+    if (typeof e !== 'number') {
+      events.push(...patchEvents([e]));
+      continue;
+    }
+    const all = text();
+    let end = 0;
+    for (let n = 0; n < e; n++) end = all.indexOf('\n', end) + 1;
+    try {
+      oneShot(all.slice(0, end));
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
+      events.push({ type: 'error', error });
     }
   }
   return events;

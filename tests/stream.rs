@@ -399,6 +399,7 @@ mod unified_diffs {
             events.extend(s.push(p));
         }
         let through = s.failed_through();
+        let preview = s.preview();
         let end = s.end();
         let fail = |what: String| Err(format!("{} [{mode:?}, {how}]: {what}", case.name));
         if end != whole {
@@ -435,6 +436,25 @@ mod unified_diffs {
             if hunks.len() > result.placements.len() {
                 return fail(format!("{} hunk events, {} hunks", hunks.len(), result.placements.len()));
             }
+            // A file one file diff changes: its hunks' splices give the
+            // preview (Strict: offsets into the file; git: into the file as
+            // the hunks before left it).
+            for (path, contents) in &preview {
+                let (Some(text), Some(old)) = (contents, files.get(path.as_str())) else { continue };
+                let written = events.iter().filter(|e| matches!(e, UnifiedEvent::File { path: p, .. } if p == path)).count();
+                let own: Vec<_> = hunks.iter().filter(|(p, _)| *p == path).map(|(_, placed)| placed).collect();
+                if written != 1 || own.is_empty() {
+                    continue;
+                }
+                let mut got = old.to_string();
+                match mode {
+                    UnifiedMode::Strict => got = splice(&got, own.iter().flat_map(|p| p.splices.iter())),
+                    UnifiedMode::Git => own.iter().for_each(|p| got = splice(&got, p.splices.iter())),
+                }
+                if &got != text {
+                    return fail(format!("{path}: the splices give {got:?}, the preview is {text:?}"));
+                }
+            }
         }
         let count = |f: fn(&UnifiedEvent) -> bool| events.iter().filter(|e| f(e)).count();
         Ok([
@@ -442,6 +462,19 @@ mod unified_diffs {
             count(|e| matches!(e, UnifiedEvent::Hunk { .. })),
             count(|e| matches!(e, UnifiedEvent::Error(_))),
         ])
+    }
+
+    /// `text` with `splices` (sorted, disjoint byte ranges of it) applied.
+    fn splice<'s>(text: &str, splices: impl Iterator<Item = &'s applypatch::Splice>) -> String {
+        let mut sorted: Vec<_> = splices.collect();
+        sorted.sort_by_key(|s| s.start);
+        let (mut out, mut at) = (String::new(), 0);
+        for s in sorted {
+            out.push_str(&text[at..s.start]);
+            out.push_str(&s.text);
+            at = s.end;
+        }
+        out + &text[at..]
     }
 
     #[test]

@@ -330,7 +330,7 @@ impl UnifiedStream {
                 // The file as the hunks before left it: the splices' text.
                 let before: Arc<str> = Arc::from(p.text());
                 p.place(&name, k, &h, str::to_string).map(|at| {
-                    let runs = git_runs(&before, &h, at.line - 1);
+                    let runs = git_splices(&before, &h, at.line - 1);
                     (at, runs, before)
                 })
             }
@@ -362,16 +362,17 @@ impl UnifiedStream {
     }
 }
 
-/// The minimal splices of `before` (a file's text) that hunk `h`, placed at
-/// line `at` (0-based) by `git apply`'s rules, makes.
-fn git_runs(before: &str, h: &crate::unified::Hunk, at: usize) -> Vec<Splice> {
-    let mut starts = vec![0];
-    let mut end = 0;
-    for l in before.split_inclusive('\n') {
-        end += l.len();
-        starts.push(end);
-    }
-    let mut runs = Vec::new();
-    crate::unified::hunk_runs(h, at, &starts, &mut runs);
-    text::minimize(before, &runs)
+/// The minimal splice of `before` (a file's text) that hunk `h`, placed at
+/// line `at` (0-based) by `git apply`'s rules, makes: its old lines there
+/// become its new lines (context lines too, whose text may differ from the
+/// file's in whitespace or a final line break).
+fn git_splices(before: &str, h: &crate::unified::Hunk, at: usize) -> Vec<Splice> {
+    let lines = h.old_lines().count();
+    let mut offsets = before.split_inclusive('\n').scan(0, |end, l| {
+        *end += l.len();
+        Some(*end)
+    });
+    let start = if at == 0 { 0 } else { offsets.nth(at - 1).unwrap_or(before.len()) };
+    let end = if lines == 0 { start } else { offsets.nth(lines - 1).unwrap_or(before.len()) };
+    text::minimize(before, &[Splice { start, end, text: h.new_lines().collect() }])
 }

@@ -424,7 +424,7 @@ pub(crate) fn close_among(written: &mut Written, base: &HashMap<String, String>,
 /// The splices of `old` that a hunk placed at line `at` makes: one per run
 /// of removed and added lines between context lines, whole lines. `starts`
 /// holds the byte offset of each line of `old` (and its length at the end).
-pub(crate) fn hunk_runs(h: &Hunk, at: usize, starts: &[usize], out: &mut Vec<Splice>) {
+fn hunk_runs(h: &Hunk, at: usize, starts: &[usize], out: &mut Vec<Splice>) {
     let offset = |line: usize| starts.get(line).copied().unwrap_or(0);
     let mut line = at;
     let mut run: Option<(usize, String)> = None;

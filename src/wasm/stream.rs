@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::diff::to_js_changes;
 use super::{mode, to_js_error, with_input};
-use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, Utf16Cursor};
+use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, UnifiedEvent, UnifiedStream, Utf16Cursor};
 use crate::FormatLines;
 
 /// A V4A diff being streamed over one input.
@@ -118,10 +118,9 @@ pub struct PreparedPatchStream {
     utf16: Option<(Arc<str>, Utf16Cursor)>,
 }
 
-/// A stream applying a patch to the files `paths` (their contents, UTF-8,
-/// one after another in `contents`, `lengths` bytes each).
-#[wasm_bindgen(js_name = preparePatchStream)]
-pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedPatchStream {
+/// The files `paths` (their contents, UTF-8, one after another in
+/// `contents`, `lengths` bytes each).
+fn file_list(paths: Vec<String>, contents: &[u8], lengths: Vec<u32>) -> Vec<(String, String)> {
     let mut files = Vec::with_capacity(paths.len());
     let mut at = 0usize;
     for (path, len) in paths.into_iter().zip(lengths) {
@@ -130,7 +129,14 @@ pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<
         files.push((path, String::from_utf8_lossy(bytes).into_owned()));
         at = end;
     }
-    PreparedPatchStream { inner: Some(PatchStream::new(files, mode(mode_code))), utf16: None }
+    files
+}
+
+/// A stream applying a patch to the files `paths` (their contents, UTF-8,
+/// one after another in `contents`, `lengths` bytes each).
+#[wasm_bindgen(js_name = preparePatchStream)]
+pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedPatchStream {
+    PreparedPatchStream { inner: Some(PatchStream::new(file_list(paths, &contents, lengths), mode(mode_code))), utf16: None }
 }
 
 #[wasm_bindgen]
@@ -171,6 +177,69 @@ impl PreparedPatchStream {
     pub fn preview(&self) -> Array {
         let out = Array::new();
         for (path, contents) in self.inner.as_ref().map(PatchStream::preview).unwrap_or_default() {
+            out.push(&JsValue::from_str(&path));
+            out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
+        }
+        out
+    }
+}
+
+/// A unified diff being streamed over a file map.
+#[wasm_bindgen]
+pub struct PreparedUnifiedStream {
+    inner: Option<UnifiedStream>,
+    /// The text the last hunk's offsets were converted in, and where.
+    utf16: Option<(Arc<str>, Utf16Cursor)>,
+}
+
+/// A stream applying a unified diff to the files `paths` (as
+/// `preparePatchStream` takes them); `mode_code` the unified mode's position
+/// in `unifiedModes`.
+#[wasm_bindgen(js_name = prepareUnifiedStream)]
+pub fn prepare_unified_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedUnifiedStream {
+    let mode = super::unified::unified_mode(mode_code);
+    PreparedUnifiedStream { inner: Some(UnifiedStream::new(file_list(paths, &contents, lengths), mode)), utf16: None }
+}
+
+#[wasm_bindgen]
+impl PreparedUnifiedStream {
+    /// Reads the next complete lines. Returns the events: a file diff's
+    /// header as `[status, path, line]`, a placed hunk as `[index, diffLine,
+    /// inputLine, offsets, texts, path]` (as `PreparedPatchStream::push`;
+    /// offsets into the file as the file diffs before left it, or in git
+    /// mode as the hunks before left it), a failure as the number of diff
+    /// lines through which the one-shot call gives it (the wrapper asks
+    /// `applyUnified` for the error itself).
+    pub fn push(&mut self, lines: &str) -> Array {
+        let out = Array::new();
+        let Some(s) = self.inner.as_mut() else { return out };
+        for event in s.push(lines) {
+            match event {
+                UnifiedEvent::Error(_) => {
+                    out.push(&JsValue::from(s.failed_through().unwrap_or(0) as u32));
+                }
+                UnifiedEvent::File { path, kind, line } => {
+                    out.push(&Array::of3(&JsValue::from_str(kind.as_str()), &JsValue::from_str(&path), &JsValue::from(line as u32)));
+                }
+                UnifiedEvent::Hunk { path, placed, input } => {
+                    if !self.utf16.as_ref().is_some_and(|(text, _)| Arc::ptr_eq(text, &input)) {
+                        self.utf16 = Some((Arc::clone(&input), Utf16Cursor::default()));
+                    }
+                    let Some((_, cursor)) = self.utf16.as_mut() else { continue };
+                    let item = section(&placed, &input, cursor);
+                    item.push(&JsValue::from_str(&path));
+                    out.push(&item);
+                }
+            }
+        }
+        out
+    }
+
+    /// The files written so far with every placed hunk applied: `[path,
+    /// contents or null, …]`.
+    pub fn preview(&self) -> Array {
+        let out = Array::new();
+        for (path, contents) in self.inner.as_ref().map(UnifiedStream::preview).unwrap_or_default() {
             out.push(&JsValue::from_str(&path));
             out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
         }
