@@ -28,7 +28,7 @@ import {
   type FilesBlocksStream,
   type FilesBlocksStreamOptions,
 } from './stream-blocks.js';
-import { applyUnified, type UnifiedOptions, unifiedModeCode } from './unified.js';
+import { applyUnified, type UnifiedOptions, type UnifiedReport, type UnifiedReportOptions, unifiedModeCode } from './unified.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -82,6 +82,12 @@ export type UnifiedStreamOptions = UnifiedOptions & {
   format: 'unified';
 };
 
+/** A unified diff streamed with `report: true`: `end()` is applyUnified's report. */
+export type UnifiedReportStream<T extends Files> = Omit<PatchStream<T>, 'end'> & {
+  /** Exactly `applyUnified(files, diff, { ...options, report: true })`, or throws its `PatchError`. */
+  end(): UnifiedReport<T>;
+};
+
 /** The options of a patch streamed over a file map (`base` is a file map there, as for applyFiles). */
 export type FilesStreamOptions = FilesOptions & {
   format?: 'patch';
@@ -133,6 +139,10 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
 export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
 export function createPatchStream(target: string, options: BlocksStreamOptions): BlocksStream;
 export function createPatchStream<T extends Files>(target: T, options: FilesBlocksStreamOptions): FilesBlocksStream<T>;
+export function createPatchStream<T extends Files>(
+  target: T,
+  options: UnifiedReportOptions & { format: 'unified' },
+): UnifiedReportStream<T>;
 export function createPatchStream<T extends Files>(target: T, options: UnifiedStreamOptions): PatchStream<T>;
 export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
 export function createPatchStream(target: string, options: AutoStreamOptions): TextAutoStream;
@@ -145,9 +155,17 @@ export function createPatchStream(
     | BlocksStreamOptions
     | FilesBlocksStreamOptions
     | UnifiedStreamOptions
+    | (UnifiedReportOptions & { format: 'unified' })
     | AutoStreamOptions
     | FilesAutoStreamOptions,
-): PatchStream<string> | PatchStream<Files> | BlocksStream | FilesBlocksStream<Files> | TextAutoStream | FilesAutoStream<Files> {
+):
+  | PatchStream<string>
+  | PatchStream<Files>
+  | UnifiedReportStream<Files>
+  | BlocksStream
+  | FilesBlocksStream<Files>
+  | TextAutoStream
+  | FilesAutoStream<Files> {
   const opts = checkOptions(options);
   const text = typeof target === 'string';
   if (opts.format === 'auto') return autoStream(target, opts);
