@@ -548,7 +548,10 @@ function unifiedEvents(raw: unknown[], text: () => string, oneShot: (text: strin
     }
     const all = text();
     let end = 0;
-    for (let n = 0; n < e; n++) end = all.indexOf('\n', end) + 1;
+    for (let n = 0; n < e && end < all.length; n++) {
+      const nl = all.indexOf('\n', end);
+      end = nl < 0 ? all.length : nl + 1;
+    }
     try {
       oneShot(all.slice(0, end));
     } catch (error) {

@@ -375,7 +375,7 @@ mod unified_diffs {
 
     fn cases() -> Vec<UnifiedCase> {
         let recorded: Value = common::fixture("unified-git.json");
-        let out: Vec<UnifiedCase> = recorded["cases"]
+        let mut out: Vec<UnifiedCase> = recorded["cases"]
             .as_array()
             .into_iter()
             .flatten()
@@ -385,7 +385,17 @@ mod unified_diffs {
                 diff: str_of(&c["diff"]),
             })
             .collect();
-        assert!(out.len() >= 1200, "only {} cases", out.len());
+        // CRLF files and diffs (a `\r` is part of a unified diff's line).
+        let crlf: Vec<UnifiedCase> = out
+            .iter()
+            .map(|c| UnifiedCase {
+                name: format!("{} (CRLF)", c.name),
+                files: c.files.iter().map(|(k, v)| (k.clone(), v.replace('\n', "\r\n"))).collect(),
+                diff: c.diff.replace('\n', "\r\n"),
+            })
+            .collect();
+        out.extend(crlf);
+        assert!(out.len() >= 2400, "only {} cases", out.len());
         out
     }
 
@@ -594,6 +604,7 @@ mod unified_diffs {
         }
         assert_eq!(hunks, 1999);
         assert!(s.lines_read() < 3 * lines, "{} lines read for {lines}", s.lines_read());
+        eprintln!("2,000 hunks, one char at a time: {} lines read for {lines}", s.lines_read());
         assert!(s.end().is_ok());
 
         let mut big = String::from("--- a/f.txt\n+++ b/f.txt\n@@ -1,8000 +1,20000 @@\n");
@@ -608,5 +619,6 @@ mod unified_diffs {
         }
         assert_eq!(hunks, 1);
         assert!(s.lines_read() < 4 * lines, "{} lines read for {lines}", s.lines_read());
+        eprintln!("one hunk of 28,000 lines, a line at a time: {} lines read for {lines}", s.lines_read());
     }
 }
