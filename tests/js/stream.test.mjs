@@ -936,7 +936,7 @@ test('edit blocks over a file map: each line is parsed about once, and the one-s
 // error for the diff up to some line pushed (the whole diff's, unless a later
 // line is malformed); every section is placed where applyUnified() places
 // its hunk, and its splices make the preview.
-test('unified diffs over file maps: every chunking ends as applyUnified() does, and every hunk placed is where it applies', () => {
+test('unified diffs over file maps: every chunking ends as applyUnified() does, and every hunk placed is where it applies', (t) => {
   const random = rng(2630);
   const counts = { runs: 0, operation: 0, section: 0, error: 0, checkedSplices: 0 };
   for (const c of fixture('unified-git.json').cases) {
@@ -997,6 +997,7 @@ test('unified diffs over file maps: every chunking ends as applyUnified() does, 
     counts.runs > 7000 && counts.operation > 5000 && counts.section > 5000 && counts.error > 500 && counts.checkedSplices > 2000,
     JSON.stringify(counts),
   );
+  t.diagnostic(JSON.stringify(counts));
 });
 
 /** A text with splices (UTF-16 offsets into it, sorted) applied. */
