@@ -446,9 +446,9 @@ mod unified_diffs {
             if hunks.len() > result.placements.len() {
                 return fail(format!("{} hunk events, {} hunks", hunks.len(), result.placements.len()));
             }
-            // A file one file diff changes: its hunks' splices give the
-            // preview (Strict: offsets into the file; git: into the file as
-            // the hunks before left it).
+            // A file one file diff changes: its hunks' splices, offsets into
+            // the file, give the preview (applied in order: git may place a
+            // hunk before the one before it).
             for (path, contents) in &preview {
                 let (Some(text), Some(old)) = (contents, files.get(path.as_str())) else { continue };
                 let written = events.iter().filter(|e| matches!(e, UnifiedEvent::File { path: p, .. } if p == path)).count();
@@ -456,11 +456,7 @@ mod unified_diffs {
                 if written != 1 || own.is_empty() {
                     continue;
                 }
-                let mut got = old.to_string();
-                match mode {
-                    UnifiedMode::Strict => got = splice(&got, own.iter().flat_map(|p| p.splices.iter())),
-                    UnifiedMode::Git => own.iter().for_each(|p| got = splice(&got, p.splices.iter())),
-                }
+                let got = splice(old, own.iter().flat_map(|p| p.splices.iter()));
                 if &got != text {
                     return fail(format!("{path}: the splices give {got:?}, the preview is {text:?}"));
                 }
@@ -551,10 +547,11 @@ mod unified_diffs {
             .iter()
             .filter_map(|e| if let UnifiedEvent::Hunk { placed, input, .. } = e { Some((placed, input)) } else { None })
             .collect();
-        // The second hunk's splices are offsets into the file the first one made.
+        // The second hunk's line is in the file the first one made; its
+        // splices, as every hunk's, are offsets into the file as given.
         assert_eq!(hunks.len(), 2, "{events:?}");
-        assert_eq!((hunks[1].0.input_line, &**hunks[1].1), (4, "a\nx\nb\nc\nd\n"));
-        assert_eq!(hunks[1].0.splices, [applypatch::Splice { start: 8, end: 9, text: "D".into() }]);
+        assert_eq!((hunks[1].0.input_line, &**hunks[1].1), (4, "a\nb\nc\nd\n"));
+        assert_eq!(hunks[1].0.splices, [applypatch::Splice { start: 6, end: 7, text: "D".into() }]);
     }
 
     #[test]

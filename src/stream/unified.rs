@@ -50,10 +50,9 @@ pub enum UnifiedEvent {
         /// The file its splices are in: the path it writes.
         path: String,
         /// Its index among its file's hunks (0-based), its `@@` line, the
-        /// file line where its old lines start, and its changes: byte
-        /// offsets into the file as the file diffs before left it (Strict),
-        /// or as the hunks before it left it (`git apply`, which places
-        /// each hunk on the file the previous ones made).
+        /// file line where its old lines start (`git apply`: in the file as
+        /// the hunks before left it), and its changes: byte offsets into the
+        /// file as the file diffs before left it (`input`).
         placed: Placed,
         /// The text the splices' offsets are in.
         input: Arc<str>,
@@ -78,14 +77,16 @@ struct File {
 #[derive(Debug)]
 enum Placer {
     Strict(StrictHunks),
-    Git(GitHunks<String>),
+    /// The file's lines as the hunks left them, and the byte offset of each
+    /// line of the file diff's text (and its end).
+    Git(GitHunks<String>, Vec<usize>),
 }
 
 impl File {
     fn text(&self) -> String {
         match &self.placer {
             Placer::Strict(p) => p.text(&self.old),
-            Placer::Git(p) => p.text(),
+            Placer::Git(p, _) => p.text(),
         }
     }
 }
@@ -280,7 +281,15 @@ impl UnifiedStream {
                         let old: Arc<str> = Arc::from(std::mem::take(&mut opened.old));
                         let placer = match self.mode {
                             UnifiedMode::Strict => Placer::Strict(StrictHunks::new(&old)),
-                            UnifiedMode::Git => Placer::Git(GitHunks::new(old.split_inclusive('\n').map(str::to_string).collect())),
+                            UnifiedMode::Git => {
+                                let starts = std::iter::once(0)
+                                    .chain(old.split_inclusive('\n').scan(0, |end, l| {
+                                        *end += l.len();
+                                        Some(*end)
+                                    }))
+                                    .collect();
+                                Placer::Git(GitHunks::new(old.split_inclusive('\n').map(str::to_string).collect()), starts)
+                            }
                         };
                         self.file = Some(Box::new(File { opened, display, old, hunks: 0, placer }));
                     }
@@ -307,7 +316,7 @@ impl UnifiedStream {
                 let File { opened, old, placer, .. } = *file;
                 let new = match placer {
                     Placer::Strict(p) => p.finish(&old),
-                    Placer::Git(p) => p.text(),
+                    Placer::Git(p, _) => p.text(),
                 };
                 if close_among(&mut self.written, &self.files, &opened, new).is_err() {
                     self.fail(text, self.done + r.consumed());
@@ -324,16 +333,30 @@ impl UnifiedStream {
             Placer::Strict(p) => p.place(&old, &name, k, &h).map(|at| {
                 let mut runs = Vec::new();
                 p.runs(&h, at.line - 1, &mut runs);
-                (at, text::minimize(&old, &runs), Arc::clone(&old))
+                (at, Some(text::minimize(&old, &runs)), Arc::clone(&old))
             }),
-            Placer::Git(p) => {
-                // The file as the hunks before left it: the splices' text.
-                let before: Arc<str> = Arc::from(p.text());
-                p.place(&name, k, &h, str::to_string).map(|at| {
-                    let runs = git_splices(&before, &h, at.line - 1);
-                    (at, runs, before)
-                })
+            Placer::Git(p, starts) => p.place(&name, k, &h, str::to_string).map(|(at, run)| {
+                // The lines it replaced in the file diff's text, when they
+                // are one run no hunk wrote (git apply matches only lines no
+                // hunk wrote, and puts a hunk with no old lines at the end):
+                // else no splices could say where it went, and the stream
+                // goes quiet.
+                let splices = run.map(|lines| {
+                    let offset = |line: usize| starts.get(line).copied().unwrap_or(old.len());
+                    let whole = Splice { start: offset(lines.start), end: offset(lines.end), text: h.new_lines().collect() };
+                    text::minimize(&old, &[whole])
+                });
+                (at, splices, Arc::clone(&old))
+            }),
+        };
+        let placed = match placed {
+            Ok((at, Some(splices), input)) => Ok((at, splices, input)),
+            Ok((_, None, _)) => {
+                self.stopped = true;
+                self.file = Some(file);
+                return true;
             }
+            Err(e) => Err(e),
         };
         match placed {
             Err(_) => self.fail(text, through),
@@ -360,19 +383,4 @@ impl UnifiedStream {
             self.failure = Some((e, through));
         }
     }
-}
-
-/// The minimal splice of `before` (a file's text) that hunk `h`, placed at
-/// line `at` (0-based) by `git apply`'s rules, makes: its old lines there
-/// become its new lines (context lines too, whose text may differ from the
-/// file's in whitespace or a final line break).
-fn git_splices(before: &str, h: &crate::unified::Hunk, at: usize) -> Vec<Splice> {
-    let lines = h.old_lines().count();
-    let mut offsets = before.split_inclusive('\n').scan(0, |end, l| {
-        *end += l.len();
-        Some(*end)
-    });
-    let start = if at == 0 { 0 } else { offsets.nth(at - 1).unwrap_or(before.len()) };
-    let end = if lines == 0 { start } else { offsets.nth(lines - 1).unwrap_or(before.len()) };
-    text::minimize(before, &[Splice { start, end, text: h.new_lines().collect() }])
 }

@@ -602,24 +602,26 @@ impl StrictHunks {
 fn git_hunks(path: &str, old: &str, hunks: &[Hunk], placements: &mut Vec<Placement>) -> Result<String> {
     let mut placer = GitHunks::new(split_lines(old));
     for (i, h) in hunks.iter().enumerate() {
-        placements.push(placer.place(path, i + 1, h, |l| l)?);
+        placements.push(placer.place(path, i + 1, h, |l| l)?.0);
     }
     Ok(placer.text())
 }
 
 /// `git apply`'s placement of one file diff's hunks, one at a time: the
 /// file's lines as the hunks placed left them (`S`: borrowed, or owned by a
-/// stream), and which of them a hunk wrote.
+/// stream), and where each was in the file at first (`None`: a hunk wrote it).
 #[derive(Debug)]
 pub(crate) struct GitHunks<S> {
     img: Vec<S>,
-    patched: Vec<bool>,
+    origin: Vec<Option<usize>>,
+    /// The file's lines at first.
+    lines: usize,
 }
 
 impl<S: AsRef<str>> GitHunks<S> {
     pub(crate) fn new(lines: Vec<S>) -> Self {
-        let patched = vec![false; lines.len()];
-        GitHunks { img: lines, patched }
+        let origin = (0..lines.len()).map(Some).collect();
+        GitHunks { origin, lines: lines.len(), img: lines }
     }
 
     /// The file's text now.
@@ -628,28 +630,44 @@ impl<S: AsRef<str>> GitHunks<S> {
     }
 
     /// Places hunk `k` (1-based) of the file `path` (its new lines made `S`
-    /// by `own`): where it went, on the file as the hunks before left it.
-    pub(crate) fn place<'h>(&mut self, path: &str, k: usize, h: &Hunk<'h>, own: impl Fn(&'h str) -> S) -> Result<Placement> {
+    /// by `own`): where it went, on the file as the hunks before left it,
+    /// and the lines of the file as it was at first that it replaced (where
+    /// it inserts, for a hunk with no old lines), when they are one run of
+    /// lines no hunk wrote (no earlier hunk's lines among or around them).
+    pub(crate) fn place<'h>(
+        &mut self,
+        path: &str,
+        k: usize,
+        h: &Hunk<'h>,
+        own: impl Fn(&'h str) -> S,
+    ) -> Result<(Placement, Option<std::ops::Range<usize>>)> {
         let pre: Vec<&str> = h.old_lines().collect();
         let trailing = h.lines.iter().rev().take_while(|l| l.kind == LineKind::Context).count();
         let begin = h.old_start <= 1;
         let end = trailing == 0;
         let pos = h.new_start.saturating_sub(1);
-        let Some(at) = find_pos(&self.img, &self.patched, &pre, pos, begin, end) else {
+        let Some(at) = find_pos(&self.img, &self.origin, &pre, pos, begin, end) else {
             let img: Vec<&str> = self.img.iter().map(AsRef::as_ref).collect();
             let stated = pos.min(img.len());
             return Err(not_found(path, k, h, &img, &pre, stated, 0));
         };
         let post: Vec<&'h str> = h.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text).collect();
-        self.patched.splice(at..at + pre.len(), post.iter().map(|_| true));
+        let first = match self.origin.get(at) {
+            Some(&o) => o,
+            // At the end: after every line of the file.
+            None => Some(self.lines).filter(|_| pre.is_empty()),
+        };
+        let run =
+            first.filter(|&o| (0..pre.len()).all(|i| self.origin.get(at + i).copied().flatten() == Some(o + i))).map(|o| o..o + pre.len());
+        self.origin.splice(at..at + pre.len(), post.iter().map(|_| None));
         self.img.splice(at..at + pre.len(), post.into_iter().map(own));
-        Ok(Placement { path: path.to_string(), hunk: k, stated_line: pos + 1, line: at + 1 })
+        Ok((Placement { path: path.to_string(), hunk: k, stated_line: pos + 1, line: at + 1 }, run))
     }
 }
 
 /// git's `find_pos`: tries `line`, then one further down, one further up,
 /// and so on, until a place matches.
-fn find_pos<S: AsRef<str>>(img: &[S], patched: &[bool], pre: &[&str], pos: usize, begin: bool, end: bool) -> Option<usize> {
+fn find_pos<S: AsRef<str>>(img: &[S], origin: &[Option<usize>], pre: &[&str], pos: usize, begin: bool, end: bool) -> Option<usize> {
     let n = img.len();
     if pre.len() > n {
         return None;
@@ -668,7 +686,7 @@ fn find_pos<S: AsRef<str>>(img: &[S], patched: &[bool], pre: &[&str], pos: usize
             && (!begin || at == 0)
             && pre.iter().enumerate().all(|(i, l)| {
                 let Some(have) = img.get(at + i).map(AsRef::as_ref) else { return false };
-                if patched.get(at + i).copied().unwrap_or(true) {
+                if origin.get(at + i).is_none_or(Option::is_none) {
                     return false;
                 }
                 if l.ends_with('\n') || i + 1 < pre.len() {

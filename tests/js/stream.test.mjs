@@ -972,19 +972,15 @@ test('unified diffs over file maps: every chunking ends as applyUnified() does, 
           report.hunks.slice(0, sections.length).map((h) => [h.path, h.hunk, h.line]),
           at,
         );
-        // A file one file diff changes in place: its sections' splices give the preview
-        // (Strict: offsets into the file; git: into the file as the hunks before left it).
+        // A file one file diff changes in place: its sections' splices, offsets into the file, give the preview.
         const written = events.filter((e) => e.type === 'operation').map((e) => e.path);
         for (const path of new Set(sections.map((e) => e.path))) {
           if (written.filter((p) => p === path).length !== 1 || c.files[path] === undefined) continue;
           const own = sections.filter((e) => e.path === path);
-          let text = c.files[path];
-          if (mode === 'strict')
-            text = spliced(
-              text,
-              own.flatMap((e) => e.splices),
-            );
-          else for (const e of own) text = spliced(text, e.splices);
+          const text = spliced(
+            c.files[path],
+            own.flatMap((e) => e.splices),
+          );
           if (preview[path] !== undefined) {
             assert.equal(text, preview[path], `${at}: ${path}`);
             counts.checkedSplices++;
