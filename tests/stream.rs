@@ -536,6 +536,25 @@ mod unified_diffs {
     }
 
     #[test]
+    fn a_hunk_is_placed_at_the_push_that_ends_it_whatever_follows_in_that_push() {
+        // The second hunk, pushed a line at a time, is read at its 1st, 2nd,
+        // 4th and 8th line (each time it has too few); the push that ends it
+        // also starts the next hunk and ends with that one's lines.
+        let input: String = (1..=26).map(|i| format!("l{i}\n")).collect();
+        let mut s = UnifiedStream::new([("a.txt".to_string(), input)], UnifiedMode::Strict);
+        let events = s.push("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-l1\n+L1\n");
+        assert_eq!(events.len(), 1, "{events:?}");
+        let mut events = s.push("@@ -3,8 +3,8 @@\n");
+        for i in 3..=9 {
+            events.extend(s.push(&format!(" l{i}\n")));
+        }
+        assert_eq!(events.iter().filter(|e| matches!(e, UnifiedEvent::Hunk { .. })).count(), 1, "{events:?}");
+        let events = s.push("-l10\n+L10\n@@ -20 +20 @@\n-l20\n+L20\n");
+        let [UnifiedEvent::Hunk { placed, .. }] = events.as_slice() else { panic!("{events:?}") };
+        assert_eq!((placed.index, placed.input_line), (1, 3));
+    }
+
+    #[test]
     fn git_mode_places_each_hunk_on_the_file_the_hunks_before_made() {
         let files = [("a.txt".to_string(), "a\nb\nc\nd\n".to_string())];
         let mut s = UnifiedStream::new(files, UnifiedMode::Git);

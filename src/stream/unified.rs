@@ -166,7 +166,7 @@ impl UnifiedStream {
             at += i + 1;
             self.ends.push(at);
         }
-        if self.ends.len() > before && !self.stopped && self.due() {
+        if self.ends.len() > before && !self.stopped && self.due(before) {
             let text = std::mem::take(&mut self.text);
             self.read(&text);
             self.text = text;
@@ -214,11 +214,11 @@ impl UnifiedStream {
         self.lines_read
     }
 
-    /// Whether the next step is worth reading again with the lines pushed:
-    /// always at first and when its lines have doubled since it last ran
-    /// out of them, and at a line that can end a hunk (no hunk line) 8
-    /// times.
-    fn due(&mut self) -> bool {
+    /// Whether the next step is worth reading again with the lines pushed
+    /// (those after the first `before` are new): always at first and when
+    /// its lines have doubled since it last ran out of them, and when a new
+    /// line can end a hunk (no hunk line) 8 times.
+    fn due(&mut self, before: usize) -> bool {
         let waiting = self.ends.len().saturating_sub(self.done);
         if self.tries == 0 || waiting >= 2 * self.tried {
             return true;
@@ -226,9 +226,14 @@ impl UnifiedStream {
         if self.early >= 8 {
             return false;
         }
-        let last = self.ends.len().checked_sub(2).and_then(|i| self.ends.get(i)).copied().unwrap_or(0);
-        let line = self.text.get(last..self.ends.last().copied().unwrap_or(0)).unwrap_or("");
-        let ends = !(line.starts_with([' ', '+', '-', '\\']) || line == "\n" || line == "\r\n");
+        let from = before.checked_sub(1).and_then(|i| self.ends.get(i)).copied().unwrap_or(0);
+        let to = self.ends.last().copied().unwrap_or(0);
+        let ends = self
+            .text
+            .get(from..to)
+            .unwrap_or("")
+            .split_inclusive('\n')
+            .any(|line| !(line.starts_with([' ', '+', '-', '\\']) || line == "\n" || line == "\r\n"));
         self.early += usize::from(ends);
         ends
     }
