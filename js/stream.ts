@@ -336,18 +336,31 @@ const SPACE = 0x20;
 const PLUS = 0x2b;
 const MINUS = 0x2d;
 const STAR = 0x2a;
+const CR = 0x0d;
 
 class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
   #kind: Kind<R>;
   /** A patch or a unified diff: every piece pushed (end() is the one-shot call on the whole text). */
   #all: string[] | undefined;
-  /** Complete lines not sent yet, each with its line break, and their UTF-16 units. */
-  #lines: string[] = [];
-  #length = 0;
-  /** The unfinished last line (a rope of the pieces since the last line break). */
-  #line = '';
-  /** Open and started: {@link push} takes a piece that ends no line in its short path. */
+  /**
+   * The text not sent yet: complete lines, then the unfinished last one (a
+   * rope of the pieces, flattened once, when it is sent).
+   */
+  #text = '';
+  /** The UTF-16 units of {@link #text} through its last line break. */
+  #complete = 0;
+  /** The first unit of the unfinished line (-1: none yet). */
+  #first = -1;
+  /** The unfinished line has a carriage return before something other than its line break. */
+  #strayCr = false;
+  /** The unfinished line ends with a carriage return (its line break may follow). */
+  #lastCr = false;
+  /**
+   * Open, started, and inside a line that has its first unit and does not
+   * end with a carriage return: {@link push} takes a piece with no line break
+   * and no carriage return in its short path.
+   */
   #quick = false;
   /** Lines are sent as soon as they are complete (after a `***` line). */
   #eager = false;
@@ -376,11 +389,12 @@ class Stream<R> implements PatchStream<R> {
    */
   push(chunk: string): StreamEvent[] {
     // Most pieces (a token or so) end no line: only remembered, in a path
-    // kept short (it runs for nearly every piece). A carriage return is
-    // looked at when its line is complete.
-    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\n') < 0) {
+    // kept short (it runs for nearly every piece). What decides when lines
+    // are sent (a line's first unit, its carriage returns) is read from the
+    // pieces in the long path, never from the text held.
+    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
       this.#all?.push(chunk);
-      this.#line += chunk;
+      this.#text += chunk;
       return [];
     }
     return this.#push(chunk);
@@ -393,34 +407,47 @@ class Stream<R> implements PatchStream<R> {
     this.#all?.push(chunk);
     // After an error: kept for end(), which answers for everything pushed.
     if (this.#state === 'failed') {
-      this.#line += chunk;
+      this.#text += chunk;
       return [];
     }
     const object = this.#object();
     let send = !this.#started;
     this.#started = true;
-    this.#quick = true;
-    let from = 0;
-    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', from)) {
-      const line = this.#line + chunk.slice(from, nl + 1);
-      this.#line = '';
-      from = nl + 1;
-      const first = line.charCodeAt(0);
-      if (first === STAR) this.#eager = true;
-      // Sent now: a line that is not a section's body line (nor empty), or
-      // one with a carriage return inside (not just before its break).
-      const cr = line.indexOf('\r');
-      if (this.#eager || (cr >= 0 && cr < line.length - 2) || (line.length > 1 && first !== SPACE && first !== PLUS && first !== MINUS)) {
-        send = true;
+    const base = this.#text.length;
+    this.#text += chunk;
+    // The next carriage return at or after `from` (-1: none), searched for
+    // once per carriage return, not once per line.
+    let cr = chunk.indexOf('\r');
+    for (let from = 0; ; ) {
+      const nl = chunk.indexOf('\n', from);
+      const end = nl < 0 ? chunk.length : nl;
+      if (from < end) {
+        if (this.#first < 0) this.#first = chunk.charCodeAt(from);
+        if (this.#lastCr) this.#strayCr = true;
+        for (; cr >= 0 && cr < end; cr = chunk.indexOf('\r', cr + 1)) {
+          if (cr < end - 1) this.#strayCr = true;
+        }
+        this.#lastCr = chunk.charCodeAt(end - 1) === CR;
       }
-      this.#lines.push(line);
-      this.#length += line.length;
+      if (nl < 0) break;
+      // A line is complete. Sent now: a line that is not a section's body
+      // line (nor empty), or one with a carriage return inside (not just
+      // before its break).
+      const first = this.#first;
+      if (first === STAR) this.#eager = true;
+      if (this.#eager || this.#strayCr || (first >= 0 && first !== SPACE && first !== PLUS && first !== MINUS)) send = true;
+      this.#first = -1;
+      this.#strayCr = false;
+      this.#lastCr = false;
+      this.#complete = base + nl + 1;
+      from = nl + 1;
     }
-    this.#line += chunk.slice(from);
-    if (!send && this.#length < HOLD) return [];
-    const lines = this.#lines.join('');
-    this.#lines = [];
-    this.#length = 0;
+    this.#quick = this.#first >= 0 && !this.#lastCr;
+    if (!send && this.#complete < HOLD) return [];
+    const text = this.#text;
+    const lines = text.slice(0, this.#complete);
+    this.#text = text.slice(this.#complete);
+    this.#complete = 0;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
       this.#invalid =
@@ -454,7 +481,7 @@ class Stream<R> implements PatchStream<R> {
     }
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
-      const rest = this.#lines.join('') + this.#line;
+      const rest = this.#text;
       const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
       if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
       return this.#kind.end(object, rest, () => rest);
