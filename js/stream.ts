@@ -111,7 +111,8 @@ export interface PatchStream<R = string> {
 
 /** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`, `PreparedUnifiedStream`). */
 interface Prepared {
-  push(lines: string): unknown[];
+  /** Reads the complete lines the wrapper put in the input buffer (their length in bytes). */
+  pushInput(len: number): unknown[];
   free(): void;
 }
 
@@ -459,7 +460,8 @@ class Stream<R> implements PatchStream<R> {
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
-    const events = this.#kind.events(object.push(lines) as unknown[], () => (this.#all ?? []).join(''));
+    // Through the input buffer: one native UTF-8 copy (a string argument is copied a unit at a time).
+    const events = this.#kind.events(object.pushInput(putInput(lines)) as unknown[], () => (this.#all ?? []).join(''));
     if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
   }

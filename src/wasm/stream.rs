@@ -31,6 +31,14 @@ pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream
 
 #[wasm_bindgen]
 impl PreparedStream {
+    /// [`Self::push`] of the lines the wrapper put in the input buffer
+    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
+        with_input(len, |lines| Ok(self.push(lines)))
+    }
+
     /// Reads the next complete lines. Returns the events in two values,
     /// whatever their number: `[sections, texts]` (`sections`: a
     /// `Uint32Array` of `[index, diffLine, inputLine, n, start, end,
@@ -141,6 +149,14 @@ pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<
 
 #[wasm_bindgen]
 impl PreparedPatchStream {
+    /// [`Self::push`] of the lines the wrapper put in the input buffer
+    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
+        with_input(len, |lines| Ok(self.push(lines)))
+    }
+
     /// Reads the next complete lines. Returns the events: an operation as
     /// `[kind, path, line]`, a placed section as `[index, diffLine,
     /// inputLine, offsets, texts, path]` (as `PreparedStream::push`; offsets
@@ -203,6 +219,14 @@ pub fn prepare_unified_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Ve
 
 #[wasm_bindgen]
 impl PreparedUnifiedStream {
+    /// [`Self::push`] of the lines the wrapper put in the input buffer
+    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
+        with_input(len, |lines| Ok(self.push(lines)))
+    }
+
     /// Reads the next complete lines. Returns the events: a file diff's
     /// header as `[status, path, line]`, a placed hunk as `[index, diffLine,
     /// inputLine, offsets, texts, path]` (as `PreparedPatchStream::push`;
