@@ -112,7 +112,7 @@ export interface PatchStream<R = string> {
 /** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`, `PreparedUnifiedStream`). */
 interface Prepared {
   /** Reads the complete lines the wrapper put in the input buffer (their length in bytes). */
-  pushInput(len: number): unknown[];
+  pushInput(len: number): unknown;
   free(): void;
 }
 
@@ -120,7 +120,7 @@ interface Prepared {
 interface Kind<R> {
   name: 'diff' | 'patch' | 'unified';
   /** The events of what the engine's push returned (`text`: everything pushed, for a patch or a unified diff). */
-  events(raw: unknown[], text: () => string): StreamEvent[];
+  events(raw: unknown, text: () => string): StreamEvent[];
   preview(object: Prepared): R;
   /** The result, from the last piece (`rest`) or all the text (`whole`). */
   end(object: Prepared, rest: string, whole: () => string): R;
@@ -202,7 +202,7 @@ export function createPatchStream(
     const merge = (text: string) => (base === undefined ? text : mergeInto(base, target, text));
     const kind: Kind<string> = {
       name: 'diff',
-      events: diffEvents,
+      events: (raw) => diffEvents(raw as Uint32Array, () => (held.object as Glue.PreparedStream).takeError() as PatchErrorFields),
       preview: (object) => merge((object as Glue.PreparedStream).preview()),
       end: (object, rest) => merge(splice(onto, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges)),
     };
@@ -216,7 +216,7 @@ export function createPatchStream(
   );
   const kind: Kind<Files> = {
     name: 'patch',
-    events: patchEvents,
+    events: (raw) => patchEvents(raw as unknown[]),
     preview: (object) => previewMap((object as Glue.PreparedPatchStream).preview() as Array<string | null>, targetMap, baseMap),
     end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
   };
@@ -241,7 +241,7 @@ function unifiedStream(target: string | Files, options: UnifiedStreamOptions, op
   const oneShot = (text: string) => applyUnified(target, text, options);
   const kind: Kind<Files> = {
     name: 'unified',
-    events: (raw, text) => unifiedEvents(raw, text, oneShot),
+    events: (raw, text) => unifiedEvents(raw as unknown[], text, oneShot),
     preview: (object) => previewMap((object as Glue.PreparedUnifiedStream).preview() as Array<string | null>, targetMap, baseMap),
     end: (_object, _rest, whole) => oneShot(whole()),
   };
@@ -342,8 +342,12 @@ const CR = 0x0d;
 class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
   #kind: Kind<R>;
-  /** A patch or a unified diff: every piece pushed (end() is the one-shot call on the whole text). */
-  #all: string[] | undefined;
+  /**
+   * A patch or a unified diff: the text sent so far, a rope of what each
+   * send took (with {@link #text}, everything pushed: end() is the one-shot
+   * call on the whole text).
+   */
+  #sentText: string | undefined;
   /**
    * The text not sent yet: complete lines, then the unfinished last one (a
    * rope of the pieces, flattened once, when it is sent).
@@ -375,7 +379,7 @@ class Stream<R> implements PatchStream<R> {
   constructor(held: Held<Prepared>, kind: Kind<R>) {
     this.#held = held;
     this.#kind = kind;
-    if (kind.name !== 'diff') this.#all = [];
+    if (kind.name !== 'diff') this.#sentText = '';
     dropped.register(this, held, this);
   }
 
@@ -394,7 +398,6 @@ class Stream<R> implements PatchStream<R> {
     // are sent (a line's first unit, its carriage returns) is read from the
     // pieces in the long path, never from the text held.
     if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
-      this.#all?.push(chunk);
       this.#text += chunk;
       return [];
     }
@@ -405,7 +408,6 @@ class Stream<R> implements PatchStream<R> {
   #push(chunk: string): StreamEvent[] {
     if (typeof chunk !== 'string') throw new TypeError(`applypatch: push takes a string, got ${typeof chunk}`);
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
-    this.#all?.push(chunk);
     // After an error: kept for end(), which answers for everything pushed.
     if (this.#state === 'failed') {
       this.#text += chunk;
@@ -449,19 +451,20 @@ class Stream<R> implements PatchStream<R> {
     const lines = text.slice(0, this.#complete);
     this.#text = text.slice(this.#complete);
     this.#complete = 0;
+    if (this.#sentText !== undefined) this.#sentText += lines;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
       this.#invalid =
-        this.#all === undefined
+        this.#sentText === undefined
           ? invalid(this.#sent + at, lines.charCodeAt(at))
           : // The one-shot call's error: applyFiles names its patch, applyUnified its diff.
-            invalidString(this.#kind.name === 'patch' ? 'patch' : 'diff', this.#all.join(''));
+            invalidString(this.#kind.name === 'patch' ? 'patch' : 'diff', this.#sentText + this.#text);
       this.#stop('failed');
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
     // Through the input buffer: one native UTF-8 copy (a string argument is copied a unit at a time).
-    const events = this.#kind.events(object.pushInput(putInput(lines)) as unknown[], () => (this.#all ?? []).join(''));
+    const events = this.#kind.events(object.pushInput(putInput(lines)), () => (this.#sentText ?? '') + this.#text);
     if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
   }
@@ -475,11 +478,11 @@ class Stream<R> implements PatchStream<R> {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
     const object = this.#object();
     this.#stop('ended');
-    const all = this.#all;
-    if (all !== undefined) {
+    if (this.#sentText !== undefined) {
       // A patch or a unified diff: the one-shot call on the whole text, after the engine's stream is freed.
+      const all = this.#sentText + this.#text;
       this.#release();
-      return this.#kind.end(object, '', () => all.join(''));
+      return this.#kind.end(object, '', () => all);
     }
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
@@ -520,24 +523,42 @@ class Stream<R> implements PatchStream<R> {
   }
 }
 
-/** A diff stream's events: `[sections, texts, error?]` (src/wasm/stream.rs). */
-function diffEvents(raw: unknown[]): StreamEvent[] {
+/**
+ * A diff stream's events, from numbers only (src/wasm/stream.rs
+ * `PreparedStream::push_input`): `[sections, failed]`, each section's
+ * `[index, diffLine, inputLine, n]` and `n` splices `[from, to, textEnd]`,
+ * then the UTF-16 code units of the splices' texts; `failed`: the engine's
+ * error comes from `takeError`.
+ */
+function diffEvents(flat: Uint32Array, takeError: () => PatchErrorFields): StreamEvent[] {
   const events: StreamEvent[] = [];
-  if (raw.length === 0) return events;
-  const [flat, texts, error] = raw as [Uint32Array, string, PatchErrorFields?];
+  if (flat.length === 0) return events;
+  const [sections, failed] = [flat[0], flat[1]];
+  let units = 2;
+  for (let k = 0; k < sections; k++) units += 4 + 3 * flat[units + 3];
+  let i = 2;
   let text = 0;
-  for (let i = 0; i < flat.length; ) {
+  for (let k = 0; k < sections; k++) {
     const [index, diffLine, inputLine, n] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
     i += 4;
     const splices: StreamSplice[] = [];
     for (const end = i + 3 * n; i < end; i += 3) {
-      splices.push({ from: flat[i], to: flat[i + 1], insert: texts.slice(text, flat[i + 2]) });
+      splices.push({ from: flat[i], to: flat[i + 1], insert: fromUnits(flat, units + text, units + flat[i + 2]) });
       text = flat[i + 2];
     }
     events.push({ type: 'section', index, diffLine, inputLine, splices });
   }
-  if (error !== undefined) events.push({ type: 'error', error: new PatchError(error) });
+  if (failed === 1) events.push({ type: 'error', error: new PatchError(takeError()) });
   return events;
+}
+
+/** The text of UTF-16 code units `flat[from..to]` (a few thousand at a time: a call's arguments are bounded). */
+function fromUnits(flat: Uint32Array, from: number, to: number): string {
+  let text = '';
+  for (let at = from; at < to; at += 4096) {
+    text += String.fromCharCode.apply(null, flat.subarray(at, Math.min(to, at + 4096)) as unknown as number[]);
+  }
+  return text;
 }
 
 /** A patch stream's events: one value each (src/wasm/stream.rs). */

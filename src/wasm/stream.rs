@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::diff::to_js_changes;
 use super::{mode, to_js_error, with_input};
+use crate::error::Error;
 use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, UnifiedEvent, UnifiedStream, Utf16Cursor};
 use crate::FormatLines;
 
@@ -18,6 +19,8 @@ use crate::FormatLines;
 pub struct PreparedStream {
     inner: Option<DiffStream>,
     utf16: Utf16Cursor,
+    /// The failure the last push reported, until the wrapper takes it.
+    error: Option<Error>,
 }
 
 /// A stream applying a diff to the input buffer's first `input_len` bytes
@@ -26,36 +29,66 @@ pub struct PreparedStream {
 #[wasm_bindgen(js_name = prepareStream)]
 pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream, JsValue> {
     let input = with_input(input_len, |input| Ok(input.to_string()))?;
-    Ok(PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default() })
+    Ok(PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default(), error: None })
 }
 
 #[wasm_bindgen]
 impl PreparedStream {
-    /// [`Self::push`] of the lines the wrapper put in the input buffer
-    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
-    /// where a string argument is copied a unit at a time).
+    /// Reads the complete lines the wrapper put in the input buffer (its
+    /// first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time). Returns the
+    /// events as numbers only, one array whatever their number (one copy
+    /// out, no JS object made here): empty when there is none, else
+    /// `[sections, failed, …]`, then per placed section `[index, diffLine,
+    /// inputLine, n]` and its `n` splices `[start, end, textEnd]` (UTF-16
+    /// code units, as the apply functions' changes; `textEnd` counts into
+    /// the texts), then the texts' UTF-16 code units, one after another.
+    /// `failed` is 1 when the engine's error came: [`Self::take_error`].
     #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
+    pub fn push_input(&mut self, len: usize) -> Result<Vec<u32>, JsValue> {
         with_input(len, |lines| Ok(self.push(lines)))
     }
 
-    /// Reads the next complete lines. Returns the events in two values,
-    /// whatever their number: `[sections, texts]` (`sections`: a
-    /// `Uint32Array` of `[index, diffLine, inputLine, n, start, end,
-    /// textEnd, …]` per placed section, its `n` splices three numbers each,
-    /// in UTF-16 code units as the apply functions' changes, `textEnd`
-    /// counting into `texts`), then the engine's error object if one came.
-    pub fn push(&mut self, lines: &str) -> Array {
-        let out = Array::new();
-        let Some(s) = self.inner.as_mut() else { return out };
+    /// The error the last push reported (`failed`), once.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> JsValue {
+        self.error.take().map_or(JsValue::UNDEFINED, |e| to_js_error(&e))
+    }
+
+    /// Ends the stream with its last piece (`rest`, possibly an unfinished
+    /// line): the changes of the one-shot call, as `applyChanges` gives
+    /// them, or its error.
+    pub fn end(&mut self, rest: &str) -> Result<Array, JsValue> {
+        let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
+        s.push(rest);
+        let (changes, input) = s.end_changes().map_err(|e| to_js_error(&e))?;
+        // Only the text is built from them (js/stream.ts): whole-line splices, as `apply` without `report`.
+        Ok(to_js_changes(&input, changes, false))
+    }
+
+    /// The input with every placed section applied.
+    pub fn preview(&self) -> String {
+        self.inner.as_ref().map(DiffStream::preview).unwrap_or_default()
+    }
+}
+
+impl PreparedStream {
+    /// The events of the next complete lines, as [`Self::push_input`] gives them.
+    fn push(&mut self, lines: &str) -> Vec<u32> {
+        let Some(s) = self.inner.as_mut() else { return Vec::new() };
         let mut flat: Vec<u32> = Vec::new();
         let mut texts = String::new();
         let mut text_end = 0;
-        let mut error = None;
+        let mut sections = 0u32;
+        let mut failed = 0u32;
         for event in s.push(lines) {
             match event {
-                Event::Error(e) => error = Some(to_js_error(&e)),
+                Event::Error(e) => {
+                    self.error = Some(e);
+                    failed = 1;
+                }
                 Event::Section(p) => {
+                    sections += 1;
                     let input = s.input();
                     flat.extend([p.index as u32, p.diff_line as u32, p.input_line as u32, p.splices.len() as u32]);
                     for sp in &p.splices {
@@ -68,31 +101,14 @@ impl PreparedStream {
                 }
             }
         }
-        if flat.is_empty() && error.is_none() {
-            return out;
+        if sections == 0 && failed == 0 {
+            return Vec::new();
         }
-        out.push(&Uint32Array::from(flat.as_slice()));
-        out.push(&JsValue::from_str(&texts));
-        if let Some(e) = error {
-            out.push(&e);
-        }
+        let mut out = Vec::with_capacity(2 + flat.len() + text_end);
+        out.extend([sections, failed]);
+        out.append(&mut flat);
+        out.extend(texts.encode_utf16().map(u32::from));
         out
-    }
-
-    /// The input with every placed section applied.
-    pub fn preview(&self) -> String {
-        self.inner.as_ref().map(DiffStream::preview).unwrap_or_default()
-    }
-
-    /// Ends the stream with its last piece (`rest`, possibly an unfinished
-    /// line): the changes of the one-shot call, as `applyChanges` gives
-    /// them, or its error.
-    pub fn end(&mut self, rest: &str) -> Result<Array, JsValue> {
-        let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
-        s.push(rest);
-        let (changes, input) = s.end_changes().map_err(|e| to_js_error(&e))?;
-        // Only the text is built from them (js/stream.ts): whole-line splices, as `apply` without `report`.
-        Ok(to_js_changes(&input, changes, false))
     }
 }
 
