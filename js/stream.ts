@@ -397,9 +397,23 @@ class Stream<R> implements PatchStream<R> {
     // kept short (it runs for nearly every piece). What decides when lines
     // are sent (a line's first unit, its carriage returns) is read from the
     // pieces in the long path, never from the text held.
-    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\n') < 0 && chunk.indexOf('\r') < 0) {
-      this.#text += chunk;
-      return [];
+    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\r') < 0) {
+      const nl = chunk.indexOf('\n');
+      if (nl < 0) {
+        this.#text += chunk;
+        return [];
+      }
+      // A section's body line ends here (its first unit is known inside a
+      // line), with no carriage return, and at most the next line starts:
+      // held, as the long path holds it.
+      const first = this.#first;
+      if ((first === SPACE || first === PLUS || first === MINUS) && !this.#eager && !this.#strayCr && chunk.indexOf('\n', nl + 1) < 0) {
+        this.#complete = this.#text.length + nl + 1;
+        this.#text += chunk;
+        this.#first = nl + 1 < chunk.length ? chunk.charCodeAt(nl + 1) : -1;
+        this.#quick = this.#first >= 0;
+        return this.#complete < HOLD ? [] : this.#send();
+      }
     }
     return this.#push(chunk);
   }
@@ -413,7 +427,6 @@ class Stream<R> implements PatchStream<R> {
       this.#text += chunk;
       return [];
     }
-    const object = this.#object();
     let send = !this.#started;
     this.#started = true;
     const base = this.#text.length;
@@ -447,6 +460,12 @@ class Stream<R> implements PatchStream<R> {
     }
     this.#quick = this.#first >= 0 && !this.#lastCr;
     if (!send && this.#complete < HOLD) return [];
+    return this.#send();
+  }
+
+  /** Sends the complete lines held to the engine; returns the events. */
+  #send(): StreamEvent[] {
+    const object = this.#object();
     const text = this.#text;
     const lines = text.slice(0, this.#complete);
     this.#text = text.slice(this.#complete);

@@ -1099,3 +1099,44 @@ test('a unified diff stream: each line crosses into the engine once, about once 
     proto.pushInput = push;
   }
 });
+
+test('a V4A diff stream: each line crosses into the engine once, about once per section, whatever the pieces (CRLF too)', () => {
+  // 2,000 sections: the wrapper holds section lines back until a line that
+  // is none (the next '@@'), so the engine is called about once per section;
+  // a line break or a carriage return cut from its line changes nothing.
+  const input = Array.from({ length: 8000 }, (_, i) => `row ${i}\n`).join('');
+  let diff = '';
+  for (let i = 0; i < 8000; i += 4) diff += `@@\n row ${i}\n-row ${i + 1}\n+ROW ${i + 1}\n`;
+  const proto = binding.wasm().PreparedStream.prototype;
+  const push = proto.pushInput;
+  let sent = 0;
+  let calls = 0;
+  // The lines cross through the input buffer: their length in bytes (ASCII here, so units).
+  proto.pushInput = function (len) {
+    sent += len;
+    calls++;
+    return push.call(this, len);
+  };
+  try {
+    for (const [text, target] of [
+      [diff, input],
+      [diff.replaceAll('\n', '\r\n'), input.replaceAll('\n', '\r\n')],
+    ]) {
+      for (const size of [1, 3, 4]) {
+        [sent, calls] = [0, 0];
+        const s = createPatchStream(target);
+        let placed = 0;
+        for (let at = 0; at < text.length; at += size) placed += s.push(text.slice(at, at + size)).filter((e) => e.type === 'section').length;
+        assert.equal(placed, 1999);
+        // Every line once, but the last section's body (held until end()).
+        const held = text.slice(text.indexOf('\n', text.lastIndexOf('@@')) + 1);
+        assert.equal(sent, text.length - held.length);
+        // The first push at once (an input that cannot take a diff fails there), then one call per '@@' line.
+        assert.ok(calls >= 2000 && calls <= 2001, `${calls} calls for ${size}-character pieces`);
+        assert.equal(s.end(), apply(target, text));
+      }
+    }
+  } finally {
+    proto.pushInput = push;
+  }
+});
