@@ -6,7 +6,7 @@
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
 // once per section.
 import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
-import { type FlatChanges, type Held, holdPrepared, putInput, wasm } from './binding.js';
+import { type FlatChanges, type Held, holdPrepared, memoryWords, putInput, wasm } from './binding.js';
 import { blockOptions, type EditOptions } from './blocks.js';
 import { type ApplyOptions, apply, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
@@ -202,7 +202,11 @@ export function createPatchStream(
     const merge = (text: string) => (base === undefined ? text : mergeInto(base, target, text));
     const kind: Kind<string> = {
       name: 'diff',
-      events: (raw) => diffEvents(raw as Uint32Array, () => (held.object as Glue.PreparedStream).takeError() as PatchErrorFields),
+      events: (count) => {
+        if (count === 0) return [];
+        const object = held.object as Glue.PreparedStream;
+        return diffEvents(memoryWords(), object.eventsPtr() >>> 2, count as number, () => object.takeError() as PatchErrorFields);
+      },
       preview: (object) => merge((object as Glue.PreparedStream).preview()),
       end: (object, rest) => merge(splice(onto, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges)),
     };
@@ -543,27 +547,28 @@ class Stream<R> implements PatchStream<R> {
 }
 
 /**
- * A diff stream's events, from numbers only (src/wasm/stream.rs
- * `PreparedStream::push_input`): `[sections, failed]`, each section's
- * `[index, diffLine, inputLine, n]` and `n` splices `[from, to, textEnd]`,
- * then the UTF-16 code units of the splices' texts; `failed`: the engine's
- * error comes from `takeError`.
+ * A diff stream's events, from the `count` numbers at `words[at..]` in wasm
+ * memory (src/wasm/stream.rs `PreparedStream::push_input`): `[sections,
+ * failed]`, each section's `[index, diffLine, inputLine, n]` and `n` splices
+ * `[from, to, textEnd]`, then the UTF-16 code units of the splices' texts;
+ * `failed`: the engine's error comes from `takeError`, called after the
+ * numbers are read (it may move them).
  */
-function diffEvents(flat: Uint32Array, takeError: () => PatchErrorFields): StreamEvent[] {
+function diffEvents(words: Uint32Array, at: number, count: number, takeError: () => PatchErrorFields): StreamEvent[] {
   const events: StreamEvent[] = [];
-  if (flat.length === 0) return events;
-  const [sections, failed] = [flat[0], flat[1]];
-  let units = 2;
-  for (let k = 0; k < sections; k++) units += 4 + 3 * flat[units + 3];
-  let i = 2;
+  if (count < 2) return events;
+  const [sections, failed] = [words[at], words[at + 1]];
+  let units = at + 2;
+  for (let k = 0; k < sections; k++) units += 4 + 3 * words[units + 3];
+  let i = at + 2;
   let text = 0;
   for (let k = 0; k < sections; k++) {
-    const [index, diffLine, inputLine, n] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
+    const [index, diffLine, inputLine, n] = [words[i], words[i + 1], words[i + 2], words[i + 3]];
     i += 4;
     const splices: StreamSplice[] = [];
     for (const end = i + 3 * n; i < end; i += 3) {
-      splices.push({ from: flat[i], to: flat[i + 1], insert: fromUnits(flat, units + text, units + flat[i + 2]) });
-      text = flat[i + 2];
+      splices.push({ from: words[i], to: words[i + 1], insert: fromUnits(words, units + text, units + words[i + 2]) });
+      text = words[i + 2];
     }
     events.push({ type: 'section', index, diffLine, inputLine, splices });
   }
@@ -571,11 +576,11 @@ function diffEvents(flat: Uint32Array, takeError: () => PatchErrorFields): Strea
   return events;
 }
 
-/** The text of UTF-16 code units `flat[from..to]` (a few thousand at a time: a call's arguments are bounded). */
-function fromUnits(flat: Uint32Array, from: number, to: number): string {
+/** The text of UTF-16 code units `words[from..to]` (a few thousand at a time: a call's arguments are bounded). */
+function fromUnits(words: Uint32Array, from: number, to: number): string {
   let text = '';
   for (let at = from; at < to; at += 4096) {
-    text += String.fromCharCode.apply(null, flat.subarray(at, Math.min(to, at + 4096)) as unknown as number[]);
+    text += String.fromCharCode.apply(null, words.subarray(at, Math.min(to, at + 4096)) as unknown as number[]);
   }
   return text;
 }

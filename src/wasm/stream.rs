@@ -21,6 +21,8 @@ pub struct PreparedStream {
     utf16: Utf16Cursor,
     /// The failure the last push reported, until the wrapper takes it.
     error: Option<Error>,
+    /// The last push's events, as numbers ([`PreparedStream::push_input`]).
+    events: Vec<u32>,
 }
 
 /// A stream applying a diff to the input buffer's first `input_len` bytes
@@ -29,24 +31,39 @@ pub struct PreparedStream {
 #[wasm_bindgen(js_name = prepareStream)]
 pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream, JsValue> {
     let input = with_input(input_len, |input| Ok(input.to_string()))?;
-    Ok(PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default(), error: None })
+    Ok(PreparedStream {
+        inner: Some(DiffStream::new(input, mode(mode_code))),
+        utf16: Utf16Cursor::default(),
+        error: None,
+        events: Vec::new(),
+    })
 }
 
 #[wasm_bindgen]
 impl PreparedStream {
     /// Reads the complete lines the wrapper put in the input buffer (its
     /// first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
-    /// where a string argument is copied a unit at a time). Returns the
-    /// events as numbers only, one array whatever their number (one copy
-    /// out, no JS object made here): empty when there is none, else
-    /// `[sections, failed, …]`, then per placed section `[index, diffLine,
-    /// inputLine, n]` and its `n` splices `[start, end, textEnd]` (UTF-16
-    /// code units, as the apply functions' changes; `textEnd` counts into
-    /// the texts), then the texts' UTF-16 code units, one after another.
-    /// `failed` is 1 when the engine's error came: [`Self::take_error`].
+    /// where a string argument is copied a unit at a time). Returns how many
+    /// numbers its events take, 0 when there is none: they stay in wasm
+    /// memory at [`Self::events_ptr`] until the next push, and the wrapper
+    /// reads them there (nothing is allocated on the JS side for a push
+    /// without events, nor copied for one with). They are `[sections,
+    /// failed]`, then per placed section `[index, diffLine, inputLine, n]`
+    /// and its `n` splices `[start, end, textEnd]` (UTF-16 code units, as
+    /// the apply functions' changes; `textEnd` counts into the texts), then
+    /// the texts' UTF-16 code units, one after another. `failed` is 1 when
+    /// the engine's error came: [`Self::take_error`].
     #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> Result<Vec<u32>, JsValue> {
-        with_input(len, |lines| Ok(self.push(lines)))
+    pub fn push_input(&mut self, len: usize) -> Result<u32, JsValue> {
+        let events = with_input(len, |lines| Ok(self.push(lines)))?;
+        self.events = events;
+        Ok(self.events.len() as u32)
+    }
+
+    /// Where the last push's events are in wasm memory (a byte address).
+    #[wasm_bindgen(js_name = eventsPtr)]
+    pub fn events_ptr(&self) -> *const u32 {
+        self.events.as_ptr()
     }
 
     /// The error the last push reported (`failed`), once.
