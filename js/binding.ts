@@ -177,6 +177,18 @@ function guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unk
   };
 }
 
+let words: Uint32Array | undefined;
+
+/**
+ * The engine's memory as 32-bit words, for numbers a call left there
+ * (made again when the memory grew or the instance was replaced). Read it
+ * before the next call, which may move them.
+ */
+export function memoryWords(): Uint32Array {
+  if (words === undefined || words.buffer !== memory!.buffer) words = new Uint32Array(memory!.buffer);
+  return words;
+}
+
 /**
  * Encodes `text` as UTF-8 into the binding's input buffer at byte `offset`
  * and returns its length in bytes. One native encodeInto for ASCII text;

@@ -60,6 +60,8 @@ export {
   type StreamEvent,
   type StreamOptions,
   type StreamSplice,
+  type UnifiedReportStream,
+  type UnifiedStreamOptions,
 } from './stream.js';
 export type { AutoStream, AutoStreamOptions, FilesAutoStream, FilesAutoStreamOptions, TextAutoStream } from './stream-auto.js';
 export type {

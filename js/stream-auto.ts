@@ -22,7 +22,7 @@ export type AutoStreamOptions = Omit<BlocksStreamOptions, 'format' | 'repair' | 
 /** The options of a text streamed in the format its lines show, over a file map (`base` a file map). */
 export type FilesAutoStreamOptions = Omit<FilesBlocksStreamOptions, 'format' | 'repair' | 'onRepair'> & {
   format: 'auto';
-  /** For a patch or a unified diff: `'strict'` (default) or `'codex'`, as for `applyFiles`. */
+  /** For a patch or a unified diff: `'strict'` (default) or `'codex'`, as for `applyFiles` (a unified diff takes `'strict'` only: `applyUnified` refuses `'codex'`). */
   mode?: 'strict' | 'codex';
 };
 
@@ -50,8 +50,7 @@ export type TextAutoStream = AutoStream<string, StreamEvent | BlocksStreamEvent,
 
 /**
  * `format: 'auto'` over a file map: a patch (`applyFiles`), edit blocks
- * (`applyBlocks`) or a unified diff (`applyUnified`: not streamed yet, its
- * result comes from `end()`).
+ * (`applyBlocks`) or a unified diff (`applyUnified`).
  */
 export type FilesAutoStream<T extends Files> = AutoStream<T, StreamEvent | FilesBlocksStreamEvent<T>, T | BlocksResult<T>>;
 

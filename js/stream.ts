@@ -1,18 +1,18 @@
-// createPatchStream: a V4A update diff, or a `*** Begin Patch` patch over a
-// file map, applied while it is still being written (docs/stream.md); edit
-// blocks over a text are js/stream-blocks.ts. The
+// createPatchStream: a V4A update diff, a `*** Begin Patch` patch or a
+// unified diff over a file map, applied while it is still being written
+// (docs/stream.md); edit blocks are js/stream-blocks.ts. The
 // engine keeps the parser's and the matcher's state between pushes
 // (src/stream/); this wrapper only holds back text, so that what crosses into
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
 // once per section.
 import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
-import { type FlatChanges, type Held, holdPrepared, putInput, wasm } from './binding.js';
+import { type FlatChanges, type Held, holdPrepared, memoryWords, putInput, wasm } from './binding.js';
 import { blockOptions, type EditOptions } from './blocks.js';
 import { type ApplyOptions, apply, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
-import type { operationKinds } from './generated.js';
+import type { operationKinds, unifiedStatuses } from './generated.js';
 import { baseOption, mergeInto } from './merge.js';
-import { applyFiles, baseFiles, type Files, type FilesOptions, fileMap } from './patch.js';
+import { applyFiles, baseFiles, type FileMap, type Files, type FilesOptions, fileMap } from './patch.js';
 import {
   type AutoStreamOptions,
   createAutoStream,
@@ -28,7 +28,7 @@ import {
   type FilesBlocksStream,
   type FilesBlocksStreamOptions,
 } from './stream-blocks.js';
-import { applyUnified } from './unified.js';
+import { applyUnified, type UnifiedOptions, type UnifiedReport, type UnifiedReportOptions, unifiedModeCode } from './unified.js';
 import type * as Glue from './wasm-glue.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
@@ -41,17 +41,18 @@ export interface StreamSplice {
 /** What a push completed. */
 export type StreamEvent =
   | {
-      /** A patch's operation header was read. */
+      /** A patch's operation header, or a unified diff's file header, was read. */
       type: 'operation';
-      /** The path its header names. */
+      /** The path its header names (a unified diff: the path it writes, the old one for a deletion). */
       path: string;
-      kind: (typeof operationKinds)[number];
+      /** A patch: 'add', 'delete' or 'update'; a unified diff: the file's status, as parseUnified gives it. */
+      kind: (typeof operationKinds)[number] | (typeof unifiedStatuses)[number];
       /** The header's line in the patch, 1-based. */
       line: number;
     }
   | {
       type: 'section';
-      /** A patch: the file the update names (its splices are offsets into that file as the operations before left it). */
+      /** A patch or a unified diff: the file the update or hunk writes (its splices are offsets into that file as the operations before left it). */
       path?: string;
       /** The section's index in the diff (0-based). */
       index: number;
@@ -71,6 +72,20 @@ export type StreamOptions = ApplyOptions & {
    * map, the default for a map).
    */
   format?: 'diff' | 'patch';
+};
+
+/**
+ * The options of a unified diff streamed over a file map: applyUnified's
+ * (`mode` 'strict' or 'git', `base` a file map).
+ */
+export type UnifiedStreamOptions = UnifiedOptions & {
+  format: 'unified';
+};
+
+/** A unified diff streamed with `report: true`: `end()` is applyUnified's report. */
+export type UnifiedReportStream<T extends Files> = Omit<PatchStream<T>, 'end'> & {
+  /** Exactly `applyUnified(files, diff, { ...options, report: true })`, or throws its `PatchError`. */
+  end(): UnifiedReport<T>;
 };
 
 /** The options of a patch streamed over a file map (`base` is a file map there, as for applyFiles). */
@@ -94,17 +109,18 @@ export interface PatchStream<R = string> {
   abort(): void;
 }
 
-/** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`). */
+/** What a stream's engine object does (the binding's `PreparedStream`, `PreparedPatchStream`, `PreparedUnifiedStream`). */
 interface Prepared {
-  push(lines: string): unknown[];
+  /** Reads the complete lines the wrapper put in the input buffer (their length in bytes). */
+  pushInput(len: number): unknown;
   free(): void;
 }
 
 /** A stream's kind: the name of its text, and its preview and end. */
 interface Kind<R> {
-  name: 'diff' | 'patch';
-  /** The events of what the engine's push returned. */
-  events(raw: unknown[]): StreamEvent[];
+  name: 'diff' | 'patch' | 'unified';
+  /** The events of what the engine's push returned (`text`: everything pushed, for a patch or a unified diff). */
+  events(raw: unknown, text: () => string): StreamEvent[];
   preview(object: Prepared): R;
   /** The result, from the last piece (`rest`) or all the text (`whole`). */
   end(object: Prepared, rest: string, whole: () => string): R;
@@ -124,6 +140,11 @@ const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release(
 export function createPatchStream(target: string, options?: StreamOptions & { format?: 'diff' }): PatchStream<string>;
 export function createPatchStream(target: string, options: BlocksStreamOptions): BlocksStream;
 export function createPatchStream<T extends Files>(target: T, options: FilesBlocksStreamOptions): FilesBlocksStream<T>;
+export function createPatchStream<T extends Files>(
+  target: T,
+  options: UnifiedReportOptions & { format: 'unified' },
+): UnifiedReportStream<T>;
+export function createPatchStream<T extends Files>(target: T, options: UnifiedStreamOptions): PatchStream<T>;
 export function createPatchStream<T extends Files>(target: T, options?: FilesStreamOptions): PatchStream<T>;
 export function createPatchStream(target: string, options: AutoStreamOptions): TextAutoStream;
 export function createPatchStream<T extends Files>(target: T, options: FilesAutoStreamOptions): FilesAutoStream<T>;
@@ -134,9 +155,18 @@ export function createPatchStream(
     | FilesStreamOptions
     | BlocksStreamOptions
     | FilesBlocksStreamOptions
+    | UnifiedStreamOptions
+    | (UnifiedReportOptions & { format: 'unified' })
     | AutoStreamOptions
     | FilesAutoStreamOptions,
-): PatchStream<string> | PatchStream<Files> | BlocksStream | FilesBlocksStream<Files> | TextAutoStream | FilesAutoStream<Files> {
+):
+  | PatchStream<string>
+  | PatchStream<Files>
+  | UnifiedReportStream<Files>
+  | BlocksStream
+  | FilesBlocksStream<Files>
+  | TextAutoStream
+  | FilesAutoStream<Files> {
   const opts = checkOptions(options);
   const text = typeof target === 'string';
   if (opts.format === 'auto') return autoStream(target, opts);
@@ -146,9 +176,10 @@ export function createPatchStream(
       : createBlocksStream(target, options as FilesBlocksStreamOptions);
   }
   const format = opts.format ?? (text ? 'diff' : 'patch');
+  if (format === 'unified') return unifiedStream(target, options as UnifiedStreamOptions, opts);
   if (format !== 'diff' && format !== 'patch') {
     throw new TypeError(
-      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch), 'blocks' (edit blocks) or 'auto' (decided by its first lines), got ${String(format)}`,
+      `applypatch: createPatchStream streams format 'diff' (a V4A update diff), 'patch' (a *** Begin Patch patch), 'unified' (a unified diff), 'blocks' (edit blocks) or 'auto' (decided by its first lines), got ${String(format)}`,
     );
   }
   if (text !== (format === 'diff')) {
@@ -158,11 +189,7 @@ export function createPatchStream(
         : "applypatch: format 'diff' streams a V4A update diff over one text: target must be a string (for a file map, stream a *** Begin Patch patch, format 'patch')",
     );
   }
-  if (opts.repair !== undefined && opts.repair !== false) {
-    throw new TypeError(
-      'applypatch: createPatchStream does not take options.repair yet; apply the whole text with the one-shot call for that',
-    );
-  }
+  noRepair(opts);
   const mode = modeCode(opts);
   if (typeof target === 'string') {
     checkString('target', target);
@@ -175,7 +202,11 @@ export function createPatchStream(
     const merge = (text: string) => (base === undefined ? text : mergeInto(base, target, text));
     const kind: Kind<string> = {
       name: 'diff',
-      events: diffEvents,
+      events: (count) => {
+        if (count === 0) return [];
+        const object = held.object as Glue.PreparedStream;
+        return diffEvents(memoryWords(), object.eventsPtr() >>> 2, count as number, () => object.takeError() as PatchErrorFields);
+      },
       preview: (object) => merge((object as Glue.PreparedStream).preview()),
       end: (object, rest) => merge(splice(onto, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges)),
     };
@@ -183,9 +214,59 @@ export function createPatchStream(
   }
   const targetMap = fileMap(target);
   const baseMap = opts.base === undefined ? undefined : fileMap(opts.base as Files);
-  const map = baseMap ?? targetMap;
-  // Every file, for the operations to come (lone surrogates become U+FFFD
-  // here; end() is applyFiles itself, which refuses them where it reads them).
+  const held = holdPrepared(
+    'PreparedPatchStream',
+    call(() => wasm().preparePatchStream(...encodeFiles(baseMap ?? targetMap), mode)) as Glue.PreparedPatchStream,
+  );
+  const kind: Kind<Files> = {
+    name: 'patch',
+    events: (raw) => patchEvents(raw as unknown[]),
+    preview: (object) => previewMap((object as Glue.PreparedPatchStream).preview() as Array<string | null>, targetMap, baseMap),
+    end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
+  };
+  return new Stream(held as Held<Prepared>, kind);
+}
+
+/** `format: 'unified'`: a unified diff over a file map, whose one-shot call is applyUnified. */
+function unifiedStream(target: string | Files, options: UnifiedStreamOptions, opts: Record<string, unknown>): PatchStream<Files> {
+  if (typeof target === 'string') {
+    throw new TypeError(
+      "applypatch: format 'unified' streams a unified diff over a file map: target must be a plain object or a Map from path to contents, as for applyUnified",
+    );
+  }
+  noRepair(opts);
+  const mode = unifiedModeCode(opts);
+  const targetMap = fileMap(target);
+  const baseMap = opts.base === undefined ? undefined : fileMap(baseFiles(opts));
+  const held = holdPrepared(
+    'PreparedUnifiedStream',
+    call(() => wasm().prepareUnifiedStream(...encodeFiles(baseMap ?? targetMap), mode)) as Glue.PreparedUnifiedStream,
+  );
+  const oneShot = (text: string) => applyUnified(target, text, options);
+  const kind: Kind<Files> = {
+    name: 'unified',
+    events: (raw, text) => unifiedEvents(raw as unknown[], text, oneShot),
+    preview: (object) => previewMap((object as Glue.PreparedUnifiedStream).preview() as Array<string | null>, targetMap, baseMap),
+    end: (_object, _rest, whole) => oneShot(whole()),
+  };
+  return new Stream(held as Held<Prepared>, kind);
+}
+
+function noRepair(opts: Record<string, unknown>): void {
+  if (opts.repair !== undefined && opts.repair !== false) {
+    throw new TypeError(
+      'applypatch: createPatchStream does not take options.repair yet; apply the whole text with the one-shot call for that',
+    );
+  }
+}
+
+/**
+ * Every file of a map, for the operations to come: paths, contents one
+ * after another (UTF-8) and their lengths (lone surrogates become U+FFFD
+ * here; end() is the one-shot call itself, which refuses them where it
+ * reads them).
+ */
+function encodeFiles(map: FileMap<Files>): [string[], Uint8Array, Uint32Array] {
   const encoded = map.paths.map((path) => encoder.encode(map.get(path)));
   const contents = new Uint8Array(encoded.reduce((n, b) => n + b.length, 0));
   let at = 0;
@@ -193,29 +274,23 @@ export function createPatchStream(
     contents.set(b, at);
     at += b.length;
   }
-  const lengths = new Uint32Array(encoded.map((b) => b.length));
-  const held = holdPrepared(
-    'PreparedPatchStream',
-    call(() => wasm().preparePatchStream(map.paths, contents, lengths, mode)) as Glue.PreparedPatchStream,
-  );
-  const kind: Kind<Files> = {
-    name: 'patch',
-    events: patchEvents,
-    preview: (object) => {
-      const changes = (object as Glue.PreparedPatchStream).preview() as Array<string | null>;
-      if (baseMap !== undefined) {
-        // Each file changed over base merged into the target's, as applyFiles merges.
-        for (let i = 0; i < changes.length; i += 2) {
-          const [path, text] = [changes[i] as string, changes[i + 1]];
-          const [was, now] = [baseMap.get(path), targetMap.get(path)];
-          if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(was, now, text);
-        }
-      }
-      return targetMap.with(changes);
-    },
-    end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
-  };
-  return new Stream(held as Held<Prepared>, kind);
+  return [map.paths, contents, new Uint32Array(encoded.map((b) => b.length))];
+}
+
+/**
+ * A map of the target's kind from the engine's preview (`[path, contents or
+ * null, …]`); with `base`, each file changed over base merged into the
+ * target's, as the one-shot calls merge.
+ */
+function previewMap(changes: Array<string | null>, targetMap: FileMap<Files>, baseMap: FileMap<Files> | undefined): Files {
+  if (baseMap !== undefined) {
+    for (let i = 0; i < changes.length; i += 2) {
+      const [path, text] = [changes[i] as string, changes[i + 1]];
+      const [was, now] = [baseMap.get(path), targetMap.get(path)];
+      if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(was, now, text);
+    }
+  }
+  return targetMap.with(changes);
 }
 
 /**
@@ -244,8 +319,8 @@ function autoStream(target: string | Files, opts: Record<string, unknown>): Text
         (diff) => apply(target, diff, rest as ApplyOptions),
       );
     }
-    // A unified diff is not streamed yet: its result comes from end().
-    if (format === 'unified')
+    // A unified diff in a mode applyUnified refuses: its TypeError comes from end(), as the one-shot call throws it.
+    if (format === 'unified' && (rest.mode ?? 'strict') !== 'strict')
       return wholeText(
         () => fileMap(target as Files).with([]),
         (diff) => applyUnified(target as Files, diff, rest),
@@ -266,18 +341,35 @@ const SPACE = 0x20;
 const PLUS = 0x2b;
 const MINUS = 0x2d;
 const STAR = 0x2a;
+const CR = 0x0d;
 
 class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
   #kind: Kind<R>;
-  /** A patch: every piece pushed (end() is applyFiles on the whole text). */
-  #all: string[] | undefined;
-  /** Complete lines not sent yet, each with its line break, and their UTF-16 units. */
-  #lines: string[] = [];
-  #length = 0;
-  /** The unfinished last line (a rope of the pieces since the last line break). */
-  #line = '';
-  /** Open and started: {@link push} takes a piece that ends no line in its short path. */
+  /**
+   * A patch or a unified diff: the text sent so far, a rope of what each
+   * send took (with {@link #text}, everything pushed: end() is the one-shot
+   * call on the whole text).
+   */
+  #sentText: string | undefined;
+  /**
+   * The text not sent yet: complete lines, then the unfinished last one (a
+   * rope of the pieces, flattened once, when it is sent).
+   */
+  #text = '';
+  /** The UTF-16 units of {@link #text} through its last line break. */
+  #complete = 0;
+  /** The first unit of the unfinished line (-1: none yet). */
+  #first = -1;
+  /** The unfinished line has a carriage return before something other than its line break. */
+  #strayCr = false;
+  /** The unfinished line ends with a carriage return (its line break may follow). */
+  #lastCr = false;
+  /**
+   * Open, started, and inside a line that has its first unit and does not
+   * end with a carriage return: {@link push} takes a piece with no line break
+   * and no carriage return in its short path.
+   */
   #quick = false;
   /** Lines are sent as soon as they are complete (after a `***` line). */
   #eager = false;
@@ -291,7 +383,7 @@ class Stream<R> implements PatchStream<R> {
   constructor(held: Held<Prepared>, kind: Kind<R>) {
     this.#held = held;
     this.#kind = kind;
-    if (kind.name === 'patch') this.#all = [];
+    if (kind.name !== 'diff') this.#sentText = '';
     dropped.register(this, held, this);
   }
 
@@ -306,12 +398,26 @@ class Stream<R> implements PatchStream<R> {
    */
   push(chunk: string): StreamEvent[] {
     // Most pieces (a token or so) end no line: only remembered, in a path
-    // kept short (it runs for nearly every piece). A carriage return is
-    // looked at when its line is complete.
-    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\n') < 0) {
-      this.#all?.push(chunk);
-      this.#line += chunk;
-      return [];
+    // kept short (it runs for nearly every piece). What decides when lines
+    // are sent (a line's first unit, its carriage returns) is read from the
+    // pieces in the long path, never from the text held.
+    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\r') < 0) {
+      const nl = chunk.indexOf('\n');
+      if (nl < 0) {
+        this.#text += chunk;
+        return [];
+      }
+      // A section's body line ends here (its first unit is known inside a
+      // line), with no carriage return, and at most the next line starts:
+      // held, as the long path holds it.
+      const first = this.#first;
+      if ((first === SPACE || first === PLUS || first === MINUS) && !this.#eager && !this.#strayCr && chunk.indexOf('\n', nl + 1) < 0) {
+        this.#complete = this.#text.length + nl + 1;
+        this.#text += chunk;
+        this.#first = nl + 1 < chunk.length ? chunk.charCodeAt(nl + 1) : -1;
+        this.#quick = this.#first >= 0;
+        return this.#complete < HOLD ? [] : this.#send();
+      }
     }
     return this.#push(chunk);
   }
@@ -320,46 +426,68 @@ class Stream<R> implements PatchStream<R> {
   #push(chunk: string): StreamEvent[] {
     if (typeof chunk !== 'string') throw new TypeError(`applypatch: push takes a string, got ${typeof chunk}`);
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
-    this.#all?.push(chunk);
     // After an error: kept for end(), which answers for everything pushed.
     if (this.#state === 'failed') {
-      this.#line += chunk;
+      this.#text += chunk;
       return [];
     }
-    const object = this.#object();
     let send = !this.#started;
     this.#started = true;
-    this.#quick = true;
-    let from = 0;
-    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', from)) {
-      const line = this.#line + chunk.slice(from, nl + 1);
-      this.#line = '';
-      from = nl + 1;
-      const first = line.charCodeAt(0);
-      if (first === STAR) this.#eager = true;
-      // Sent now: a line that is not a section's body line (nor empty), or
-      // one with a carriage return inside (not just before its break).
-      const cr = line.indexOf('\r');
-      if (this.#eager || (cr >= 0 && cr < line.length - 2) || (line.length > 1 && first !== SPACE && first !== PLUS && first !== MINUS)) {
-        send = true;
+    const base = this.#text.length;
+    this.#text += chunk;
+    // The next carriage return at or after `from` (-1: none), searched for
+    // once per carriage return, not once per line.
+    let cr = chunk.indexOf('\r');
+    for (let from = 0; ; ) {
+      const nl = chunk.indexOf('\n', from);
+      const end = nl < 0 ? chunk.length : nl;
+      if (from < end) {
+        if (this.#first < 0) this.#first = chunk.charCodeAt(from);
+        if (this.#lastCr) this.#strayCr = true;
+        for (; cr >= 0 && cr < end; cr = chunk.indexOf('\r', cr + 1)) {
+          if (cr < end - 1) this.#strayCr = true;
+        }
+        this.#lastCr = chunk.charCodeAt(end - 1) === CR;
       }
-      this.#lines.push(line);
-      this.#length += line.length;
+      if (nl < 0) break;
+      // A line is complete. Sent now: a line that is not a section's body
+      // line (nor empty), or one with a carriage return inside (not just
+      // before its break).
+      const first = this.#first;
+      if (first === STAR) this.#eager = true;
+      if (this.#eager || this.#strayCr || (first >= 0 && first !== SPACE && first !== PLUS && first !== MINUS)) send = true;
+      this.#first = -1;
+      this.#strayCr = false;
+      this.#lastCr = false;
+      this.#complete = base + nl + 1;
+      from = nl + 1;
     }
-    this.#line += chunk.slice(from);
-    if (!send && this.#length < HOLD) return [];
-    const lines = this.#lines.join('');
-    this.#lines = [];
-    this.#length = 0;
+    this.#quick = this.#first >= 0 && !this.#lastCr;
+    if (!send && this.#complete < HOLD) return [];
+    return this.#send();
+  }
+
+  /** Sends the complete lines held to the engine; returns the events. */
+  #send(): StreamEvent[] {
+    const object = this.#object();
+    const text = this.#text;
+    const lines = text.slice(0, this.#complete);
+    this.#text = text.slice(this.#complete);
+    this.#complete = 0;
+    if (this.#sentText !== undefined) this.#sentText += lines;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
       this.#invalid =
-        this.#all === undefined ? invalid(this.#sent + at, lines.charCodeAt(at)) : invalidString(this.#kind.name, this.#all.join(''));
+        this.#sentText === undefined
+          ? invalid(this.#sent + at, lines.charCodeAt(at))
+          : // The one-shot call's error: applyFiles names its patch, applyUnified its diff.
+            invalidString(this.#kind.name === 'patch' ? 'patch' : 'diff', this.#sentText + this.#text);
       this.#stop('failed');
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
-    const events = this.#kind.events(object.push(lines) as unknown[]);
+    // Through the input buffer: one native UTF-8 copy (a string argument is copied a unit at a time).
+    const events = this.#kind.events(object.pushInput(putInput(lines)), () => (this.#sentText ?? '') + this.#text);
     if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
   }
@@ -373,15 +501,15 @@ class Stream<R> implements PatchStream<R> {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
     const object = this.#object();
     this.#stop('ended');
-    const all = this.#all;
-    if (all !== undefined) {
-      // A patch: the one-shot call on the whole text, after the engine's stream is freed.
+    if (this.#sentText !== undefined) {
+      // A patch or a unified diff: the one-shot call on the whole text, after the engine's stream is freed.
+      const all = this.#sentText + this.#text;
       this.#release();
-      return this.#kind.end(object, '', () => all.join(''));
+      return this.#kind.end(object, '', () => all);
     }
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
-      const rest = this.#lines.join('') + this.#line;
+      const rest = this.#text;
       const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
       if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
       return this.#kind.end(object, rest, () => rest);
@@ -418,24 +546,43 @@ class Stream<R> implements PatchStream<R> {
   }
 }
 
-/** A diff stream's events: `[sections, texts, error?]` (src/wasm/stream.rs). */
-function diffEvents(raw: unknown[]): StreamEvent[] {
+/**
+ * A diff stream's events, from the `count` numbers at `words[at..]` in wasm
+ * memory (src/wasm/stream.rs `PreparedStream::push_input`): `[sections,
+ * failed]`, each section's `[index, diffLine, inputLine, n]` and `n` splices
+ * `[from, to, textEnd]`, then the UTF-16 code units of the splices' texts;
+ * `failed`: the engine's error comes from `takeError`, called after the
+ * numbers are read (it may move them).
+ */
+function diffEvents(words: Uint32Array, at: number, count: number, takeError: () => PatchErrorFields): StreamEvent[] {
   const events: StreamEvent[] = [];
-  if (raw.length === 0) return events;
-  const [flat, texts, error] = raw as [Uint32Array, string, PatchErrorFields?];
+  if (count < 2) return events;
+  const [sections, failed] = [words[at], words[at + 1]];
+  let units = at + 2;
+  for (let k = 0; k < sections; k++) units += 4 + 3 * words[units + 3];
+  let i = at + 2;
   let text = 0;
-  for (let i = 0; i < flat.length; ) {
-    const [index, diffLine, inputLine, n] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
+  for (let k = 0; k < sections; k++) {
+    const [index, diffLine, inputLine, n] = [words[i], words[i + 1], words[i + 2], words[i + 3]];
     i += 4;
     const splices: StreamSplice[] = [];
     for (const end = i + 3 * n; i < end; i += 3) {
-      splices.push({ from: flat[i], to: flat[i + 1], insert: texts.slice(text, flat[i + 2]) });
-      text = flat[i + 2];
+      splices.push({ from: words[i], to: words[i + 1], insert: fromUnits(words, units + text, units + words[i + 2]) });
+      text = words[i + 2];
     }
     events.push({ type: 'section', index, diffLine, inputLine, splices });
   }
-  if (error !== undefined) events.push({ type: 'error', error: new PatchError(error) });
+  if (failed === 1) events.push({ type: 'error', error: new PatchError(takeError()) });
   return events;
+}
+
+/** The text of UTF-16 code units `words[from..to]` (a few thousand at a time: a call's arguments are bounded). */
+function fromUnits(words: Uint32Array, from: number, to: number): string {
+  let text = '';
+  for (let at = from; at < to; at += 4096) {
+    text += String.fromCharCode.apply(null, words.subarray(at, Math.min(to, at + 4096)) as unknown as number[]);
+  }
+  return text;
 }
 
 /** A patch stream's events: one value each (src/wasm/stream.rs). */
@@ -456,6 +603,34 @@ function patchEvents(raw: unknown[]): StreamEvent[] {
       events.push({ type: 'section', path, index, diffLine, inputLine, splices });
     } else {
       events.push({ type: 'error', error: new PatchError(e as PatchErrorFields) });
+    }
+  }
+  return events;
+}
+
+/**
+ * A unified diff stream's events: as a patch's, but a failure is the number
+ * of diff lines through which the one-shot call gives it; its error is the
+ * one-shot call's on those lines (src/wasm/stream.rs).
+ */
+function unifiedEvents(raw: unknown[], text: () => string, oneShot: (text: string) => unknown): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  for (const e of raw) {
+    if (typeof e !== 'number') {
+      events.push(...patchEvents([e]));
+      continue;
+    }
+    const all = text();
+    let end = 0;
+    for (let n = 0; n < e && end < all.length; n++) {
+      const nl = all.indexOf('\n', end);
+      end = nl < 0 ? all.length : nl + 1;
+    }
+    try {
+      oneShot(all.slice(0, end));
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
+      events.push({ type: 'error', error });
     }
   }
   return events;

@@ -171,6 +171,23 @@ const families = {
       return `${events} events, ${s.end().files.size} files`;
     };
   },
+  // createPatchStream over a file map with format 'unified': a git diff of
+  // many small hunks (half the size) over one file of distinct lines (the
+  // other half), pushed in 4-character pieces.
+  'stream-unified-pieces': (bytes) => {
+    const lines = distinct(count(bytes / 2, 10));
+    const files = new Map([['big.txt', `${lines.join('\n')}\n`]]);
+    let diff = 'diff --git a/big.txt b/big.txt\n--- a/big.txt\n+++ b/big.txt\n';
+    for (let i = 1; diff.length < bytes / 2 && i + 1 < lines.length; i += 7) {
+      diff += `@@ -${i + 1},2 +${i + 1},2 @@\n ${lines[i]}\n-${lines[i + 1]}\n+${lines[i + 1]}!\n`;
+    }
+    return (p) => {
+      const s = p.createPatchStream(files, { format: 'unified' });
+      let events = 0;
+      for (let i = 0; i < diff.length; i += 4) events += s.push(diff.slice(i, i + 4)).length;
+      return `${events} events, ${s.end().get('big.txt').length} chars`;
+    };
+  },
   // applyFiles, one update per file of many small files.
   'files-many-updates': (bytes) => {
     const n = count(bytes, 60);

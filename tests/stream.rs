@@ -405,3 +405,286 @@ fn utf16_offsets_in_any_order() {
     assert_eq!([at(&mut c, 2), at(&mut c, 6), at(&mut c, 10), at(&mut c, 11)], [1, 3, 5, 6]);
     assert_eq!([at(&mut c, 5), at(&mut c, 5), at(&mut c, 0), at(&mut c, 99)], [2, 2, 0, 6]);
 }
+
+/// A unified diff over files, pushed in pieces
+/// (`applypatch::stream::UnifiedStream`): the end is the one-shot call's
+/// (`unified::apply`), the error event is the one-shot error of the text up
+/// to the line the stream names, and every hunk placed is where the one-shot
+/// call of the whole diff places it.
+mod unified_diffs {
+    use super::*;
+    use applypatch::stream::{UnifiedEvent, UnifiedStream};
+    use applypatch::unified::{self, UnifiedMode};
+    use std::collections::BTreeMap;
+
+    struct UnifiedCase {
+        name: String,
+        files: Vec<(String, String)>,
+        diff: String,
+    }
+
+    fn cases() -> Vec<UnifiedCase> {
+        let recorded: Value = common::fixture("unified-git.json");
+        let mut out: Vec<UnifiedCase> = recorded["cases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| UnifiedCase {
+                name: str_of(&c["name"]),
+                files: c["files"].as_object().into_iter().flatten().map(|(k, v)| (k.clone(), str_of(v))).collect(),
+                diff: str_of(&c["diff"]),
+            })
+            .collect();
+        // CRLF files and diffs (a `\r` is part of a unified diff's line).
+        let crlf: Vec<UnifiedCase> = out
+            .iter()
+            .map(|c| UnifiedCase {
+                name: format!("{} (CRLF)", c.name),
+                files: c.files.iter().map(|(k, v)| (k.clone(), v.replace('\n', "\r\n"))).collect(),
+                diff: c.diff.replace('\n', "\r\n"),
+            })
+            .collect();
+        out.extend(crlf);
+        assert!(out.len() >= 2400, "only {} cases", out.len());
+        out
+    }
+
+    /// Returns the events' counts: files, hunks, errors.
+    fn check(case: &UnifiedCase, mode: UnifiedMode, pieces: &[&str], how: &str) -> Result<[usize; 3], String> {
+        let files: BTreeMap<&str, &str> = case.files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let whole = unified::apply(&case.diff, mode, |p| files.get(p).copied());
+        let mut s = UnifiedStream::new(case.files.clone(), mode);
+        let mut events = Vec::new();
+        for p in pieces {
+            events.extend(s.push(p));
+        }
+        let through = s.failed_through();
+        let preview = s.preview();
+        let end = s.end();
+        let fail = |what: String| Err(format!("{} [{mode:?}, {how}]: {what}", case.name));
+        if end != whole {
+            return fail(format!("end {end:?}\none-shot {whole:?}"));
+        }
+        let errors = events.iter().filter(|e| matches!(e, UnifiedEvent::Error(_))).count();
+        if errors > 1 || (errors == 1 && !matches!(events.last(), Some(UnifiedEvent::Error(_)))) {
+            return fail(format!("{errors} error events, or events after one: {events:?}"));
+        }
+        if let (Some(UnifiedEvent::Error(e)), Some(n)) = (events.last(), through) {
+            let prefix = unified::apply(first_lines(&case.diff, n), mode, |p| files.get(p).copied());
+            if prefix.as_ref().err() != Some(e) {
+                return fail(format!("error event {e:?}\none-shot of the first {n} lines {prefix:?}"));
+            }
+            match &whole {
+                Ok(_) => return fail(format!("error event {e:?} for a diff that applies")),
+                // The whole text may fail earlier in its reading: at a later
+                // line that is malformed (the whole diff is parsed first).
+                Err(w) if w != e && w.diff_line <= e.diff_line => return fail(format!("error event {e:?}\none-shot {w:?}")),
+                Err(_) => {}
+            }
+        }
+        // Every hunk placed is where the one-shot call places it, in its order.
+        if let Ok(result) = &whole {
+            let hunks: Vec<_> = events
+                .iter()
+                .filter_map(|e| if let UnifiedEvent::Hunk { path, placed, .. } = e { Some((path, placed)) } else { None })
+                .collect();
+            for ((path, placed), want) in hunks.iter().zip(&result.placements) {
+                if (path.as_str(), placed.index + 1, placed.input_line) != (want.path.as_str(), want.hunk, want.line) {
+                    return fail(format!("hunk event {path} {placed:?}\none-shot placement {want:?}"));
+                }
+            }
+            if hunks.len() > result.placements.len() {
+                return fail(format!("{} hunk events, {} hunks", hunks.len(), result.placements.len()));
+            }
+            // A file one file diff changes: its hunks' splices, offsets into
+            // the file, give the preview (applied in order: git may place a
+            // hunk before the one before it).
+            for (path, contents) in &preview {
+                let (Some(text), Some(old)) = (contents, files.get(path.as_str())) else { continue };
+                let written = events.iter().filter(|e| matches!(e, UnifiedEvent::File { path: p, .. } if p == path)).count();
+                let own: Vec<_> = hunks.iter().filter(|(p, _)| *p == path).map(|(_, placed)| placed).collect();
+                if written != 1 || own.is_empty() {
+                    continue;
+                }
+                let got = splice(old, own.iter().flat_map(|p| p.splices.iter()));
+                if &got != text {
+                    return fail(format!("{path}: the splices give {got:?}, the preview is {text:?}"));
+                }
+            }
+        }
+        let count = |f: fn(&UnifiedEvent) -> bool| events.iter().filter(|e| f(e)).count();
+        Ok([
+            count(|e| matches!(e, UnifiedEvent::File { .. })),
+            count(|e| matches!(e, UnifiedEvent::Hunk { .. })),
+            count(|e| matches!(e, UnifiedEvent::Error(_))),
+        ])
+    }
+
+    /// `text` with `splices` (sorted, disjoint byte ranges of it) applied.
+    fn splice<'s>(text: &str, splices: impl Iterator<Item = &'s applypatch::Splice>) -> String {
+        let mut sorted: Vec<_> = splices.collect();
+        sorted.sort_by_key(|s| s.start);
+        let (mut out, mut at) = (String::new(), 0);
+        for s in sorted {
+            out.push_str(&text[at..s.start]);
+            out.push_str(&s.text);
+            at = s.end;
+        }
+        out + &text[at..]
+    }
+
+    #[test]
+    fn every_chunking_ends_as_the_one_shot_call() {
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        let mut failures = Vec::new();
+        let mut runs = 0;
+        let mut counts = [0; 3];
+        for case in cases() {
+            for &mode in UnifiedMode::ALL {
+                let mut ways: Vec<(Vec<&str>, String)> =
+                    vec![(vec![case.diff.as_str()], "whole".into()), (pieces(&case.diff, None), "one char at a time".into())];
+                for round in 0..2 {
+                    ways.push((pieces(&case.diff, Some(&mut rng)), format!("random pieces {round}")));
+                }
+                for (p, how) in ways {
+                    runs += 1;
+                    match check(&case, mode, &p, &how) {
+                        Ok(c) => counts.iter_mut().zip(c).for_each(|(a, b)| *a += b),
+                        Err(e) => failures.push(e),
+                    }
+                }
+            }
+        }
+        eprintln!("{runs} runs; events: {counts:?} (files, hunks, errors)");
+        assert!(counts.iter().all(|&c| c > 500), "events: {counts:?}");
+        assert!(
+            failures.is_empty(),
+            "{} of {runs} runs differ:\n{}",
+            failures.len(),
+            failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n\n")
+        );
+    }
+
+    #[test]
+    fn a_hunk_is_placed_once_the_line_after_it_shows_it_is_over() {
+        let files = [("a.txt".to_string(), "one\ntwo\nthree\n".to_string())];
+        let mut s = UnifiedStream::new(files, UnifiedMode::Strict);
+        let events = s.push("--- a/a.txt\n+++ b/a.txt\n@@ -3 +3 @@\n-three\n+THREE");
+        assert!(
+            matches!(events.as_slice(), [UnifiedEvent::File { path, kind: unified::FileKind::Modify, line: 1 }] if path == "a.txt"),
+            "{events:?}"
+        );
+        // The hunk's counts are used up, but a '\\ No newline' line could still change its last line.
+        assert_eq!(s.push("\n"), []);
+        let events = s.push("\\ No newline at end of file\nThat is all.\n");
+        let [UnifiedEvent::Hunk { path, placed, input }] = events.as_slice() else { panic!("{events:?}") };
+        assert_eq!((path.as_str(), placed.index, placed.diff_line, placed.input_line), ("a.txt", 0, 3, 3));
+        assert_eq!(placed.splices, [applypatch::Splice { start: 8, end: 14, text: "THREE".into() }]);
+        assert_eq!(&**input, "one\ntwo\nthree\n");
+        assert_eq!(s.preview(), [("a.txt".to_string(), Some("one\ntwo\nTHREE".to_string()))]);
+        assert_eq!(s.end().unwrap().changes[0].contents.as_deref(), Some("one\ntwo\nTHREE"));
+    }
+
+    #[test]
+    fn a_hunk_is_placed_at_the_push_that_ends_it_whatever_follows_in_that_push() {
+        // The second hunk, pushed a line at a time, is read at its 1st, 2nd,
+        // 4th and 8th line (each time it has too few); the push that ends it
+        // also starts the next hunk and ends with that one's lines.
+        let input: String = (1..=26).map(|i| format!("l{i}\n")).collect();
+        let mut s = UnifiedStream::new([("a.txt".to_string(), input)], UnifiedMode::Strict);
+        let events = s.push("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-l1\n+L1\n");
+        assert_eq!(events.len(), 1, "{events:?}");
+        let mut events = s.push("@@ -3,8 +3,8 @@\n");
+        for i in 3..=9 {
+            events.extend(s.push(&format!(" l{i}\n")));
+        }
+        assert_eq!(events.iter().filter(|e| matches!(e, UnifiedEvent::Hunk { .. })).count(), 1, "{events:?}");
+        let events = s.push("-l10\n+L10\n@@ -20 +20 @@\n-l20\n+L20\n");
+        let [UnifiedEvent::Hunk { placed, .. }] = events.as_slice() else { panic!("{events:?}") };
+        assert_eq!((placed.index, placed.input_line), (1, 3));
+    }
+
+    #[test]
+    fn git_mode_places_each_hunk_on_the_file_the_hunks_before_made() {
+        let files = [("a.txt".to_string(), "a\nb\nc\nd\n".to_string())];
+        let mut s = UnifiedStream::new(files, UnifiedMode::Git);
+        let mut events = s.push("--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n a\n+x\n b\n@@ -3,2 +4,2 @@\n c\n-d\n+D\n");
+        // Placed at the next line that can end it (not a hunk line).
+        assert_eq!(s.push("--- a/a.txt\n+++ b/a.txt\n").len(), 0);
+        events.extend(s.push("Done.\n"));
+        let hunks: Vec<_> = events
+            .iter()
+            .filter_map(|e| if let UnifiedEvent::Hunk { placed, input, .. } = e { Some((placed, input)) } else { None })
+            .collect();
+        // The second hunk's line is in the file the first one made; its
+        // splices, as every hunk's, are offsets into the file as given.
+        assert_eq!(hunks.len(), 2, "{events:?}");
+        assert_eq!((hunks[1].0.input_line, &**hunks[1].1), (4, "a\nb\nc\nd\n"));
+        assert_eq!(hunks[1].0.splices, [applypatch::Splice { start: 6, end: 7, text: "D".into() }]);
+    }
+
+    #[test]
+    fn the_error_event_is_the_one_shot_error_of_the_diff_up_to_the_hunk_that_fails() {
+        let files = [("a.py".to_string(), "x = 1\ny = 2\n".to_string()), ("b.py".to_string(), "z = 3\n".to_string())];
+        let diff = "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 10\n@@ -2 +2 @@\n-y = 2 \n+y = 20\n--- a/b.py\n+++ b/b.py\n@@ -1 +1 @@\n-z = 3\n+z = 30\n";
+        let mut s = UnifiedStream::new(files.clone(), UnifiedMode::Strict);
+        let mut events = Vec::new();
+        for piece in diff.as_bytes().chunks(4) {
+            events.extend(s.push(std::str::from_utf8(piece).unwrap()));
+        }
+        let kinds: Vec<_> = events
+            .iter()
+            .map(|e| match e {
+                UnifiedEvent::File { .. } => "file",
+                UnifiedEvent::Hunk { .. } => "hunk",
+                UnifiedEvent::Error(_) => "error",
+            })
+            .collect();
+        assert_eq!(kinds, ["file", "hunk", "error"]);
+        let Some(UnifiedEvent::Error(e)) = events.last() else { panic!() };
+        assert_eq!(s.failed_through(), Some(8));
+        assert_eq!(
+            e.message,
+            "a.py: hunk 2 (diff lines 6-8, '@@ -2,1 +2,1 @@'): its 1 context and removed line are not in the file after hunk 1. Nothing was changed. The closest place is line 2, where 0 of 1 lines are equal. Diff line 7 has 'y = 2 \\n', but line 2 of the file is 'y = 2\\n' (only whitespace differs). Copy the context and removed lines exactly from the current file and send the diff again."
+        );
+        let map: BTreeMap<&str, &str> = files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(unified::apply(diff, UnifiedMode::Strict, |p| map.get(p).copied()).unwrap_err(), *e);
+        assert_eq!(s.end().unwrap_err(), *e);
+    }
+
+    #[test]
+    fn each_line_is_read_a_few_times_whatever_the_pieces() {
+        // 2,000 hunks in one file, one character at a time; then one hunk of
+        // 20,000 lines, one line at a time: the lines the parser is given add
+        // up to a small multiple of the diff's, not its square.
+        let input: String = (0..8000).map(|i| format!("row {i}\n")).collect();
+        let mut diff = String::from("--- a/f.txt\n+++ b/f.txt\n");
+        for i in (0..8000).step_by(4) {
+            diff.push_str(&format!("@@ -{} +{} @@\n-row {i}\n+ROW {i}\n", i + 1, i + 1));
+        }
+        let lines = diff.matches('\n').count();
+        let mut s = UnifiedStream::new([("f.txt".to_string(), input.clone())], UnifiedMode::Strict);
+        let mut hunks = 0;
+        for (i, _) in diff.char_indices() {
+            hunks += s.push(&diff[i..i + 1]).iter().filter(|e| matches!(e, UnifiedEvent::Hunk { .. })).count();
+        }
+        assert_eq!(hunks, 1999);
+        assert!(s.lines_read() < 3 * lines, "{} lines read for {lines}", s.lines_read());
+        eprintln!("2,000 hunks, one char at a time: {} lines read for {lines}", s.lines_read());
+        assert!(s.end().is_ok());
+
+        let mut big = String::from("--- a/f.txt\n+++ b/f.txt\n@@ -1,8000 +1,20000 @@\n");
+        big.extend((0..8000).map(|i| format!("-row {i}\n")));
+        big.extend((0..20000).map(|i| format!("+new {i}\n")));
+        big.push_str("Done.\n");
+        let lines = big.matches('\n').count();
+        let mut s = UnifiedStream::new([("f.txt".to_string(), input)], UnifiedMode::Strict);
+        let mut hunks = 0;
+        for line in big.split_inclusive('\n') {
+            hunks += s.push(line).iter().filter(|e| matches!(e, UnifiedEvent::Hunk { .. })).count();
+        }
+        assert_eq!(hunks, 1);
+        assert!(s.lines_read() < 4 * lines, "{} lines read for {lines}", s.lines_read());
+        eprintln!("one hunk of 28,000 lines, a line at a time: {} lines read for {lines}", s.lines_read());
+    }
+}

@@ -7,7 +7,18 @@
 
 import * as ap from '../dist/browser.mjs';
 import { createEditor, createOutput, lineDiagnostic } from './editors.js';
-import { describeError, detect, MODE_NAMES, modesAvailable, openStream, patchKind, replayBlocked, run, streamFiles } from './engine.js';
+import {
+  detect,
+  MODE_NAMES,
+  modesAvailable,
+  openStream,
+  patchKind,
+  replayBlocked,
+  replayFailure,
+  replayResult,
+  run,
+  streamFiles,
+} from './engine.js';
 import { defaultExample, examples } from './examples.js';
 import { decodeHash, encodeHash, normalize } from './state.js';
 
@@ -446,7 +457,7 @@ function startReplay() {
   try {
     opened = openStream(ap, state);
   } catch (e) {
-    replayFailed({ kind: patchKind(ap, state.mode, state.patch), stream: null }, e);
+    replayFailed({ kind: patchKind(ap, state.mode, state.patch), stream: null, text: state.patch, pushed: 0 }, e);
     return;
   }
   // About a token a tick, more for a long patch: a whole replay takes a few seconds.
@@ -480,7 +491,8 @@ function replayTick() {
   for (const e of events) {
     if (e.type === 'section') replayLanded(r, e);
     else if (e.type === 'error') {
-      replayFailed(r, e.error);
+      // A PatchError, or (edit blocks) applyBlocks' result on the message so far.
+      replayFailed(r, e.error ?? e.result);
       return;
     }
   }
@@ -493,7 +505,8 @@ function replayLanded(r, e) {
   r.sections++;
   const path = e.path ?? r.path;
   // The splices are offsets into the original text: in the preview each moves by the splices placed before it.
-  const earlier = r.placed.get(path) ?? [];
+  // (Edit blocks: into the file as the blocks before left it, the preview before this block.)
+  const earlier = r.kind === 'blocks' ? [] : (r.placed.get(path) ?? []);
   const all = [...earlier, ...e.splices];
   const ranges = e.splices.map((s, j) => {
     const at = earlier.length + j;
@@ -557,7 +570,12 @@ function replayEnded(r) {
     return;
   }
   replay = null;
-  const result = { status: 'ok', mode: state.mode, kind: r.kind, files: streamFiles(r, out), notes: [], ms: 0 };
+  const result = replayResult(ap, state, r, out);
+  if (result.status !== 'ok') {
+    // Edit blocks: applyBlocks refused the whole message (a block malformed or not found).
+    replayShowFailure(result);
+    return;
+  }
   last = result;
   showResult(result);
   markPatch(result);
@@ -574,8 +592,11 @@ function replayFailed(r, e) {
   clearTimeout(r.timer);
   release(r);
   replay = null;
+  replayShowFailure(replayFailure(ap, state, r, e, r.text.slice(0, r.pushed)));
+}
+
+function replayShowFailure(result) {
   patchEditor.setText(state.patch);
-  const result = { status: 'error', mode: state.mode, kind: r.kind, error: describeError(ap, e, state, r.kind) };
   last = result;
   showResult(result);
   markPatch(result);

@@ -189,7 +189,11 @@ function runFiles(ap, state) {
  */
 function runUnified(ap, { files, patch }) {
   const input = new Map(files.map((f) => [f.path, f.text]));
-  const report = ap.applyUnified(input, patch, { report: true });
+  return unifiedView(input, ap.applyUnified(input, patch, { report: true }));
+}
+
+/** What the page shows of applyUnified's report over the input files. */
+function unifiedView(input, report) {
   const out = report.files;
   const notes = [];
   for (const h of report.hunks) {
@@ -220,28 +224,45 @@ function runUnified(ap, { files, patch }) {
   return { status: 'ok', files: list, summary: null, notes };
 }
 
-function runBlocks(ap, { files, selected, patch, preset }) {
-  const { edits = [], problems = [] } = ap.parseBlocks(patch, { detailed: true });
-  const notes = problems.map((p) => `Patch line ${p.line}: ${p.message}`);
-  if (edits.length === 0 || problems.length > 0) {
-    const first = problems[0];
-    return {
-      status: 'error',
-      problems,
-      error: {
-        code: 'no_blocks',
-        message: first
-          ? problems.map((p) => `Patch line ${p.line}: ${p.message}`).join('\n')
-          : 'No SEARCH/REPLACE blocks found. A block is:\n<<<<<<< SEARCH\nlines to find\n=======\nlines to put there\n>>>>>>> REPLACE',
-        ...(first ? { diffLine: first.line } : {}),
-      },
-    };
-  }
-
+function runBlocks(ap, state) {
+  const parsed = ap.parseBlocks(state.patch, { detailed: true });
+  if (parsed.edits.length === 0 || parsed.problems.length > 0) return noBlocks(parsed.problems);
   // Each block goes to the file it names, or to the selected file: the package routes them, all or nothing.
+  const input = new Map(state.files.map((f) => [f.path, f.text]));
+  return blocksView(state, parsed, ap.applyBlocks(input, state.patch, blockOptions(state)));
+}
+
+/** applyBlocks' options for the page's state: the preset, and the selected file for blocks that name none. */
+function blockOptions({ files, selected, preset }) {
+  return { preset: preset === 'compatible' ? 'compatible' : 'safe', path: files[selected].path };
+}
+
+/** A message with no block, or a malformed one: applyBlocks applies nothing, and the problems say why. */
+function noBlocks(problems = []) {
+  const first = problems[0];
+  return {
+    status: 'error',
+    problems,
+    error: {
+      code: 'no_blocks',
+      message: first
+        ? problems.map((p) => `Patch line ${p.line}: ${p.message}`).join('\n')
+        : 'No SEARCH/REPLACE blocks found. A block is:\n<<<<<<< SEARCH\nlines to find\n=======\nlines to put there\n>>>>>>> REPLACE',
+      ...(first ? { diffLine: first.line } : {}),
+    },
+  };
+}
+
+/**
+ * What the page shows of applyBlocks' result `r` for the message `parsed`
+ * (parseBlocks' edits, for the blocks not tried): each block, and the
+ * first that failed as the error, or the files.
+ */
+function blocksView({ files, selected }, parsed, r) {
+  const { edits = [], problems = [] } = parsed;
+  const notes = problems.map((p) => `Patch line ${p.line}: ${p.message}`);
   const input = new Map(files.map((f) => [f.path, f.text]));
   const path = files[selected].path;
-  const r = ap.applyBlocks(input, patch, { preset: preset === 'compatible' ? 'compatible' : 'safe', path });
   const blocks = edits.map((edit, i) => {
     const res = r.results[i];
     if (res === undefined) return { n: i + 1, path: edit.path ?? path, lines: [edit.line, edit.line], ok: null }; // not tried
@@ -297,18 +318,18 @@ function runBlocks(ap, { files, selected, patch, preset }) {
 export function replayBlocked(ap, features, state) {
   if (typeof ap.createPatchStream !== 'function') return 'This build of applypatch has no createPatchStream: replay is not available';
   const kind = patchKind(ap, state.mode, state.patch);
-  if (kind === 'blocks') return 'Edit blocks do not stream yet: replay works for V4A diffs and *** Begin Patch patches';
-  if (kind === 'unified') return 'Unified diffs do not stream yet: replay works for V4A diffs and *** Begin Patch patches';
   const why = unavailable(features, state.mode, kind);
   if (why) return why;
-  if (state.mode === 'strict' && state.repair) return 'The stream does not take Repair yet: untick Repair to replay';
+  // (A unified diff is applied without repairs in every mode.)
+  if (state.mode === 'strict' && state.repair && kind !== 'unified') return 'The stream does not take Repair yet: untick Repair to replay';
   return null;
 }
 
 /**
  * A stream over the page's input, as the one-shot call of run() would apply
- * the patch: a V4A diff over the selected file, a patch over the file map.
- * @returns {{ kind: 'diff' | 'files', input: Map<string, string>, path?: string, stream }}
+ * the patch: a V4A diff over the selected file; a patch, a unified diff or
+ * edit blocks over the file map.
+ * @returns {{ kind: 'diff' | 'files' | 'unified' | 'blocks', input: Map<string, string>, path?: string, stream }}
  */
 export function openStream(ap, state) {
   const kind = patchKind(ap, state.mode, state.patch);
@@ -318,7 +339,45 @@ export function openStream(ap, state) {
     return { kind, input: new Map([[file.path, file.text]]), path: file.path, stream: ap.createPatchStream(file.text, { mode }) };
   }
   const input = new Map(files.map((f) => [f.path, f.text]));
-  return { kind, input, stream: ap.createPatchStream(input, { mode, format: 'patch' }) };
+  const options =
+    kind === 'files'
+      ? { mode, format: 'patch' }
+      : kind === 'unified'
+        ? { format: 'unified', report: true } // end(): the report run() shows
+        : { ...blockOptions(state), format: 'blocks' };
+  return { kind, input, stream: ap.createPatchStream(input, options) };
+}
+
+/**
+ * The result the page shows at the end of a replay, from the stream's end()
+ * (`out`), as run() shows the one-shot call's: the files, and for edit
+ * blocks each block (or the one that failed), for a unified diff its moves.
+ */
+export function replayResult(ap, state, opened, out) {
+  const base = { mode: state.mode, kind: opened.kind, ms: 0 };
+  if (opened.kind === 'blocks') {
+    const parsed = ap.parseBlocks(state.patch, { detailed: true });
+    return {
+      ...base,
+      ...(out.problems?.length > 0 || parsed.edits.length === 0 ? noBlocks(out.problems) : blocksView(state, parsed, out)),
+    };
+  }
+  if (opened.kind === 'unified') return { ...base, ...unifiedView(opened.input, out) };
+  return { ...base, status: 'ok', files: streamFiles(opened, out), notes: [] };
+}
+
+/**
+ * The result the page shows when a replay stops at an error: a PatchError
+ * (an error event, or thrown) as a failed apply shows it, or an edit-block
+ * error event's result (applyBlocks on the message `pushed` so far).
+ */
+export function replayFailure(ap, state, opened, failure, pushed) {
+  const base = { mode: state.mode, kind: opened.kind };
+  if (opened.kind === 'blocks' && failure !== null && typeof failure === 'object' && Array.isArray(failure.results)) {
+    if (failure.problems?.length > 0) return { ...base, ...noBlocks(failure.problems) };
+    return { ...base, ...blocksView(state, { edits: ap.parseBlocks(pushed, { detailed: true }).edits }, failure) };
+  }
+  return { ...base, status: 'error', error: describeError(ap, failure, state, opened.kind) };
 }
 
 /**

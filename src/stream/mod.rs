@@ -25,8 +25,10 @@
 //! below that limit either way.
 
 mod patch;
+mod unified;
 
 pub use patch::{PatchEvent, PatchStream};
+pub use unified::{UnifiedEvent, UnifiedStream};
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -81,6 +83,15 @@ impl Pending {
         start..self.text.len()
     }
 
+    /// Empties it, keeping its buffers' capacity for the next section.
+    fn clear(&mut self) {
+        self.header = None;
+        self.anchors.clear();
+        self.lines.clear();
+        self.eof = None;
+        self.text.clear();
+    }
+
     fn view(&self) -> Section<'_> {
         let at = |r: &Range<usize>| self.text.get(r.clone()).unwrap_or("");
         Section {
@@ -132,6 +143,9 @@ pub struct DiffStream {
     bytes: usize,
     breaks: usize,
     open: Option<Pending>,
+    /// The buffers of the last section closed, empty, for the next one (a
+    /// section's lines are not allocated again for every section).
+    spare: Pending,
     /// Every section's diff lines, first and last (Strict's final verdict).
     spans: Vec<(usize, usize)>,
     strict: strict::Plan,
@@ -181,6 +195,7 @@ impl DiffStream {
             bytes: 0,
             breaks: 0,
             open: None,
+            spare: Pending::default(),
             spans: Vec::new(),
             strict: strict::Plan::default(),
             codex: codex::Plan::default(),
@@ -355,7 +370,8 @@ impl DiffStream {
         match step {
             Step::Open { header, anchor } => {
                 self.close();
-                let mut p = Pending { header: Some(header), ..Pending::default() };
+                let mut p = std::mem::take(&mut self.spare);
+                p.header = Some(header);
                 if let Some(a) = anchor {
                     let r = p.keep(a.text);
                     p.anchors.push((r, a.line));
@@ -363,12 +379,12 @@ impl DiffStream {
                 self.open = Some(p);
             }
             Step::Anchor(a) => {
-                let p = self.open.get_or_insert_with(Pending::default);
+                let p = self.open.get_or_insert_with(|| std::mem::take(&mut self.spare));
                 let r = p.keep(a.text);
                 p.anchors.push((r, a.line));
             }
             Step::Line(l) => {
-                let p = self.open.get_or_insert_with(Pending::default);
+                let p = self.open.get_or_insert_with(|| std::mem::take(&mut self.spare));
                 let r = p.keep(l.text);
                 p.lines.push((l.kind, r, l.line));
             }
@@ -390,10 +406,16 @@ impl DiffStream {
 
     /// Finds the section just completed, unless something failed before.
     fn close(&mut self) {
-        let Some(pending) = self.open.take() else { return };
-        if self.failure.is_some() {
-            return;
+        let Some(mut pending) = self.open.take() else { return };
+        if self.failure.is_none() {
+            self.find(&pending);
         }
+        pending.clear();
+        self.spare = pending;
+    }
+
+    /// Finds a section just completed.
+    fn find(&mut self, pending: &Pending) {
         let section = pending.view();
         let span = section.span();
         self.spans.push(span);

@@ -102,10 +102,24 @@ impl UnifiedResult {
     }
 }
 
-struct Overlay<'f, F> {
-    base: F,
+/// What the file diffs applied so far wrote: each path's final state, in
+/// the order first written.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
     changes: Vec<UnifiedChange>,
     at: HashMap<String, usize>,
+}
+
+impl Written {
+    /// The paths written, in the order first written, and their contents.
+    pub(crate) fn changes(&self) -> &[UnifiedChange] {
+        &self.changes
+    }
+}
+
+struct Overlay<'f, F> {
+    base: F,
+    written: Written,
     /// Whether the splices of hunks are kept ([`apply_parsed_placed`]).
     place: bool,
     _files: std::marker::PhantomData<&'f ()>,
@@ -113,7 +127,7 @@ struct Overlay<'f, F> {
 
 impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
     fn get(&self, path: &str) -> Option<&str> {
-        match self.at.get(path).and_then(|&i| self.changes.get(i)) {
+        match self.written.at.get(path).and_then(|&i| self.written.changes.get(i)) {
             Some(c) => c.contents.as_deref(),
             None => (self.base)(path),
         }
@@ -126,15 +140,16 @@ impl<'f, F: Fn(&str) -> Option<&'f str>> Overlay<'f, F> {
     /// [`Overlay::set`], with the splices that made `contents` from the
     /// file as given (kept only when the path was not written before).
     fn set_placed(&mut self, path: &str, contents: Option<String>, mode: Option<u32>, splices: Option<Vec<Splice>>) {
-        match self.at.get(path).and_then(|&i| self.changes.get_mut(i)) {
+        let w = &mut self.written;
+        match w.at.get(path).and_then(|&i| w.changes.get_mut(i)) {
             Some(c) => {
                 c.contents = contents;
                 c.mode = mode.or(c.mode);
                 c.splices = None;
             }
             None => {
-                self.at.insert(path.to_string(), self.changes.len());
-                self.changes.push(UnifiedChange { path: path.to_string(), contents, mode, splices });
+                w.at.insert(path.to_string(), w.changes.len());
+                w.changes.push(UnifiedChange { path: path.to_string(), contents, mode, splices });
             }
         }
     }
@@ -201,7 +216,7 @@ fn apply_parsed_with<'f>(
         )
         .at_diff_line(line));
     }
-    let mut files = Overlay { base: get, changes: Vec::new(), at: HashMap::new(), place, _files: std::marker::PhantomData };
+    let mut files = Overlay { base: get, written: Written::default(), place, _files: std::marker::PhantomData };
     let mut placements = Vec::new();
     for f in &diff.files {
         apply_file(&mut files, f, mode, &mut placements, known).map_err(|mut e| {
@@ -211,13 +226,36 @@ fn apply_parsed_with<'f>(
             e
         })?;
     }
-    Ok(UnifiedResult { changes: files.changes, placements })
+    Ok(UnifiedResult { changes: files.written.changes, placements })
 }
 
-fn file_error(kind: ErrorKind, f: &FilePatch, path: &str, message: String) -> Error {
-    let mut e = Error::new(kind, message).at_diff_line(f.line);
+fn file_error(kind: ErrorKind, line: usize, path: &str, message: String) -> Error {
+    let mut e = Error::new(kind, message).at_diff_line(line);
     e.path = Some(path.to_string());
     e
+}
+
+/// A file diff whose files passed the checks that come before its hunks.
+#[derive(Debug)]
+pub(crate) struct Opened {
+    kind: FileKind,
+    /// The diff line of its header.
+    line: usize,
+    new_mode: Option<u32>,
+    source: Option<String>,
+    target: Option<String>,
+    /// The text its hunks apply to.
+    pub(crate) old: String,
+    /// Whether it changes a file in place that no file diff before wrote
+    /// (`old` is then the file as given).
+    in_place: bool,
+}
+
+impl Opened {
+    /// The path its hunks' messages name: the target, else the source.
+    pub(crate) fn name(&self) -> &str {
+        self.target.as_deref().or(self.source.as_deref()).unwrap_or("")
+    }
 }
 
 fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
@@ -227,6 +265,22 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
     placements: &mut Vec<Placement>,
     known: Option<&[&str]>,
 ) -> Result<()> {
+    let opened = open_file(files, f, known)?;
+    let name = opened.name();
+    let mut runs = (files.place && opened.in_place).then(Vec::new);
+    let new = match mode {
+        UnifiedMode::Strict => strict_hunks(name, &opened.old, &f.hunks, placements, runs.as_mut())?,
+        UnifiedMode::Git => {
+            runs = None;
+            git_hunks(name, &opened.old, &f.hunks, placements)?
+        }
+    };
+    close_file(files, &opened, new, runs)
+}
+
+/// The checks of a file diff before its hunks: the file it reads is there,
+/// the one it creates is not.
+fn open_file<'f, F: Fn(&str) -> Option<&'f str>>(files: &Overlay<'f, F>, f: &FilePatch, known: Option<&[&str]>) -> Result<Opened> {
     let line = f.line;
     let source = match (f.kind, &f.old_path) {
         (FileKind::Add, _) => None,
@@ -236,11 +290,21 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
     let target = f.new_path.as_deref();
     let old = match source {
         None => {
-            let Some(t) = target else { return Ok(()) };
+            let Some(t) = target else {
+                return Ok(Opened {
+                    kind: f.kind,
+                    line,
+                    new_mode: f.new_mode,
+                    source: None,
+                    target: None,
+                    old: String::new(),
+                    in_place: false,
+                });
+            };
             if files.get(t).is_some() {
                 return Err(file_error(
                     ErrorKind::FileExists,
-                    f,
+                    line,
                     t,
                     format!(
                         "{t}: the diff (line {line}) creates this file, but it already exists. Nothing was changed. To change the existing file, diff against its contents ('--- a/{t}'); to replace it, delete it first."
@@ -257,7 +321,7 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
                     if near.is_empty() { String::new() } else { format!(" The files have similar paths: {}.", crate::near::list(&near)) };
                 return Err(file_error(
                     ErrorKind::FileNotFound,
-                    f,
+                    line,
                     s,
                     format!("{s}: the diff (line {line}) changes this file, but there is no such file. Nothing was changed.{near} Check the path (the 'a/' and 'b/' prefixes are removed)."),
                 ));
@@ -269,35 +333,43 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
             let verb = if f.kind == FileKind::Rename { "renames" } else { "copies" };
             return Err(file_error(
                 ErrorKind::FileExists,
-                f,
+                line,
                 t,
                 format!("{t}: the diff (line {line}) {verb} {s} to this path, but a file is already there. Nothing was changed. Delete it first or choose another name."),
             ));
         }
     }
-    let name = target.or(source).unwrap_or("");
     // Splices from the placement: a file changed in place, not written
     // before by this diff (then `old` is the file as given).
-    let in_place = files.place
-        && f.kind == FileKind::Modify
-        && source.is_some()
-        && source == target
-        && source.is_some_and(|s| !files.at.contains_key(s));
-    let mut runs = in_place.then(Vec::new);
-    let new = match mode {
-        UnifiedMode::Strict => strict_hunks(name, &old, &f.hunks, placements, runs.as_mut())?,
-        UnifiedMode::Git => {
-            runs = None;
-            git_hunks(name, &old, &f.hunks, placements)?
-        }
-    };
-    match (f.kind, source, target) {
+    let in_place =
+        f.kind == FileKind::Modify && source.is_some() && source == target && source.is_some_and(|s| !files.written.at.contains_key(s));
+    Ok(Opened {
+        kind: f.kind,
+        line,
+        new_mode: f.new_mode,
+        source: source.map(str::to_string),
+        target: target.map(str::to_string),
+        old,
+        in_place,
+    })
+}
+
+/// A file diff's end: its hunks made `new` (and `runs`, the splices of
+/// their placement, when kept); the files take it.
+fn close_file<'f, F: Fn(&str) -> Option<&'f str>>(
+    files: &mut Overlay<'f, F>,
+    o: &Opened,
+    new: String,
+    runs: Option<Vec<Splice>>,
+) -> Result<()> {
+    let line = o.line;
+    match (o.kind, o.source.as_deref(), o.target.as_deref()) {
         (FileKind::Delete, Some(s), _) => {
             if !new.is_empty() {
                 let left = split_lines(&new).len();
                 return Err(file_error(
                     ErrorKind::ContextNotFound,
-                    f,
+                    line,
                     s,
                     format!(
                         "{s}: the diff (line {line}) deletes this file, but its hunks leave {left} line{} of it: a deletion removes every line ('-'). Nothing was changed. Make the diff against the whole current file.",
@@ -311,15 +383,42 @@ fn apply_file<'f, F: Fn(&str) -> Option<&'f str>>(
             if s != t {
                 files.set(s, None, None);
             }
-            files.set(t, Some(new), f.new_mode);
+            files.set(t, Some(new), o.new_mode);
         }
         (_, _, Some(t)) => {
-            let splices = runs.map(|r| text::minimize(&old, &r));
-            files.set_placed(t, Some(new), f.new_mode, splices)
+            let splices = runs.map(|r| text::minimize(&o.old, &r));
+            files.set_placed(t, Some(new), o.new_mode, splices)
         }
         _ => {}
     }
     Ok(())
+}
+
+/// [`open_file`] for a stream: the files are `base` as the file diffs
+/// before (`written`) left them.
+pub(crate) fn open_among(written: &mut Written, base: &HashMap<String, String>, f: &FilePatch) -> Result<Opened> {
+    let files = Overlay {
+        base: |p: &str| base.get(p).map(String::as_str),
+        written: std::mem::take(written),
+        place: false,
+        _files: std::marker::PhantomData,
+    };
+    let opened = open_file(&files, f, None);
+    *written = files.written;
+    opened
+}
+
+/// [`close_file`] for a stream ([`open_among`]).
+pub(crate) fn close_among(written: &mut Written, base: &HashMap<String, String>, o: &Opened, new: String) -> Result<()> {
+    let mut files = Overlay {
+        base: |p: &str| base.get(p).map(String::as_str),
+        written: std::mem::take(written),
+        place: false,
+        _files: std::marker::PhantomData,
+    };
+    let closed = close_file(&mut files, o, new, None);
+    *written = files.written;
+    closed
 }
 
 /// The splices of `old` that a hunk placed at line `at` makes: one per run
@@ -379,10 +478,6 @@ fn hunk_label(path: &str, k: usize, h: &Hunk) -> String {
     )
 }
 
-fn matches_at(lines: &[&str], at: usize, pre: &[&str]) -> bool {
-    lines.get(at..at + pre.len()).is_some_and(|w| w == pre)
-}
-
 /// Strict: every hunk against the original file, in order, at its stated
 /// line or at exactly one other place after the previous hunk.
 fn strict_hunks(
@@ -392,96 +487,187 @@ fn strict_hunks(
     placements: &mut Vec<Placement>,
     mut runs: Option<&mut Vec<Splice>>,
 ) -> Result<String> {
-    let lines = split_lines(old);
-    // Byte offset of each line (and the end), for the splices.
-    let starts: Vec<usize> = match runs {
-        Some(_) => std::iter::once(0)
-            .chain(lines.iter().scan(0, |end, l| {
-                *end += l.len();
-                Some(*end)
-            }))
-            .collect(),
-        None => Vec::new(),
-    };
-    let mut out = String::with_capacity(old.len());
-    let mut cursor = 0;
+    let mut placer = StrictHunks::new(old);
     for (i, h) in hunks.iter().enumerate() {
-        let k = i + 1;
+        let p = placer.place(old, path, i + 1, h)?;
+        if let Some(out) = runs.as_deref_mut() {
+            placer.runs(h, p.line - 1, out);
+        }
+        placements.push(p);
+    }
+    Ok(placer.finish(old))
+}
+
+/// Strict placement of one file diff's hunks, one at a time, in order,
+/// against its text (`old`, given to each call).
+#[derive(Debug)]
+pub(crate) struct StrictHunks {
+    /// The byte offset of each line of `old`, and its length at the end.
+    starts: Vec<usize>,
+    /// The new text up to the end of the last hunk placed.
+    out: String,
+    /// Lines of `old` the hunks placed used up.
+    cursor: usize,
+}
+
+impl StrictHunks {
+    pub(crate) fn new(old: &str) -> Self {
+        let mut starts = Vec::with_capacity(old.len() / 32 + 2);
+        starts.push(0);
+        let mut end = 0;
+        for l in old.split_inclusive('\n') {
+            end += l.len();
+            starts.push(end);
+        }
+        StrictHunks { starts, out: String::with_capacity(old.len()), cursor: 0 }
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    fn offset(&self, line: usize) -> usize {
+        self.starts.get(line).copied().unwrap_or(0)
+    }
+
+    fn matches_at(&self, old: &str, at: usize, pre: &[&str]) -> bool {
+        at + pre.len() <= self.len()
+            && pre.iter().enumerate().all(|(i, l)| old.get(self.offset(at + i)..self.offset(at + i + 1)) == Some(*l))
+    }
+
+    /// Places hunk `k` (1-based) of the file `path`, after the hunks placed
+    /// before: where it went.
+    pub(crate) fn place(&mut self, old: &str, path: &str, k: usize, h: &Hunk) -> Result<Placement> {
         if h.overrun > 0 {
             return Err(overrun_error(path, k, h));
         }
         let pre: Vec<&str> = h.old_lines().collect();
+        let (n, cursor) = (self.len(), self.cursor);
         let stated = if h.old_len == 0 { h.old_start } else { h.old_start.saturating_sub(1) };
         let at = if pre.is_empty() {
-            if stated > lines.len() {
-                return Err(not_found(path, k, h, &lines, &pre, stated, cursor));
+            if stated > n {
+                return Err(not_found(path, k, h, &split_lines(old), &pre, stated, cursor));
             }
             if stated < cursor {
                 return Err(out_of_order(path, k, h, stated, cursor));
             }
             stated
-        } else if stated >= cursor && matches_at(&lines, stated, &pre) {
+        } else if stated >= cursor && self.matches_at(old, stated, &pre) {
             stated
         } else {
-            let all: Vec<usize> = (0..=lines.len().saturating_sub(pre.len())).filter(|&p| matches_at(&lines, p, &pre)).collect();
+            let all: Vec<usize> = (0..=n.saturating_sub(pre.len())).filter(|&p| self.matches_at(old, p, &pre)).collect();
             let after: Vec<usize> = all.iter().copied().filter(|&p| p >= cursor).collect();
             match after.as_slice() {
                 [only] => *only,
                 [] => {
                     return Err(match all.first() {
                         Some(&p) => out_of_order(path, k, h, p, cursor),
-                        None => not_found(path, k, h, &lines, &pre, stated, cursor),
+                        None => not_found(path, k, h, &split_lines(old), &pre, stated, cursor),
                     })
                 }
                 many => return Err(ambiguous(path, k, h, stated, many)),
             }
         };
-        for l in lines.get(cursor..at).unwrap_or(&[]) {
-            out.push_str(l);
-        }
+        self.out.push_str(old.get(self.offset(cursor)..self.offset(at)).unwrap_or(""));
         for l in h.new_lines() {
-            out.push_str(l);
+            self.out.push_str(l);
         }
-        cursor = at + pre.len();
-        if let Some(out) = runs.as_deref_mut() {
-            hunk_runs(h, at, &starts, out);
-        }
-        placements.push(Placement { path: path.to_string(), hunk: k, stated_line: stated + 1, line: at + 1 });
+        self.cursor = at + pre.len();
+        Ok(Placement { path: path.to_string(), hunk: k, stated_line: stated + 1, line: at + 1 })
     }
-    for l in lines.get(cursor..).unwrap_or(&[]) {
-        out.push_str(l);
+
+    /// The splices of `old` that hunk `h`, placed at line `at` (0-based),
+    /// makes: whole lines.
+    pub(crate) fn runs(&self, h: &Hunk, at: usize, out: &mut Vec<Splice>) {
+        hunk_runs(h, at, &self.starts, out);
     }
-    Ok(out)
+
+    /// The new text so far: the hunks placed, then the rest of `old`.
+    pub(crate) fn text(&self, old: &str) -> String {
+        let mut text = self.out.clone();
+        text.push_str(old.get(self.offset(self.cursor)..).unwrap_or(""));
+        text
+    }
+
+    /// The new text, every hunk placed.
+    pub(crate) fn finish(mut self, old: &str) -> String {
+        self.out.push_str(old.get(self.offset(self.cursor)..).unwrap_or(""));
+        self.out
+    }
 }
 
 /// `git apply`: each hunk on the file as the previous hunks left it, at the
 /// nearest exact match to its stated new-side line, never over lines already
 /// changed.
 fn git_hunks(path: &str, old: &str, hunks: &[Hunk], placements: &mut Vec<Placement>) -> Result<String> {
-    let mut img: Vec<&str> = split_lines(old);
-    let mut patched: Vec<bool> = vec![false; img.len()];
+    let mut placer = GitHunks::new(split_lines(old));
     for (i, h) in hunks.iter().enumerate() {
-        let k = i + 1;
+        placements.push(placer.place(path, i + 1, h, |l| l)?.0);
+    }
+    Ok(placer.text())
+}
+
+/// `git apply`'s placement of one file diff's hunks, one at a time: the
+/// file's lines as the hunks placed left them (`S`: borrowed, or owned by a
+/// stream), and where each was in the file at first (`None`: a hunk wrote it).
+#[derive(Debug)]
+pub(crate) struct GitHunks<S> {
+    img: Vec<S>,
+    origin: Vec<Option<usize>>,
+    /// The file's lines at first.
+    lines: usize,
+}
+
+impl<S: AsRef<str>> GitHunks<S> {
+    pub(crate) fn new(lines: Vec<S>) -> Self {
+        let origin = (0..lines.len()).map(Some).collect();
+        GitHunks { origin, lines: lines.len(), img: lines }
+    }
+
+    /// The file's text now.
+    pub(crate) fn text(&self) -> String {
+        self.img.iter().map(AsRef::as_ref).collect()
+    }
+
+    /// Places hunk `k` (1-based) of the file `path` (its new lines made `S`
+    /// by `own`): where it went, on the file as the hunks before left it,
+    /// and the lines of the file as it was at first that it replaced (where
+    /// it inserts, for a hunk with no old lines), when they are one run of
+    /// lines no hunk wrote (no earlier hunk's lines among or around them).
+    pub(crate) fn place<'h>(
+        &mut self,
+        path: &str,
+        k: usize,
+        h: &Hunk<'h>,
+        own: impl Fn(&'h str) -> S,
+    ) -> Result<(Placement, Option<std::ops::Range<usize>>)> {
         let pre: Vec<&str> = h.old_lines().collect();
-        let post: Vec<&str> = h.new_lines().collect();
         let trailing = h.lines.iter().rev().take_while(|l| l.kind == LineKind::Context).count();
         let begin = h.old_start <= 1;
         let end = trailing == 0;
         let pos = h.new_start.saturating_sub(1);
-        let Some(at) = find_pos(&img, &patched, &pre, pos, begin, end) else {
+        let Some(at) = find_pos(&self.img, &self.origin, &pre, pos, begin, end) else {
+            let img: Vec<&str> = self.img.iter().map(AsRef::as_ref).collect();
             let stated = pos.min(img.len());
             return Err(not_found(path, k, h, &img, &pre, stated, 0));
         };
-        placements.push(Placement { path: path.to_string(), hunk: k, stated_line: pos + 1, line: at + 1 });
-        img.splice(at..at + pre.len(), post.iter().copied());
-        patched.splice(at..at + pre.len(), post.iter().map(|_| true));
+        let post: Vec<&'h str> = h.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text).collect();
+        let first = match self.origin.get(at) {
+            Some(&o) => o,
+            // At the end: after every line of the file.
+            None => Some(self.lines).filter(|_| pre.is_empty()),
+        };
+        let run =
+            first.filter(|&o| (0..pre.len()).all(|i| self.origin.get(at + i).copied().flatten() == Some(o + i))).map(|o| o..o + pre.len());
+        self.origin.splice(at..at + pre.len(), post.iter().map(|_| None));
+        self.img.splice(at..at + pre.len(), post.into_iter().map(own));
+        Ok((Placement { path: path.to_string(), hunk: k, stated_line: pos + 1, line: at + 1 }, run))
     }
-    Ok(img.concat())
 }
 
 /// git's `find_pos`: tries `line`, then one further down, one further up,
 /// and so on, until a place matches.
-fn find_pos(img: &[&str], patched: &[bool], pre: &[&str], pos: usize, begin: bool, end: bool) -> Option<usize> {
+fn find_pos<S: AsRef<str>>(img: &[S], origin: &[Option<usize>], pre: &[&str], pos: usize, begin: bool, end: bool) -> Option<usize> {
     let n = img.len();
     if pre.len() > n {
         return None;
@@ -499,18 +685,18 @@ fn find_pos(img: &[&str], patched: &[bool], pre: &[&str], pos: usize, begin: boo
             && (!end || at + pre.len() == n)
             && (!begin || at == 0)
             && pre.iter().enumerate().all(|(i, l)| {
-                let Some(have) = img.get(at + i) else { return false };
-                if patched.get(at + i).copied().unwrap_or(true) {
+                let Some(have) = img.get(at + i).map(AsRef::as_ref) else { return false };
+                if origin.get(at + i).is_none_or(Option::is_none) {
                     return false;
                 }
                 if l.ends_with('\n') || i + 1 < pre.len() {
-                    return have == l;
+                    return have == *l;
                 }
                 // git compares the hunk's bytes with the file's: a last line
                 // without its line break matches a file line that starts with
                 // it and goes on with whitespace only (the line's hash
                 // ignores whitespace); at the end of the file, only itself.
-                have.strip_prefix(l).is_some_and(|rest| {
+                have.strip_prefix(*l).is_some_and(|rest| {
                     if end {
                         rest.is_empty()
                     } else {

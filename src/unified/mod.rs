@@ -21,8 +21,9 @@ pub mod write;
 pub use apply::{
     apply, apply_parsed, apply_parsed_among, apply_parsed_placed, text_for, FileMode, Placement, UnifiedChange, UnifiedResult,
 };
+pub(crate) use apply::{close_among, open_among, GitHunks, Opened, StrictHunks, Written};
 pub use parse::parse;
-pub(crate) use parse::{has_file_header, is_file_header_pair};
+pub(crate) use parse::{file_header, has_file_header, is_file_header_pair, next_hunk, Reader};
 
 /// How a unified diff is matched against the files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

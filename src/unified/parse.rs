@@ -12,25 +12,52 @@ use crate::diff::show;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The lines of `text`, each with its `\n` (the last may have none), and
-/// their 1-based numbers.
-struct Reader<'a> {
+/// their 1-based numbers. A reader of a window ([`Reader::window`]: the
+/// complete lines of a text still arriving) notes when the parser looked
+/// past its end ([`Reader::starved`]): what it read is then not final.
+pub(crate) struct Reader<'a> {
     lines: Vec<&'a str>,
     pos: usize,
+    /// Lines before the first one.
+    first: usize,
+    /// Whether the text ends after the last line (else more may come).
+    complete: bool,
+    starved: std::cell::Cell<bool>,
 }
 
 impl<'a> Reader<'a> {
     fn new(text: &'a str) -> Self {
-        Reader { lines: text.split_inclusive('\n').collect(), pos: 0 }
+        Reader { lines: text.split_inclusive('\n').collect(), pos: 0, first: 0, complete: true, starved: std::cell::Cell::new(false) }
+    }
+    /// A reader of `text`, complete lines that start at line `first + 1`,
+    /// with more lines to come.
+    pub(crate) fn window(text: &'a str, first: usize) -> Self {
+        Reader { complete: false, first, ..Reader::new(text) }
+    }
+    /// Whether the parser looked past the last line of a window.
+    pub(crate) fn starved(&self) -> bool {
+        self.starved.get()
+    }
+    /// Lines read (consumed) so far.
+    pub(crate) fn consumed(&self) -> usize {
+        self.pos
+    }
+    fn line(&self, i: usize) -> Option<&'a str> {
+        let l = self.lines.get(i).copied();
+        if l.is_none() && !self.complete {
+            self.starved.set(true);
+        }
+        l
     }
     fn peek(&self) -> Option<&'a str> {
-        self.lines.get(self.pos).copied()
+        self.line(self.pos)
     }
     fn peek_at(&self, ahead: usize) -> Option<&'a str> {
-        self.lines.get(self.pos + ahead).copied()
+        self.line(self.pos + ahead)
     }
     /// 1-based number of the next line.
     fn line_no(&self) -> usize {
-        self.pos + 1
+        self.first + self.pos + 1
     }
 }
 
@@ -70,27 +97,12 @@ fn is_binary_line(line: &str) -> bool {
 pub fn parse(text: &str) -> Result<Unified<'_>> {
     let mut r = Reader::new(text);
     let mut files = Vec::new();
-    while let Some(line) = r.peek() {
-        if line.starts_with("diff --git ") {
-            files.push(git_file(&mut r)?);
-        } else if is_file_header_pair(Some(line), r.peek_at(1)) {
-            files.push(plain_file(&mut r)?);
-        } else if line.starts_with("@@ -") && hunk_header(line).is_some() {
-            return Err(Error::new(
-                ErrorKind::InvalidHeader,
-                format!(
-                    "Diff line {}: the hunk header {} comes before any file header. Put '--- a/PATH' and '+++ b/PATH' lines (or a 'diff --git' header) before the first hunk of each file.",
-                    r.line_no(),
-                    show(bare(line))
-                ),
-            )
-            .at_diff_line(r.line_no()));
-        } else if is_binary_line(line) {
-            return Err(binary_error(None, r.line_no()));
-        } else {
-            // Text before the first file or between files: commit messages,
-            // mail headers, a signature.
-            r.pos += 1;
+    while r.peek().is_some() {
+        if let Some(mut f) = file_header(&mut r)? {
+            while let Some(h) = next_hunk(&mut r, f.display_path(), f.hunks.len() + 1)? {
+                f.hunks.push(h);
+            }
+            files.push(f);
         }
     }
     if files.is_empty() {
@@ -107,6 +119,34 @@ pub fn parse(text: &str) -> Result<Unified<'_>> {
         .map(|l| l.line)
         .next();
     Ok(Unified { files, unterminated })
+}
+
+/// One step of [`parse`] between files, at the reader's line: a file's
+/// header read (its hunks not yet: [`next_hunk`]), or `None` for a line
+/// skipped (text before the first file or between files: commit messages,
+/// mail headers, a signature).
+pub(crate) fn file_header<'a>(r: &mut Reader<'a>) -> Result<Option<FilePatch<'a>>> {
+    let Some(line) = r.peek() else { return Ok(None) };
+    if line.starts_with("diff --git ") {
+        git_file(r).map(Some)
+    } else if is_file_header_pair(Some(line), r.peek_at(1)) {
+        plain_file(r).map(Some)
+    } else if line.starts_with("@@ -") && hunk_header(line).is_some() {
+        Err(Error::new(
+            ErrorKind::InvalidHeader,
+            format!(
+                "Diff line {}: the hunk header {} comes before any file header. Put '--- a/PATH' and '+++ b/PATH' lines (or a 'diff --git' header) before the first hunk of each file.",
+                r.line_no(),
+                show(bare(line))
+            ),
+        )
+        .at_diff_line(r.line_no()))
+    } else if is_binary_line(line) {
+        Err(binary_error(None, r.line_no()))
+    } else {
+        r.pos += 1;
+        Ok(None)
+    }
 }
 
 fn binary_error(path: Option<&str>, line: usize) -> Error {
@@ -243,7 +283,7 @@ fn parse_mode(s: &str) -> Option<u32> {
     u32::from_str_radix(s, 8).ok()
 }
 
-/// A `diff --git` file: extended headers, then `---` / `+++` and hunks.
+/// A `diff --git` file's header: extended headers, then `---` / `+++`.
 fn git_file<'a>(r: &mut Reader<'a>) -> Result<FilePatch<'a>> {
     let start = r.line_no();
     let first = r.peek().unwrap_or("");
@@ -327,11 +367,10 @@ fn git_file<'a>(r: &mut Reader<'a>) -> Result<FilePatch<'a>> {
         .at_diff_line(start));
     }
     let _ = (saw_old, saw_new);
-    hunks(r, &mut f)?;
     Ok(f)
 }
 
-/// A plain `--- NAME` / `+++ NAME` file (GNU diff, or a model's diff).
+/// A plain `--- NAME` / `+++ NAME` file's header (GNU diff, or a model's diff).
 fn plain_file<'a>(r: &mut Reader<'a>) -> Result<FilePatch<'a>> {
     let start = r.line_no();
     let old_line = r.peek().unwrap_or("");
@@ -369,7 +408,6 @@ fn plain_file<'a>(r: &mut Reader<'a>) -> Result<FilePatch<'a>> {
             f.new_path = Some(name);
         }
     }
-    hunks(r, &mut f)?;
     Ok(f)
 }
 
@@ -418,127 +456,126 @@ fn ahead_has_hunk_line(r: &Reader, mut ahead: usize) -> bool {
     false
 }
 
-/// The hunks of one file.
-fn hunks<'a>(r: &mut Reader<'a>, f: &mut FilePatch<'a>) -> Result<()> {
-    while let Some(line) = r.peek() {
-        if !line.starts_with("@@ ") {
-            if is_binary_line(line) {
-                return Err(binary_error(f.display_path(), r.line_no()));
-            }
-            return Ok(());
+/// The next hunk of a file (`path`, its hunk `number`, 1-based), or `None`
+/// where its hunks end.
+pub(crate) fn next_hunk<'a>(r: &mut Reader<'a>, path: Option<&str>, number: usize) -> Result<Option<Hunk<'a>>> {
+    let Some(line) = r.peek() else { return Ok(None) };
+    if !line.starts_with("@@ ") {
+        if is_binary_line(line) {
+            return Err(binary_error(path, r.line_no()));
         }
-        let header_line = r.line_no();
-        let Some((old_start, old_len, new_start, new_len, section)) = hunk_header(line) else {
-            let mut e = Error::new(
+        return Ok(None);
+    }
+    let header_line = r.line_no();
+    let Some((old_start, old_len, new_start, new_len, section)) = hunk_header(line) else {
+        let mut e = Error::new(
                 ErrorKind::InvalidHeader,
                 format!(
                     "{}: hunk {} (diff line {header_line}): the header {} is not '@@ -START,COUNT +START,COUNT @@'. A unified diff needs the line numbers and counts in every hunk header; write them, or send a '*** Begin Patch' patch or search/replace blocks instead, which need none.",
-                    f.display_path().unwrap_or("?"),
-                    f.hunks.len() + 1,
+                    path.unwrap_or("?"),
+                    number,
                     show(bare(line))
                 ),
             )
             .at_diff_line(header_line);
-            e.path = f.display_path().map(str::to_string);
-            return Err(e);
+        e.path = path.map(str::to_string);
+        return Err(e);
+    };
+    r.pos += 1;
+    let mut hunk = Hunk {
+        old_start,
+        old_len,
+        new_start,
+        new_len,
+        section,
+        line: header_line,
+        lines: Vec::new(),
+        overrun: 0,
+        counted: (old_len, new_len),
+    };
+    let (mut old_left, mut new_left) = (old_len, new_len);
+    while old_left > 0 || new_left > 0 {
+        let Some(l) = r.peek() else { break };
+        let kind = match l.as_bytes().first() {
+            Some(b' ') | Some(b'\n') => LineKind::Context,
+            Some(b'-') => LineKind::Remove,
+            Some(b'+') => LineKind::Add,
+            Some(b'\\') if !hunk.lines.is_empty() => {
+                mark_no_newline(&mut hunk);
+                r.pos += 1;
+                continue;
+            }
+            _ => break,
         };
+        let ok = match kind {
+            LineKind::Context => old_left > 0 && new_left > 0,
+            LineKind::Remove => old_left > 0,
+            LineKind::Add => new_left > 0,
+        };
+        if !ok {
+            break;
+        }
+        match kind {
+            LineKind::Context => {
+                old_left -= 1;
+                new_left -= 1;
+            }
+            LineKind::Remove => old_left -= 1,
+            LineKind::Add => new_left -= 1,
+        }
+        let text = if l.starts_with('\n') { l } else { l.get(1..).unwrap_or("") };
+        hunk.lines.push(HunkLine { kind, text, line: r.line_no() });
         r.pos += 1;
-        let mut hunk = Hunk {
-            old_start,
-            old_len,
-            new_start,
-            new_len,
-            section,
-            line: header_line,
-            lines: Vec::new(),
-            overrun: 0,
-            counted: (old_len, new_len),
-        };
-        let (mut old_left, mut new_left) = (old_len, new_len);
-        while old_left > 0 || new_left > 0 {
-            let Some(l) = r.peek() else { break };
-            let kind = match l.as_bytes().first() {
-                Some(b' ') | Some(b'\n') => LineKind::Context,
-                Some(b'-') => LineKind::Remove,
-                Some(b'+') => LineKind::Add,
-                Some(b'\\') if !hunk.lines.is_empty() => {
-                    mark_no_newline(&mut hunk);
-                    r.pos += 1;
-                    continue;
-                }
-                _ => break,
-            };
-            let ok = match kind {
-                LineKind::Context => old_left > 0 && new_left > 0,
-                LineKind::Remove => old_left > 0,
-                LineKind::Add => new_left > 0,
-            };
-            if !ok {
-                break;
-            }
-            match kind {
-                LineKind::Context => {
-                    old_left -= 1;
-                    new_left -= 1;
-                }
-                LineKind::Remove => old_left -= 1,
-                LineKind::Add => new_left -= 1,
-            }
-            let text = if l.starts_with('\n') { l } else { l.get(1..).unwrap_or("") };
-            hunk.lines.push(HunkLine { kind, text, line: r.line_no() });
-            r.pos += 1;
-        }
-        if old_left > 0 || new_left > 0 {
-            return Err(short_hunk(r, f, &hunk, old_left, new_left));
-        }
-        if r.peek().is_some_and(|l| l.starts_with('\\')) && !hunk.lines.is_empty() {
-            mark_no_newline(&mut hunk);
-            r.pos += 1;
-        }
-        if hunk.lines.is_empty() {
-            let mut e = Error::new(
-                ErrorKind::EmptyHunk,
-                format!(
-                    "{}: hunk {} (diff line {header_line}) is empty: its header counts no lines. Remove it, or give the lines it changes.",
-                    f.display_path().unwrap_or("?"),
-                    f.hunks.len() + 1
-                ),
-            )
-            .at_diff_line(header_line);
-            e.path = f.display_path().map(str::to_string);
-            return Err(e);
-        }
-        if hunk.lines.iter().all(|l| l.kind == LineKind::Context) {
-            let mut e = Error::new(
+    }
+    if old_left > 0 || new_left > 0 {
+        return Err(short_hunk(r, path, number, &hunk, old_left, new_left));
+    }
+    if r.peek().is_some_and(|l| l.starts_with('\\')) && !hunk.lines.is_empty() {
+        mark_no_newline(&mut hunk);
+        r.pos += 1;
+    }
+    if hunk.lines.is_empty() {
+        let mut e = Error::new(
+            ErrorKind::EmptyHunk,
+            format!(
+                "{}: hunk {} (diff line {header_line}) is empty: its header counts no lines. Remove it, or give the lines it changes.",
+                path.unwrap_or("?"),
+                number
+            ),
+        )
+        .at_diff_line(header_line);
+        e.path = path.map(str::to_string);
+        return Err(e);
+    }
+    if hunk.lines.iter().all(|l| l.kind == LineKind::Context) {
+        let mut e = Error::new(
                 ErrorKind::EmptyHunk,
                 format!(
                     "{}: hunk {} (diff line {header_line}) changes nothing: it has only context lines, no '-' or '+' line. Remove it, or mark the lines it changes (git apply calls such a hunk a corrupt patch).",
-                    f.display_path().unwrap_or("?"),
-                    f.hunks.len() + 1
+                    path.unwrap_or("?"),
+                    number
                 ),
             )
             .at_diff_line(header_line);
-            e.path = f.display_path().map(str::to_string);
-            return Err(e);
-        }
-        let (mut extra, mut old_all, mut new_all) = (0, hunk.old_len, hunk.new_len);
-        while looks_like_hunk_line(r, extra) {
-            match r.peek_at(extra).and_then(|l| l.as_bytes().first()) {
-                Some(b'-') => old_all += 1,
-                Some(b'+') => new_all += 1,
-                Some(b'\\') => {}
-                _ => {
-                    old_all += 1;
-                    new_all += 1;
-                }
-            }
-            extra += 1;
-        }
-        hunk.overrun = extra;
-        hunk.counted = (old_all, new_all);
-        f.hunks.push(hunk);
+        e.path = path.map(str::to_string);
+        return Err(e);
     }
-    Ok(())
+    let (mut extra, mut old_all, mut new_all) = (0, hunk.old_len, hunk.new_len);
+    while looks_like_hunk_line(r, extra) {
+        match r.peek_at(extra).and_then(|l| l.as_bytes().first()) {
+            Some(b'-') => old_all += 1,
+            Some(b'+') => new_all += 1,
+            Some(b'\\') => {}
+            _ => {
+                old_all += 1;
+                new_all += 1;
+            }
+        }
+        extra += 1;
+    }
+    hunk.overrun = extra;
+    hunk.counted = (old_all, new_all);
+    Ok(Some(hunk))
 }
 
 /// `\ No newline at end of file`: the line before has no line break.
@@ -549,7 +586,7 @@ fn mark_no_newline(hunk: &mut Hunk) {
 }
 
 /// A hunk that ends before its header's counts are used up.
-fn short_hunk(r: &Reader, f: &FilePatch, hunk: &Hunk, old_left: usize, new_left: usize) -> Error {
+fn short_hunk(r: &Reader, path: Option<&str>, number: usize, hunk: &Hunk, old_left: usize, new_left: usize) -> Error {
     let (old_seen, new_seen) = (hunk.old_len - old_left, hunk.new_len - new_left);
     // Lines that look like the hunk's own go on; count them all.
     let (mut old_all, mut new_all) = (old_seen, new_seen);
@@ -583,8 +620,8 @@ fn short_hunk(r: &Reader, f: &FilePatch, hunk: &Hunk, old_left: usize, new_left:
         ErrorKind::HunkCountMismatch,
         format!(
             "{}: hunk {} (diff line {}): its header {} counts {} old and {} new lines, but {what} after {old_seen} old and {new_seen} new.{counts}: write that in the header ('@@ -{},{old_all} +{},{new_all} @@'), or add the missing lines. Each ' ' line counts as old and new, '-' as old, '+' as new.",
-            f.display_path().unwrap_or("?"),
-            f.hunks.len() + 1,
+            path.unwrap_or("?"),
+            number,
             hunk.line,
             show(&format!("@@ -{},{} +{},{} @@", hunk.old_start, hunk.old_len, hunk.new_start, hunk.new_len)),
             hunk.old_len,
@@ -593,8 +630,8 @@ fn short_hunk(r: &Reader, f: &FilePatch, hunk: &Hunk, old_left: usize, new_left:
             hunk.new_start,
         ),
     )
-    .at_diff_line(r.line_no().min(r.lines.len().max(1)));
-    e.path = f.display_path().map(str::to_string);
+    .at_diff_line(r.line_no().min((r.first + r.lines.len()).max(1)));
+    e.path = path.map(str::to_string);
     e
 }
 

@@ -10,7 +10,8 @@ use wasm_bindgen::prelude::*;
 
 use super::diff::to_js_changes;
 use super::{mode, to_js_error, with_input};
-use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, Utf16Cursor};
+use crate::error::Error;
+use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, UnifiedEvent, UnifiedStream, Utf16Cursor};
 use crate::FormatLines;
 
 /// A V4A diff being streamed over one input.
@@ -18,6 +19,10 @@ use crate::FormatLines;
 pub struct PreparedStream {
     inner: Option<DiffStream>,
     utf16: Utf16Cursor,
+    /// The failure the last push reported, until the wrapper takes it.
+    error: Option<Error>,
+    /// The last push's events, as numbers ([`PreparedStream::push_input`]).
+    events: Vec<u32>,
 }
 
 /// A stream applying a diff to the input buffer's first `input_len` bytes
@@ -26,28 +31,81 @@ pub struct PreparedStream {
 #[wasm_bindgen(js_name = prepareStream)]
 pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream, JsValue> {
     let input = with_input(input_len, |input| Ok(input.to_string()))?;
-    Ok(PreparedStream { inner: Some(DiffStream::new(input, mode(mode_code))), utf16: Utf16Cursor::default() })
+    Ok(PreparedStream {
+        inner: Some(DiffStream::new(input, mode(mode_code))),
+        utf16: Utf16Cursor::default(),
+        error: None,
+        events: Vec::new(),
+    })
 }
 
 #[wasm_bindgen]
 impl PreparedStream {
-    /// Reads the next complete lines. Returns the events in two values,
-    /// whatever their number: `[sections, texts]` (`sections`: a
-    /// `Uint32Array` of `[index, diffLine, inputLine, n, start, end,
-    /// textEnd, …]` per placed section, its `n` splices three numbers each,
-    /// in UTF-16 code units as the apply functions' changes, `textEnd`
-    /// counting into `texts`), then the engine's error object if one came.
-    pub fn push(&mut self, lines: &str) -> Array {
-        let out = Array::new();
-        let Some(s) = self.inner.as_mut() else { return out };
+    /// Reads the complete lines the wrapper put in the input buffer (its
+    /// first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time). Returns how many
+    /// numbers its events take, 0 when there is none: they stay in wasm
+    /// memory at [`Self::events_ptr`] until the next push, and the wrapper
+    /// reads them there (nothing is allocated on the JS side for a push
+    /// without events, nor copied for one with). They are `[sections,
+    /// failed]`, then per placed section `[index, diffLine, inputLine, n]`
+    /// and its `n` splices `[start, end, textEnd]` (UTF-16 code units, as
+    /// the apply functions' changes; `textEnd` counts into the texts), then
+    /// the texts' UTF-16 code units, one after another. `failed` is 1 when
+    /// the engine's error came: [`Self::take_error`].
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<u32, JsValue> {
+        let events = with_input(len, |lines| Ok(self.push(lines)))?;
+        self.events = events;
+        Ok(self.events.len() as u32)
+    }
+
+    /// Where the last push's events are in wasm memory (a byte address).
+    #[wasm_bindgen(js_name = eventsPtr)]
+    pub fn events_ptr(&self) -> *const u32 {
+        self.events.as_ptr()
+    }
+
+    /// The error the last push reported (`failed`), once.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> JsValue {
+        self.error.take().map_or(JsValue::UNDEFINED, |e| to_js_error(&e))
+    }
+
+    /// Ends the stream with its last piece (`rest`, possibly an unfinished
+    /// line): the changes of the one-shot call, as `applyChanges` gives
+    /// them, or its error.
+    pub fn end(&mut self, rest: &str) -> Result<Array, JsValue> {
+        let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
+        s.push(rest);
+        let (changes, input) = s.end_changes().map_err(|e| to_js_error(&e))?;
+        // Only the text is built from them (js/stream.ts): whole-line splices, as `apply` without `report`.
+        Ok(to_js_changes(&input, changes, false))
+    }
+
+    /// The input with every placed section applied.
+    pub fn preview(&self) -> String {
+        self.inner.as_ref().map(DiffStream::preview).unwrap_or_default()
+    }
+}
+
+impl PreparedStream {
+    /// The events of the next complete lines, as [`Self::push_input`] gives them.
+    fn push(&mut self, lines: &str) -> Vec<u32> {
+        let Some(s) = self.inner.as_mut() else { return Vec::new() };
         let mut flat: Vec<u32> = Vec::new();
         let mut texts = String::new();
         let mut text_end = 0;
-        let mut error = None;
+        let mut sections = 0u32;
+        let mut failed = 0u32;
         for event in s.push(lines) {
             match event {
-                Event::Error(e) => error = Some(to_js_error(&e)),
+                Event::Error(e) => {
+                    self.error = Some(e);
+                    failed = 1;
+                }
                 Event::Section(p) => {
+                    sections += 1;
                     let input = s.input();
                     flat.extend([p.index as u32, p.diff_line as u32, p.input_line as u32, p.splices.len() as u32]);
                     for sp in &p.splices {
@@ -60,31 +118,14 @@ impl PreparedStream {
                 }
             }
         }
-        if flat.is_empty() && error.is_none() {
-            return out;
+        if sections == 0 && failed == 0 {
+            return Vec::new();
         }
-        out.push(&Uint32Array::from(flat.as_slice()));
-        out.push(&JsValue::from_str(&texts));
-        if let Some(e) = error {
-            out.push(&e);
-        }
+        let mut out = Vec::with_capacity(2 + flat.len() + text_end);
+        out.extend([sections, failed]);
+        out.append(&mut flat);
+        out.extend(texts.encode_utf16().map(u32::from));
         out
-    }
-
-    /// The input with every placed section applied.
-    pub fn preview(&self) -> String {
-        self.inner.as_ref().map(DiffStream::preview).unwrap_or_default()
-    }
-
-    /// Ends the stream with its last piece (`rest`, possibly an unfinished
-    /// line): the changes of the one-shot call, as `applyChanges` gives
-    /// them, or its error.
-    pub fn end(&mut self, rest: &str) -> Result<Array, JsValue> {
-        let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
-        s.push(rest);
-        let (changes, input) = s.end_changes().map_err(|e| to_js_error(&e))?;
-        // Only the text is built from them (js/stream.ts): whole-line splices, as `apply` without `report`.
-        Ok(to_js_changes(&input, changes, false))
     }
 }
 
@@ -118,10 +159,9 @@ pub struct PreparedPatchStream {
     utf16: Option<(Arc<str>, Utf16Cursor)>,
 }
 
-/// A stream applying a patch to the files `paths` (their contents, UTF-8,
-/// one after another in `contents`, `lengths` bytes each).
-#[wasm_bindgen(js_name = preparePatchStream)]
-pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedPatchStream {
+/// The files `paths` (their contents, UTF-8, one after another in
+/// `contents`, `lengths` bytes each).
+fn file_list(paths: Vec<String>, contents: &[u8], lengths: Vec<u32>) -> Vec<(String, String)> {
     let mut files = Vec::with_capacity(paths.len());
     let mut at = 0usize;
     for (path, len) in paths.into_iter().zip(lengths) {
@@ -130,11 +170,26 @@ pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<
         files.push((path, String::from_utf8_lossy(bytes).into_owned()));
         at = end;
     }
-    PreparedPatchStream { inner: Some(PatchStream::new(files, mode(mode_code))), utf16: None }
+    files
+}
+
+/// A stream applying a patch to the files `paths` (their contents, UTF-8,
+/// one after another in `contents`, `lengths` bytes each).
+#[wasm_bindgen(js_name = preparePatchStream)]
+pub fn prepare_patch_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedPatchStream {
+    PreparedPatchStream { inner: Some(PatchStream::new(file_list(paths, &contents, lengths), mode(mode_code))), utf16: None }
 }
 
 #[wasm_bindgen]
 impl PreparedPatchStream {
+    /// [`Self::push`] of the lines the wrapper put in the input buffer
+    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
+        with_input(len, |lines| Ok(self.push(lines)))
+    }
+
     /// Reads the next complete lines. Returns the events: an operation as
     /// `[kind, path, line]`, a placed section as `[index, diffLine,
     /// inputLine, offsets, texts, path]` (as `PreparedStream::push`; offsets
@@ -171,6 +226,77 @@ impl PreparedPatchStream {
     pub fn preview(&self) -> Array {
         let out = Array::new();
         for (path, contents) in self.inner.as_ref().map(PatchStream::preview).unwrap_or_default() {
+            out.push(&JsValue::from_str(&path));
+            out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
+        }
+        out
+    }
+}
+
+/// A unified diff being streamed over a file map.
+#[wasm_bindgen]
+pub struct PreparedUnifiedStream {
+    inner: Option<UnifiedStream>,
+    /// The text the last hunk's offsets were converted in, and where.
+    utf16: Option<(Arc<str>, Utf16Cursor)>,
+}
+
+/// A stream applying a unified diff to the files `paths` (as
+/// `preparePatchStream` takes them); `mode_code` the unified mode's position
+/// in `unifiedModes`.
+#[wasm_bindgen(js_name = prepareUnifiedStream)]
+pub fn prepare_unified_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedUnifiedStream {
+    let mode = super::unified::unified_mode(mode_code);
+    PreparedUnifiedStream { inner: Some(UnifiedStream::new(file_list(paths, &contents, lengths), mode)), utf16: None }
+}
+
+#[wasm_bindgen]
+impl PreparedUnifiedStream {
+    /// [`Self::push`] of the lines the wrapper put in the input buffer
+    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
+        with_input(len, |lines| Ok(self.push(lines)))
+    }
+
+    /// Reads the next complete lines. Returns the events: a file diff's
+    /// header as `[status, path, line]`, a placed hunk as `[index, diffLine,
+    /// inputLine, offsets, texts, path]` (as `PreparedPatchStream::push`;
+    /// offsets into the file as the file diffs before left it, or in git
+    /// mode as the hunks before left it), a failure as the number of diff
+    /// lines through which the one-shot call gives it (the wrapper asks
+    /// `applyUnified` for the error itself).
+    pub fn push(&mut self, lines: &str) -> Array {
+        let out = Array::new();
+        let Some(s) = self.inner.as_mut() else { return out };
+        for event in s.push(lines) {
+            match event {
+                UnifiedEvent::Error(_) => {
+                    out.push(&JsValue::from(s.failed_through().unwrap_or(0) as u32));
+                }
+                UnifiedEvent::File { path, kind, line } => {
+                    out.push(&Array::of3(&JsValue::from_str(kind.as_str()), &JsValue::from_str(&path), &JsValue::from(line as u32)));
+                }
+                UnifiedEvent::Hunk { path, placed, input } => {
+                    if !self.utf16.as_ref().is_some_and(|(text, _)| Arc::ptr_eq(text, &input)) {
+                        self.utf16 = Some((Arc::clone(&input), Utf16Cursor::default()));
+                    }
+                    let Some((_, cursor)) = self.utf16.as_mut() else { continue };
+                    let item = section(&placed, &input, cursor);
+                    item.push(&JsValue::from_str(&path));
+                    out.push(&item);
+                }
+            }
+        }
+        out
+    }
+
+    /// The files written so far with every placed hunk applied: `[path,
+    /// contents or null, …]`.
+    pub fn preview(&self) -> Array {
+        let out = Array::new();
+        for (path, contents) in self.inner.as_ref().map(UnifiedStream::preview).unwrap_or_default() {
             out.push(&JsValue::from_str(&path));
             out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
         }

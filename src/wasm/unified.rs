@@ -8,7 +8,7 @@ use super::{serialize, split_inputs, with_input};
 use crate::unified::{Unified, UnifiedMode};
 
 /// The unified mode at position `code` of `unifiedModes` in js/generated.ts.
-fn unified_mode(code: u32) -> UnifiedMode {
+pub(super) fn unified_mode(code: u32) -> UnifiedMode {
     UnifiedMode::ALL.get(code as usize).copied().unwrap_or_default()
 }
 

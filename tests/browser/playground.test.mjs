@@ -1015,16 +1015,41 @@ browserTest('Replay as stream: a V4A diff lands section by section, then end() g
   assert.equal(await editorText(page, 'patch'), replayDiff);
   assert.equal(await outputText(page, 'src/cart.js'), ap.apply(`${input}// end\n`, replayDiff));
 
-  // Edit blocks and unified diffs do not stream yet: the button says so.
-  for (const [id, why] of [
-    ['blocks', /Edit blocks do not stream yet/],
-    ['unified-git', /Unified diffs do not stream yet/],
-  ]) {
-    await page.selectOption('#examples', id);
-    await settle(page);
-    assert.equal(await page.isDisabled('#replay'), true, id);
-    assert.match(await page.getAttribute('#replay', 'title'), why);
-  }
+  // Edit blocks replay over the file map: each block lands when its end marker's line is complete.
+  await page.selectOption('#examples', 'blocks');
+  await settle(page);
+  const landedBefore = (await page.evaluate(() => window.landed)).length;
+  await page.click('#replay');
+  await page.waitForFunction(() => document.body.dataset.replay === 'done', null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.replaySections), '2');
+  const blocksLanded = (await page.evaluate(() => window.landed)).slice(landedBefore);
+  assert.deepEqual(
+    blocksLanded.map((l) => [l.index, l.path, l.marked.length > 0]),
+    [
+      [0, 'cart.py', true],
+      [1, 'cart.py', true],
+    ],
+  );
+  const bx = example('blocks');
+  const blocksOut = ap.applyBlocks(new Map(bx.files.map((f) => [f.path, f.text])), bx.patch, { preset: 'safe', path: 'cart.py' });
+  assert.equal(blocksOut.ok, true);
+  assert.equal(blocksLanded[0].output, ap.applyBlocks({ 'cart.py': bx.files[0].text }, bx.patch.split('\n\n')[0]).files['cart.py']);
+  assert.match(await page.textContent('#status'), /replayed as a stream, 2 sections placed as they arrived, then end\(\)/);
+  assert.equal(await outputText(page, 'cart.py'), blocksOut.files.get('cart.py'));
+  // The blocks table is the one-shot call's, as the page shows it.
+  assert.equal(await page.locator('#blocks tr[data-block]').count(), 2);
+  // A unified diff replays over the file map: its hunk lands at the next file's header, its rename at end().
+  await page.selectOption('#examples', 'unified-git');
+  await settle(page);
+  await page.click('#replay');
+  await page.waitForFunction(() => document.body.dataset.replay === 'done', null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.replaySections), '1');
+  const ux = example('unified-git');
+  const unifiedOut = ap.applyUnified(new Map(ux.files.map((f) => [f.path, f.text])), ux.patch);
+  const unifiedLanded = (await page.evaluate(() => window.landed)).at(-1);
+  assert.deepEqual([unifiedLanded.index, unifiedLanded.path, unifiedLanded.marked], [0, 'src/greet.py', [5]]);
+  for (const [path, text] of unifiedOut) assert.equal(await outputText(page, path), text, path);
+  assert.match(await page.textContent('#output-files'), /moved from NOTES\.md/);
   // A *** Begin Patch patch in Codex mode replays, and ends as the one-shot call.
   await page.selectOption('#examples', 'codex-files');
   await settle(page);
@@ -1084,6 +1109,22 @@ browserTest('Replay as stream: a section that does not apply stops the replay wi
   assert.ok((await marks(page, 'input')).length > 0, 'the input lines the error names are marked');
   await applied.close();
   await page.close();
+
+  // Edit blocks: the first block lands, the second does not match; shown as the failed apply shows it.
+  const bx = example('blocks');
+  const badBlocks = bx.patch.replace('def total(self):', 'def totals(self):');
+  const blocksPage = await open(encodeHashPlain({ mode: 'blocks', files: bx.files, patch: badBlocks, view: 'text' }));
+  assert.equal(await status(blocksPage), 'error');
+  await blocksPage.click('#replay');
+  await blocksPage.waitForFunction(() => document.body.dataset.replay === 'error', null, { timeout: 20000 });
+  assert.equal(await blocksPage.evaluate(() => document.body.dataset.replaySections), '1');
+  assert.equal(await blocksPage.textContent('#error .code'), 'no_match');
+  const blocksApplied = await open(encodeHashPlain({ mode: 'blocks', files: bx.files, patch: badBlocks, view: 'text' }));
+  assert.equal(await blocksPage.innerHTML('#error'), await blocksApplied.innerHTML('#error'));
+  assert.equal(await blocksPage.innerHTML('#blocks'), await blocksApplied.innerHTML('#blocks'));
+  assert.deepEqual(await marks(blocksPage, 'patch'), await marks(blocksApplied, 'patch'));
+  await blocksApplied.close();
+  await blocksPage.close();
 });
 
 browserTest('no page errors and no console errors, on any page', () => {

@@ -220,6 +220,19 @@ void onlyText;
 const notAMap: Map<string, string> = createPatchStream({ a: 'x\n' }, { format: 'blocks' }).preview();
 void notAMap;
 
+// A unified diff streams over a file map, in applyUnified's modes; with report, end() is the report.
+import type { UnifiedReport } from 'applypatch';
+
+const unifiedStream: PatchStream<Map<string, string>> = createPatchStream(new Map([['a', 'x\n']]), { format: 'unified', mode: 'git' });
+const unifiedEnd: Map<string, string> = unifiedStream.end();
+const unifiedReport: UnifiedReport<{ a: string }> = createPatchStream({ a: 'x\n' }, { format: 'unified', report: true }).end();
+const unifiedPreview: { a: string } = createPatchStream({ a: 'x\n' }, { format: 'unified', report: true }).preview();
+void [unifiedEnd, unifiedReport, unifiedPreview];
+// @ts-expect-error: a unified diff streams over a file map, not a text
+createPatchStream('a\n', { format: 'unified' });
+// @ts-expect-error: applyUnified's modes are 'strict' and 'git'
+createPatchStream({ a: 'x\n' }, { format: 'unified', mode: 'codex' });
+
 // The `base` option: a text on the text functions, a file map on the file-map ones.
 import { applyBlocks, applyEdit, applyEdits, applyPatch, type MergeConflict, merge3 } from 'applypatch';
 
