@@ -1126,7 +1126,8 @@ test('a V4A diff stream: each line crosses into the engine once, about once per 
         [sent, calls] = [0, 0];
         const s = createPatchStream(target);
         let placed = 0;
-        for (let at = 0; at < text.length; at += size) placed += s.push(text.slice(at, at + size)).filter((e) => e.type === 'section').length;
+        for (let at = 0; at < text.length; at += size)
+          placed += s.push(text.slice(at, at + size)).filter((e) => e.type === 'section').length;
         assert.equal(placed, 1999);
         // Every line once, but the last section's body (held until end()).
         const held = text.slice(text.indexOf('\n', text.lastIndexOf('@@')) + 1);
