@@ -207,7 +207,9 @@ fn a_repeated_last_line_is_counted_once() {
 /// three lines of any kind join them otherwise). Outputs of `git merge-file -p`.
 #[test]
 fn conflicts_reach_the_later_end_and_join_over_punctuation() {
-    let cases: [(&str, &str, &str, [(usize, &str); 3]); 3] = [
+    // base, ours, theirs, and per style (merge, diff3, zdiff3) git's conflicts and text.
+    type Case<'a> = (&'a str, &'a str, &'a str, [(usize, &'a str); 3]);
+    let cases: [Case; 3] = [
         (
             "a\n}\n}\n}\n}\nb\n",
             "A\n}\n}\n}\n}\nB\n",

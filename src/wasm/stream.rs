@@ -10,8 +10,8 @@ use wasm_bindgen::prelude::*;
 
 use super::diff::to_js_changes;
 use super::{mode, to_js_error, with_input};
-use crate::error::Error;
 use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, UnifiedEvent, UnifiedStream, Utf16Cursor};
+use crate::Error;
 use crate::FormatLines;
 
 /// A V4A diff being streamed over one input.
