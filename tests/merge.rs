@@ -245,9 +245,39 @@ fn conflicts_reach_the_later_end_and_join_over_punctuation() {
         for (style, (conflicts, text)) in [Style::Merge, Style::Diff3, Style::Zdiff3].into_iter().zip(want) {
             let m = git(base, ours, theirs, style);
             assert_eq!((m.conflicts.len(), m.text.as_str()), (conflicts, text), "{style:?} {ours:?} {theirs:?}");
-            // Swapped sides: the same conflicts, sides swapped.
+            // Swapped sides: the same conflicts, each side's lines on its side.
             let s = git(base, theirs, ours, style);
-            assert_eq!(s.conflicts.len(), conflicts, "{style:?} swapped");
+            assert_eq!((s.conflicts.len(), swap_sides(&s.text)), (conflicts, text.to_string()), "{style:?} swapped");
         }
     }
+}
+
+/// A merge's text with the lines of the two sides of each conflict
+/// exchanged (the labels stay): what the merge of the swapped sides writes.
+fn swap_sides(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("<<<<<<< ") {
+        out.push_str(&rest[..open]);
+        let c = &rest[open..];
+        let eol = |s: &str| s.find('\n').map_or(s.len(), |i| i + 1);
+        let first_label = &c[..eol(c)];
+        let body = &c[first_label.len()..];
+        let mid = body.find("\n=======\n").map(|i| i + 1).or_else(|| body.starts_with("=======\n").then_some(0)).unwrap();
+        let (first, after) = body.split_at(mid);
+        let (first_side, base) = match first.find("||||||| ") {
+            Some(b) => first.split_at(b),
+            None => (first, ""),
+        };
+        let after = &after["=======\n".len()..];
+        let close = after.find(">>>>>>> ").unwrap();
+        let second = &after[..close];
+        let close_line = &after[close..close + eol(&after[close..])];
+        let first_name = &first_label["<<<<<<< ".len()..];
+        let second_name = &close_line[">>>>>>> ".len()..];
+        out.push_str(&format!("<<<<<<< {first_name}{second}{base}=======\n{first_side}>>>>>>> {second_name}"));
+        rest = &after[close + close_line.len()..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -717,3 +717,26 @@ fn script(rchg1: &Marks, n1: usize, rchg2: &Marks, n2: usize) -> Vec<Change> {
     out.reverse();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The common first and last lines are set aside before any search: one
+    /// changed line between a thousand equal ones on each side costs the
+    /// diff's reading of both files and nothing more (without the common
+    /// ending, the search would walk a thousand lines of snake).
+    #[test]
+    fn common_ends_cost_no_search() {
+        let a: Vec<u32> = (0..2001).collect();
+        let mut b = a.clone();
+        if let Some(l) = b.get_mut(1000) {
+            *l = 5000;
+        }
+        let mut counts = Counts::new(5001);
+        let mut work = Work::new(MAX_MERGE_WORK);
+        let changes = diff(&a, &b, &mut counts, &mut work).unwrap();
+        assert_eq!(changes, [Change { i1: 1000, i2: 1000, chg1: 1, chg2: 1 }]);
+        assert_eq!(MAX_MERGE_WORK - work.left, 4002);
+    }
+}
