@@ -103,4 +103,12 @@ fn line_breaks_are_counted_only_past_the_line_limit() {
     })
     .unwrap_err();
     assert_eq!((asked, e.kind), (1, ErrorKind::InputTooLarge));
+    // The size limit: 32 MiB pass, one byte more does not.
+    use applypatch::limits::MAX_TEXT_BYTES;
+    check_size("the input", MAX_TEXT_BYTES, || 0).unwrap();
+    let e = check_size("the input", MAX_TEXT_BYTES + 1, || 0).unwrap_err();
+    assert_eq!(
+        e.message,
+        "the input is 33554433 bytes long; applypatch takes texts of at most 33554432 bytes (32 MiB). Split the work into smaller files or edits."
+    );
 }
