@@ -219,6 +219,13 @@ export function putInput(text: string, offset = 0, name?: string | (() => string
   return n;
 }
 
+/** Copies UTF-8 bytes into the input buffer; returns their length. */
+export function putInputBytes(bytes: Uint8Array): number {
+  const ptr = wasm().reserveInput(bytes.length, 0);
+  new Uint8Array(memory!.buffer, ptr, bytes.length).set(bytes);
+  return bytes.length;
+}
+
 /**
  * encodeInto writes a lone surrogate as U+FFFD (EF BF BD): only text whose
  * `n` bytes at `offset` hold that sequence needs the full well-formedness

@@ -6,7 +6,7 @@
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
 // once per section.
 import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
-import { type FlatChanges, type Held, holdPrepared, memoryWords, putInput, wasm } from './binding.js';
+import { type FlatChanges, type Held, holdPrepared, memoryWords, putInput, putInputBytes, wasm } from './binding.js';
 import { blockOptions, type EditOptions } from './blocks.js';
 import { type ApplyOptions, apply, splice } from './diff.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
@@ -127,6 +127,8 @@ interface Kind<R> {
 }
 
 const encoder = new TextEncoder();
+/** Decodes the stage's bytes (ASCII) and the texts of a diff stream's splices (UTF-8). */
+const utf8 = new TextDecoder();
 
 // A stream dropped without end() or abort() is released when it is collected.
 const dropped = new FinalizationRegistry<Held<Prepared>>((held) => held.release());
@@ -336,12 +338,17 @@ function autoStream(target: string | Files, opts: Record<string, unknown>): Text
 
 /** Complete lines held back at most before they are sent anyway (UTF-16 units). */
 const HOLD = 1 << 16;
+/** A piece of at most this many units, all ASCII, is staged (copied), not joined to the text. */
+const SHORT = 16;
+/** The stage's size in bytes (it is moved into the text when full). */
+const STAGE = 4096;
 
 const SPACE = 0x20;
 const PLUS = 0x2b;
 const MINUS = 0x2d;
 const STAR = 0x2a;
 const CR = 0x0d;
+const NL = 0x0a;
 
 class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
@@ -357,7 +364,17 @@ class Stream<R> implements PatchStream<R> {
    * rope of the pieces, flattened once, when it is sent).
    */
   #text = '';
-  /** The UTF-16 units of {@link #text} through its last line break. */
+  /**
+   * The short ASCII pieces pushed since {@link #text} was last read, which
+   * follow it, a byte a unit: a piece of a token or so is copied here, not joined to
+   * the text, so that a push allocates nothing (a string per piece made
+   * garbage that cost more than the pieces' own work, and its collections
+   * pushed the engine's tables out of the cache). Read through
+   * {@link #unsent}.
+   */
+  #stage = new Uint8Array(STAGE);
+  #staged = 0;
+  /** The UTF-16 units of the text not sent through its last line break. */
   #complete = 0;
   /** The first unit of the unfinished line (-1: none yet). */
   #first = -1;
@@ -401,22 +418,39 @@ class Stream<R> implements PatchStream<R> {
     // kept short (it runs for nearly every piece). What decides when lines
     // are sent (a line's first unit, its carriage returns) is read from the
     // pieces in the long path, never from the text held.
-    if (this.#quick && typeof chunk === 'string' && chunk.indexOf('\r') < 0) {
-      const nl = chunk.indexOf('\n');
-      if (nl < 0) {
-        this.#text += chunk;
-        return [];
-      }
-      // A section's body line ends here (its first unit is known inside a
-      // line), with no carriage return, and at most the next line starts:
-      // held, as the long path holds it.
-      const first = this.#first;
-      if ((first === SPACE || first === PLUS || first === MINUS) && !this.#eager && !this.#strayCr && chunk.indexOf('\n', nl + 1) < 0) {
-        this.#complete = this.#text.length + nl + 1;
-        this.#text += chunk;
-        this.#first = nl + 1 < chunk.length ? chunk.charCodeAt(nl + 1) : -1;
-        this.#quick = this.#first >= 0;
-        return this.#complete < HOLD ? [] : this.#send();
+    if (this.#quick && typeof chunk === 'string') {
+      const n = chunk.length;
+      const at = this.#staged;
+      if (n <= SHORT && at + n <= STAGE) {
+        // Copied to the stage, and its line breaks read in the same pass: `nl`
+        // the first, `more` a carriage return, a second one or a unit that is
+        // not ASCII (the long path takes those).
+        const stage = this.#stage;
+        let nl = -1;
+        let more = false;
+        for (let i = 0; i < n; i++) {
+          const c = chunk.charCodeAt(i);
+          stage[at + i] = c;
+          if (c === NL && nl < 0) nl = i;
+          else if (c === NL || c === CR || c > 0x7f) more = true;
+        }
+        if (!more) {
+          if (nl < 0) {
+            this.#staged = at + n;
+            return [];
+          }
+          // A section's body line ends here (its first unit is known inside a
+          // line), with no carriage return, and at most the next line starts:
+          // held, as the long path holds it.
+          const first = this.#first;
+          if ((first === SPACE || first === PLUS || first === MINUS) && !this.#eager && !this.#strayCr) {
+            this.#complete = this.#text.length + at + nl + 1;
+            this.#staged = at + n;
+            this.#first = nl + 1 < n ? chunk.charCodeAt(nl + 1) : -1;
+            this.#quick = this.#first >= 0;
+            return this.#complete < HOLD ? [] : this.#send();
+          }
+        }
       }
     }
     return this.#push(chunk);
@@ -428,13 +462,13 @@ class Stream<R> implements PatchStream<R> {
     if (this.#state === 'ended') throw new Error('applypatch: this stream has ended; start a new one with createPatchStream()');
     // After an error: kept for end(), which answers for everything pushed.
     if (this.#state === 'failed') {
-      this.#text += chunk;
+      this.#append(chunk);
       return [];
     }
     let send = !this.#started;
     this.#started = true;
-    const base = this.#text.length;
-    this.#text += chunk;
+    const base = this.#text.length + this.#staged;
+    this.#append(chunk);
     // The next carriage return at or after `from` (-1: none), searched for
     // once per carriage return, not once per line.
     let cr = chunk.indexOf('\r');
@@ -470,10 +504,23 @@ class Stream<R> implements PatchStream<R> {
   /** Sends the complete lines held to the engine; returns the events. */
   #send(): StreamEvent[] {
     const object = this.#object();
-    const text = this.#text;
-    const lines = text.slice(0, this.#complete);
-    this.#text = text.slice(this.#complete);
+    const complete = this.#complete;
     this.#complete = 0;
+    if (this.#text === '' && this.#sentText === undefined) {
+      // A diff whose text not sent is all in the stage (ASCII): its bytes
+      // are the lines' UTF-8, copied into the input buffer as they are.
+      const stage = this.#stage;
+      const len = putInputBytes(stage.subarray(0, complete));
+      stage.copyWithin(0, complete, this.#staged);
+      this.#staged -= complete;
+      this.#sent += complete;
+      return this.#events(object.pushInput(len));
+    }
+    const text = this.#unsent();
+    const lines = text.slice(0, complete);
+    this.#text = '';
+    // What follows the lines (the start of the next one) goes back to the stage when it can.
+    if (!this.#stageText(text, complete)) this.#text = text.slice(complete);
     if (this.#sentText !== undefined) this.#sentText += lines;
     const at = wellFormed(lines) ? -1 : lines.search(loneSurrogate);
     if (at >= 0) {
@@ -481,15 +528,52 @@ class Stream<R> implements PatchStream<R> {
         this.#sentText === undefined
           ? invalid(this.#sent + at, lines.charCodeAt(at))
           : // The one-shot call's error: applyFiles names its patch, applyUnified its diff.
-            invalidString(this.#kind.name === 'patch' ? 'patch' : 'diff', this.#sentText + this.#text);
+            invalidString(this.#kind.name === 'patch' ? 'patch' : 'diff', this.#sentText + this.#unsent());
       this.#stop('failed');
       return [{ type: 'error', error: this.#invalid }];
     }
     this.#sent += lines.length;
     // Through the input buffer: one native UTF-8 copy (a string argument is copied a unit at a time).
-    const events = this.#kind.events(object.pushInput(putInput(lines)), () => (this.#sentText ?? '') + this.#text);
+    return this.#events(object.pushInput(putInput(lines)));
+  }
+
+  /** The events of what the engine's push returned. */
+  #events(raw: unknown): StreamEvent[] {
+    const events = this.#kind.events(raw, () => (this.#sentText ?? '') + this.#unsent());
     if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
+  }
+
+  /** Appends a piece to the text not sent: a short one to the stage. */
+  #append(chunk: string): void {
+    if (chunk.length > SHORT || !this.#stageText(chunk, 0)) this.#text = this.#unsent() + chunk;
+  }
+
+  /**
+   * Copies `text` from unit `from` on to the stage if it is ASCII and fits
+   * (and returns true); else leaves the stage as it was.
+   */
+  #stageText(text: string, from: number): boolean {
+    const n = text.length - from;
+    const at = this.#staged;
+    if (at + n > STAGE) return false;
+    const stage = this.#stage;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(from + i);
+      if (c > 0x7f) return false;
+      stage[at + i] = c;
+    }
+    this.#staged = at + n;
+    return true;
+  }
+
+  /** The text not sent: {@link #text}, with the stage moved into it. */
+  #unsent(): string {
+    if (this.#staged > 0) {
+      this.#text += utf8.decode(this.#stage.subarray(0, this.#staged));
+      this.#staged = 0;
+    }
+    return this.#text;
   }
 
   preview(): R {
@@ -503,13 +587,13 @@ class Stream<R> implements PatchStream<R> {
     this.#stop('ended');
     if (this.#sentText !== undefined) {
       // A patch or a unified diff: the one-shot call on the whole text, after the engine's stream is freed.
-      const all = this.#sentText + this.#text;
+      const all = this.#sentText + this.#unsent();
       this.#release();
       return this.#kind.end(object, '', () => all);
     }
     try {
       if (this.#invalid !== undefined) throw this.#invalid;
-      const rest = this.#text;
+      const rest = this.#unsent();
       const at = wellFormed(rest) ? -1 : rest.search(loneSurrogate);
       if (at >= 0) throw invalid(this.#sent + at, rest.charCodeAt(at));
       return this.#kind.end(object, rest, () => rest);
@@ -549,40 +633,33 @@ class Stream<R> implements PatchStream<R> {
 /**
  * A diff stream's events, from the `count` numbers at `words[at..]` in wasm
  * memory (src/wasm/stream.rs `PreparedStream::push_input`): `[sections,
- * failed]`, each section's `[index, diffLine, inputLine, n]` and `n` splices
- * `[from, to, textEnd]`, then the UTF-16 code units of the splices' texts;
+ * failed, bytes]`, each section's `[index, diffLine, inputLine, n]` and `n`
+ * splices `[from, to, textEnd]`, then the splices' texts as `bytes` bytes
+ * of UTF-8 (decoded at once, and cut at each `textEnd`, in UTF-16 units);
  * `failed`: the engine's error comes from `takeError`, called after the
  * numbers are read (it may move them).
  */
 function diffEvents(words: Uint32Array, at: number, count: number, takeError: () => PatchErrorFields): StreamEvent[] {
   const events: StreamEvent[] = [];
-  if (count < 2) return events;
-  const [sections, failed] = [words[at], words[at + 1]];
-  let units = at + 2;
-  for (let k = 0; k < sections; k++) units += 4 + 3 * words[units + 3];
-  let i = at + 2;
+  if (count < 3) return events;
+  const [sections, failed, bytes] = [words[at], words[at + 1], words[at + 2]];
+  let i = at + 3;
+  let texts = i;
+  for (let k = 0; k < sections; k++) texts += 4 + 3 * words[texts + 3];
+  const all = bytes === 0 ? '' : utf8.decode(new Uint8Array(words.buffer, texts * 4, bytes));
   let text = 0;
   for (let k = 0; k < sections; k++) {
     const [index, diffLine, inputLine, n] = [words[i], words[i + 1], words[i + 2], words[i + 3]];
     i += 4;
     const splices: StreamSplice[] = [];
     for (const end = i + 3 * n; i < end; i += 3) {
-      splices.push({ from: words[i], to: words[i + 1], insert: fromUnits(words, units + text, units + words[i + 2]) });
+      splices.push({ from: words[i], to: words[i + 1], insert: all.slice(text, words[i + 2]) });
       text = words[i + 2];
     }
     events.push({ type: 'section', index, diffLine, inputLine, splices });
   }
   if (failed === 1) events.push({ type: 'error', error: new PatchError(takeError()) });
   return events;
-}
-
-/** The text of UTF-16 code units `words[from..to]` (a few thousand at a time: a call's arguments are bounded). */
-function fromUnits(words: Uint32Array, from: number, to: number): string {
-  let text = '';
-  for (let at = from; at < to; at += 4096) {
-    text += String.fromCharCode.apply(null, words.subarray(at, Math.min(to, at + 4096)) as unknown as number[]);
-  }
-  return text;
 }
 
 /** A patch stream's events: one value each (src/wasm/stream.rs). */

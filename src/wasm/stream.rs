@@ -48,11 +48,13 @@ impl PreparedStream {
     /// memory at [`Self::events_ptr`] until the next push, and the wrapper
     /// reads them there (nothing is allocated on the JS side for a push
     /// without events, nor copied for one with). They are `[sections,
-    /// failed]`, then per placed section `[index, diffLine, inputLine, n]`
-    /// and its `n` splices `[start, end, textEnd]` (UTF-16 code units, as
-    /// the apply functions' changes; `textEnd` counts into the texts), then
-    /// the texts' UTF-16 code units, one after another. `failed` is 1 when
-    /// the engine's error came: [`Self::take_error`].
+    /// failed, bytes]`, then per placed section `[index, diffLine,
+    /// inputLine, n]` and its `n` splices `[start, end, textEnd]` (UTF-16
+    /// code units, as the apply functions' changes; `textEnd` counts UTF-16
+    /// code units into the texts), then the texts one after another as
+    /// `bytes` bytes of UTF-8, four to a number (one native decode in the
+    /// wrapper, sliced by `textEnd`). `failed` is 1 when the engine's error
+    /// came: [`Self::take_error`].
     #[wasm_bindgen(js_name = pushInput)]
     pub fn push_input(&mut self, len: usize) -> Result<u32, JsValue> {
         let events = with_input(len, |lines| Ok(self.push(lines)))?;
@@ -121,10 +123,17 @@ impl PreparedStream {
         if sections == 0 && failed == 0 {
             return Vec::new();
         }
-        let mut out = Vec::with_capacity(2 + flat.len() + text_end);
-        out.extend([sections, failed]);
+        let bytes = texts.as_bytes();
+        let mut out = Vec::with_capacity(3 + flat.len() + bytes.len().div_ceil(4));
+        out.extend([sections, failed, bytes.len() as u32]);
         out.append(&mut flat);
-        out.extend(texts.encode_utf16().map(u32::from));
+        out.extend(bytes.chunks(4).map(|c| {
+            let mut word = [0u8; 4];
+            for (w, b) in word.iter_mut().zip(c) {
+                *w = *b;
+            }
+            u32::from_le_bytes(word)
+        }));
         out
     }
 }

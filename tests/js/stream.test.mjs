@@ -177,6 +177,72 @@ test('a lone surrogate is refused as apply() refuses it, even cut from its pair'
   );
 });
 
+test('ASCII pieces, staged, and other pieces, joined as text, interleave exactly: end(), events and a late lone surrogate as apply() gives them', () => {
+  // Sections of ASCII, of 2- and 4-byte characters, and one long enough to
+  // be sent before it ends (more than 65,536 units held); pieces of 1 to 40
+  // units, so that short ASCII pieces are staged and others are not, and a
+  // pair may be cut between them.
+  const lines = [];
+  const body = [];
+  for (let i = 0; i < 400; i++) {
+    const line = i % 7 === 3 ? `line ${i} é 😀 ü` : `line ${i} ${'x'.repeat(i % 23)}`;
+    lines.push(line);
+    if (i % 10 === 5) body.push(`@@\n ${lines[i - 1]}\n-${line}\n+${line} changed 😀\n`);
+  }
+  lines.push(...Array.from({ length: 3000 }, (_, i) => `tail ${i} ${'y'.repeat(30)}`));
+  body.push(
+    `@@\n ${lines[400]}\n${lines
+      .slice(401, 3400)
+      .map((l) => ` ${l}\n`)
+      .join('')}-${lines[3400]}\n+end\n`,
+  );
+  const input = `${lines.join('\n')}\n`;
+  const good = body.join('');
+  const bad = good.replace('+line 385 ', '+line 385 \uD83D');
+  assert.notEqual(bad, good);
+  const random = rng(2026);
+  const cut = (text) => {
+    const out = [];
+    for (let at = 0; at < text.length; ) {
+      const n = 1 + Math.floor(random() * (random() < 0.8 ? 6 : 40));
+      out.push(text.slice(at, at + n));
+      at += n;
+    }
+    return out;
+  };
+  for (const diff of [good, bad]) {
+    const want = outcome(() => apply(input, diff));
+    for (const way of [pieces(diff), cut(diff), cut(diff), [diff]]) {
+      const s = createPatchStream(input);
+      const placed = [];
+      let error;
+      for (const p of way) {
+        for (const e of s.push(p)) {
+          if (e.type === 'section') placed.push(e);
+          else error = e.error;
+        }
+      }
+      const at = `${diff === good ? 'good' : 'bad'} [${way.length} pieces]`;
+      assert.deepEqual(
+        outcome(() => s.end()),
+        want,
+        at,
+      );
+      if (diff === good) {
+        assert.equal(placed.length, body.length - 1, at);
+        assert.equal(error, undefined, at);
+      } else {
+        assert.equal(error?.message, want.error.message, at);
+        assert.match(want.error.message, /lone surrogate \(\\uD83D\) at index \d+/);
+      }
+      let text = input;
+      for (const e of placed.reverse())
+        for (const sp of [...e.splices].reverse()) text = text.slice(0, sp.from) + sp.insert + text.slice(sp.to);
+      if (diff === good) assert.equal(text, apply(input, body.slice(0, -1).join('')), at);
+    }
+  }
+});
+
 test('options streams do not take are refused clearly', () => {
   assert.throws(() => createPatchStream({ 'a.txt': 'a\n' }, { format: 'diff' }), TypeError);
   assert.throws(() => createPatchStream('a\n', { format: 'patch' }), TypeError);
