@@ -204,10 +204,10 @@ export function createPatchStream(
     const merge = (text: string) => (base === undefined ? text : mergeInto(base, target, text));
     const kind: Kind<string> = {
       name: 'diff',
-      events: (count) => {
-        if (count === 0) return [];
+      events: (ptr) => {
+        if (ptr === 0) return [];
         const object = held.object as Glue.PreparedStream;
-        return diffEvents(memoryWords(), object.eventsPtr() >>> 2, count as number, () => object.takeError() as PatchErrorFields);
+        return diffEvents(memoryWords(), (ptr as number) >>> 2, () => object.takeError() as PatchErrorFields);
       },
       preview: (object) => merge((object as Glue.PreparedStream).preview()),
       end: (object, rest) => merge(splice(onto, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges)),
@@ -353,6 +353,8 @@ const NL = 0x0a;
 class Stream<R> implements PatchStream<R> {
   #held: Held<Prepared>;
   #kind: Kind<R>;
+  /** The engine object's pushInput, guarded, looked up once (called once per section). */
+  #pushInput: (len: number) => unknown;
   /**
    * A patch or a unified diff: the text sent so far, a rope of what each
    * send took (with {@link #text}, everything pushed: end() is the one-shot
@@ -400,6 +402,7 @@ class Stream<R> implements PatchStream<R> {
   constructor(held: Held<Prepared>, kind: Kind<R>) {
     this.#held = held;
     this.#kind = kind;
+    this.#pushInput = held.object.pushInput;
     if (kind.name !== 'diff') this.#sentText = '';
     dropped.register(this, held, this);
   }
@@ -503,7 +506,7 @@ class Stream<R> implements PatchStream<R> {
 
   /** Sends the complete lines held to the engine; returns the events. */
   #send(): StreamEvent[] {
-    const object = this.#object();
+    this.#object();
     const complete = this.#complete;
     this.#complete = 0;
     if (this.#text === '' && this.#sentText === undefined) {
@@ -514,7 +517,7 @@ class Stream<R> implements PatchStream<R> {
       stage.copyWithin(0, complete, this.#staged);
       this.#staged -= complete;
       this.#sent += complete;
-      return this.#events(object.pushInput(len));
+      return this.#events(this.#pushInput(len));
     }
     const text = this.#unsent();
     const lines = text.slice(0, complete);
@@ -534,7 +537,7 @@ class Stream<R> implements PatchStream<R> {
     }
     this.#sent += lines.length;
     // Through the input buffer: one native UTF-8 copy (a string argument is copied a unit at a time).
-    return this.#events(object.pushInput(putInput(lines)));
+    return this.#events(this.#pushInput(putInput(lines)));
   }
 
   /** The events of what the engine's push returned. */
@@ -631,17 +634,16 @@ class Stream<R> implements PatchStream<R> {
 }
 
 /**
- * A diff stream's events, from the `count` numbers at `words[at..]` in wasm
- * memory (src/wasm/stream.rs `PreparedStream::push_input`): `[sections,
+ * A diff stream's events, from the numbers at `words[at..]` in wasm memory
+ * (src/wasm/stream.rs `PreparedStream::push_input`): `[sections,
  * failed, bytes]`, each section's `[index, diffLine, inputLine, n]` and `n`
  * splices `[from, to, textEnd]`, then the splices' texts as `bytes` bytes
  * of UTF-8 (decoded at once, and cut at each `textEnd`, in UTF-16 units);
  * `failed`: the engine's error comes from `takeError`, called after the
  * numbers are read (it may move them).
  */
-function diffEvents(words: Uint32Array, at: number, count: number, takeError: () => PatchErrorFields): StreamEvent[] {
+function diffEvents(words: Uint32Array, at: number, takeError: () => PatchErrorFields): StreamEvent[] {
   const events: StreamEvent[] = [];
-  if (count < 3) return events;
   const [sections, failed, bytes] = [words[at], words[at + 1], words[at + 2]];
   let i = at + 3;
   let texts = i;

@@ -43,11 +43,12 @@ pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream
 impl PreparedStream {
     /// Reads the complete lines the wrapper put in the input buffer (its
     /// first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
-    /// where a string argument is copied a unit at a time). Returns how many
-    /// numbers its events take, 0 when there is none: they stay in wasm
-    /// memory at [`Self::events_ptr`] until the next push, and the wrapper
-    /// reads them there (nothing is allocated on the JS side for a push
-    /// without events, nor copied for one with). They are `[sections,
+    /// where a string argument is copied a unit at a time). Returns where
+    /// its events are in wasm memory (a byte address), 0 when there is
+    /// none: they stay there until the next push, and the wrapper reads
+    /// them there (nothing is allocated on the JS side for a push without
+    /// events, nor copied for one with, and no second call asks where they
+    /// are). They are `[sections,
     /// failed, bytes]`, then per placed section `[index, diffLine,
     /// inputLine, n]` and its `n` splices `[start, end, textEnd]` (UTF-16
     /// code units, as the apply functions' changes; `textEnd` counts UTF-16
@@ -56,16 +57,10 @@ impl PreparedStream {
     /// wrapper, sliced by `textEnd`). `failed` is 1 when the engine's error
     /// came: [`Self::take_error`].
     #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> Result<u32, JsValue> {
+    pub fn push_input(&mut self, len: usize) -> Result<*const u32, JsValue> {
         let events = with_input(len, |lines| Ok(self.push(lines)))?;
         self.events = events;
-        Ok(self.events.len() as u32)
-    }
-
-    /// Where the last push's events are in wasm memory (a byte address).
-    #[wasm_bindgen(js_name = eventsPtr)]
-    pub fn events_ptr(&self) -> *const u32 {
-        self.events.as_ptr()
+        Ok(if self.events.is_empty() { std::ptr::null() } else { self.events.as_ptr() })
     }
 
     /// The error the last push reported (`failed`), once.
