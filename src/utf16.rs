@@ -46,17 +46,26 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
 
 /// UTF-16 code units of whole UTF-8 characters: one per character (every
 /// byte that is not a continuation byte `10xxxxxx`), two for a 4-byte one
-/// (lead byte `11110xxx`). Eight bytes at a time.
+/// (lead byte `11110xxx`). 32 bytes at a time where they are all ASCII (one
+/// unit a byte), else eight at a time.
 pub fn len(bytes: &[u8]) -> usize {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut units = 0;
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+    let word = |w: &[u8]| u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
+    let units_of = |w: u64| {
         // Bit 7 of each byte: a continuation byte (bits 7-6 are 10), a 4-byte lead (bits 7-3 are 11110).
         let continuation = w & !(w << 1) & HIGH;
         let four = w & (w << 1) & (w << 2) & (w << 3) & HIGH;
-        units += 8 - continuation.count_ones() as usize + four.count_ones() as usize;
+        8 - continuation.count_ones() as usize + four.count_ones() as usize
+    };
+    let mut blocks = bytes.chunks_exact(32);
+    let mut units = 0;
+    for block in &mut blocks {
+        let any = block.chunks_exact(8).fold(0u64, |acc, w| acc | word(w));
+        units += if any & HIGH == 0 { 32 } else { block.chunks_exact(8).map(|w| units_of(word(w))).sum() };
+    }
+    let mut chunks = blocks.remainder().chunks_exact(8);
+    for chunk in &mut chunks {
+        units += units_of(word(chunk));
     }
     for &b in chunks.remainder() {
         units += usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0);
@@ -91,8 +100,8 @@ mod tests {
         assert_eq!(ascii, [2, 0]);
     }
 
-    /// Eight bytes at a time as one at a time: every mix of 1- to 4-byte
-    /// characters, at every alignment.
+    /// 32 and eight bytes at a time as one at a time: every mix of 1- to
+    /// 4-byte characters, at every alignment.
     #[test]
     fn len_counts_code_units_in_words() {
         let palette = ['a', '\u{e9}', '\u{20ac}', '\u{1f600}', '\u{7f}', '\u{80}', '\u{7ff}', '\u{800}', '\u{ffff}', '\u{10000}'];
@@ -105,6 +114,14 @@ mod tests {
                 })
                 .collect();
             assert_eq!(len(text.as_bytes()), text.encode_utf16().count(), "{text:?}");
+        }
+        // 32 ASCII bytes are counted at once: ASCII text with one other
+        // character anywhere, in and out of such blocks.
+        for n in 0..120 {
+            for c in palette {
+                let text: String = (0..n).map(|i| if i == n / 2 { c } else { 'x' }).collect();
+                assert_eq!(len(text.as_bytes()), text.encode_utf16().count(), "{text:?}");
+            }
         }
     }
 }

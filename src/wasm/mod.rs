@@ -108,15 +108,20 @@ mod growth {
 
     pub struct InSteps;
 
-    /// After an allocation that grew memory from `before` pages: make room
-    /// for the next ones in one step.
-    #[cold]
-    #[inline(never)]
+    /// After an allocation: if it grew memory from `before` pages, make
+    /// room for the next ones in one step (the check is inlined into every
+    /// allocation; the growth, rare, is not).
+    #[inline(always)]
     fn spare_room(before: usize) {
         let now = memory_size(0);
-        if now <= before {
-            return;
+        if now > before {
+            grow_spare(now);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_spare(now: usize) {
         if let Ok(spare) = Layout::from_size_align(now * PAGE / 2, 8) {
             // SAFETY: a block of non-zero size, freed with the layout it was allocated with.
             unsafe {

@@ -23,6 +23,8 @@ pub struct PreparedStream {
     error: Option<Error>,
     /// The last push's events, as numbers ([`PreparedStream::push_input`]).
     events: Vec<u32>,
+    /// The texts of the last push's splices, one after another.
+    texts: String,
 }
 
 /// A stream applying a diff to the input buffer's first `input_len` bytes
@@ -36,6 +38,7 @@ pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream
         utf16: Utf16Cursor::default(),
         error: None,
         events: Vec::new(),
+        texts: String::new(),
     })
 }
 
@@ -58,8 +61,10 @@ impl PreparedStream {
     /// came: [`Self::take_error`].
     #[wasm_bindgen(js_name = pushInput)]
     pub fn push_input(&mut self, len: usize) -> Result<*const u32, JsValue> {
-        let events = with_input(len, |lines| Ok(self.push(lines)))?;
-        self.events = events;
+        with_input(len, |lines| {
+            self.push(lines);
+            Ok(())
+        })?;
         Ok(if self.events.is_empty() { std::ptr::null() } else { self.events.as_ptr() })
     }
 
@@ -87,15 +92,23 @@ impl PreparedStream {
 }
 
 impl PreparedStream {
-    /// The events of the next complete lines, as [`Self::push_input`] gives them.
-    fn push(&mut self, lines: &str) -> Vec<u32> {
-        let Some(s) = self.inner.as_mut() else { return Vec::new() };
-        let mut flat: Vec<u32> = Vec::new();
-        let mut texts = String::new();
+    /// Reads the next complete lines; their events, as [`Self::push_input`]
+    /// gives them, are left in `events` (its buffers, the numbers and the
+    /// texts, are kept from one push to the next).
+    fn push(&mut self, lines: &str) {
+        self.events.clear();
+        self.texts.clear();
+        let Some(s) = self.inner.as_mut() else { return };
+        let events = s.push(lines);
+        if events.is_empty() {
+            return;
+        }
+        let out = &mut self.events;
+        out.extend([0, 0, 0]);
         let mut text_end = 0;
         let mut sections = 0u32;
         let mut failed = 0u32;
-        for event in s.push(lines) {
+        for event in events {
             match event {
                 Event::Error(e) => {
                     self.error = Some(e);
@@ -104,24 +117,21 @@ impl PreparedStream {
                 Event::Section(p) => {
                     sections += 1;
                     let input = s.input();
-                    flat.extend([p.index as u32, p.diff_line as u32, p.input_line as u32, p.splices.len() as u32]);
+                    out.extend([p.index as u32, p.diff_line as u32, p.input_line as u32, p.splices.len() as u32]);
                     for sp in &p.splices {
                         let start = self.utf16.units(input, sp.start);
                         let end = self.utf16.units(input, sp.end);
-                        texts.push_str(&sp.text);
+                        self.texts.push_str(&sp.text);
                         text_end += crate::utf16::len(sp.text.as_bytes());
-                        flat.extend([start as u32, end as u32, text_end as u32]);
+                        out.extend([start as u32, end as u32, text_end as u32]);
                     }
                 }
             }
         }
-        if sections == 0 && failed == 0 {
-            return Vec::new();
+        let bytes = self.texts.as_bytes();
+        if let Some(head) = out.get_mut(..3) {
+            head.copy_from_slice(&[sections, failed, bytes.len() as u32]);
         }
-        let bytes = texts.as_bytes();
-        let mut out = Vec::with_capacity(3 + flat.len() + bytes.len().div_ceil(4));
-        out.extend([sections, failed, bytes.len() as u32]);
-        out.append(&mut flat);
         out.extend(bytes.chunks(4).map(|c| {
             let mut word = [0u8; 4];
             for (w, b) in word.iter_mut().zip(c) {
@@ -129,7 +139,6 @@ impl PreparedStream {
             }
             u32::from_le_bytes(word)
         }));
-        out
     }
 }
 
