@@ -329,6 +329,42 @@ pub fn splices(lines: &Lines, edits: &[LineEdit], nl: Ending, policy: FinalNewli
     out
 }
 
+/// What [`splices`] with [`FinalNewline::Keep`] and then [`minimize`] give
+/// for `edits` (sorted, disjoint): the splices of a streamed section. Edits
+/// that all end before the last line, the common case, are made into
+/// splices directly, one per run of edits with no line kept between them,
+/// each trimmed in place; others (at the end of the input, whose line break
+/// and final newline [`splices`] decides) go through [`splices`].
+pub fn minimal_splices(lines: &Lines, edits: &[LineEdit], nl: Ending) -> Vec<Splice> {
+    if lines.is_empty() || edits.iter().any(|e| e.end >= lines.len() || e.start > e.end) {
+        return minimize(lines.text(), &splices(lines, edits, nl, FinalNewline::Keep));
+    }
+    let text = lines.text();
+    let mut out = Vec::with_capacity(edits.len());
+    let mut rest = edits.iter().peekable();
+    while let Some(first) = rest.next() {
+        let (start, mut end) = (lines.start_of(first.start), lines.start_of(first.end));
+        let mut new = String::new();
+        let mut edit = Some(first);
+        while let Some(e) = edit {
+            for l in &e.new {
+                new.push_str(l);
+                new.push_str(nl.as_str());
+            }
+            end = end.max(lines.start_of(e.end));
+            // The next edit joins this splice when no line is kept before it.
+            edit = rest.next_if(|e| lines.start_of(e.start) <= end);
+        }
+        let old = text.get(start..end).unwrap_or("");
+        if let Some((prefix, suffix)) = common_ends(old, &new) {
+            new.truncate(new.len() - suffix);
+            new.replace_range(..prefix, "");
+            out.push(Splice { start: start + prefix, end: end - suffix, text: new });
+        }
+    }
+    out
+}
+
 /// Removes the last newline of the rebuilt text (which, being made of whole
 /// lines, ends with one unless it is empty).
 fn strip_final_newline(pieces: &mut Vec<Piece>, nl: Ending) {
@@ -365,6 +401,14 @@ pub fn apply_splices(text: &str, splices: &[Splice]) -> String {
 /// The one splice that turns `old` into `new`: the part between their common
 /// prefix and common suffix (none when they are equal).
 pub fn difference(old: &str, new: &str) -> Option<Splice> {
+    let (prefix, suffix) = common_ends(old, new)?;
+    Some(Splice { start: prefix, end: old.len() - suffix, text: new.get(prefix..new.len() - suffix).unwrap_or("").to_string() })
+}
+
+/// The lengths in bytes of the longest common prefix of `old` and `new` and
+/// of their longest common suffix after it (whole UTF-8 characters), or
+/// `None` when they are equal.
+fn common_ends(old: &str, new: &str) -> Option<(usize, usize)> {
     if old == new {
         return None;
     }
@@ -378,7 +422,7 @@ pub fn difference(old: &str, new: &str) -> Option<Splice> {
     while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
         suffix -= 1;
     }
-    Some(Splice { start: prefix, end: a.len() - suffix, text: new.get(prefix..b.len() - suffix).unwrap_or("").to_string() })
+    Some((prefix, suffix))
 }
 
 /// The splices trimmed to what they change: each one loses the characters
@@ -461,6 +505,48 @@ mod tests {
 
     fn edit<'d>(start: usize, end: usize, new: &[&'d str]) -> LineEdit<'d> {
         LineEdit { start, end, new: new.iter().map(|&l| Cow::Borrowed(l)).collect() }
+    }
+
+    /// minimal_splices is splices (Keep) then minimize, for every kind of
+    /// edit run: adjacent edits, insertions, deletions, lines kept between,
+    /// an edit that changes nothing, edits at the end of an input with and
+    /// without a final newline, CRLF, characters of every width.
+    #[test]
+    fn minimal_splices_are_the_general_ones_minimized() {
+        let words = ["a", "b", "é", "😀x", "", "a b", "c"];
+        let mut seed = 26u32;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize % n.max(1)
+        };
+        let mut fast = 0;
+        for round in 0..3000 {
+            let n = next(9);
+            let nl = if round % 3 == 0 { Ending::CrLf } else { Ending::Lf };
+            let mut text: String = (0..n).map(|_| format!("{}{}", words[next(words.len())], nl.as_str())).collect();
+            if round % 4 == 1 && !text.is_empty() {
+                text.truncate(text.len() - nl.as_str().len());
+            }
+            let lines = Lines::split(&text);
+            let mut edits = Vec::new();
+            let mut at = 0;
+            while at <= lines.len() && next(3) > 0 {
+                let start = at + next(2);
+                let end = (start + next(3)).min(lines.len());
+                if start > end {
+                    break;
+                }
+                let new: Vec<&str> = (0..next(3)).map(|_| words[next(words.len())]).collect();
+                edits.push(edit(start, end, &new));
+                at = end + next(2);
+            }
+            if edits.iter().all(|e| e.end < lines.len()) && !lines.is_empty() {
+                fast += 1;
+            }
+            let want = minimize(&text, &splices(&lines, &edits, nl, FinalNewline::Keep));
+            assert_eq!(minimal_splices(&lines, &edits, nl), want, "{text:?} {edits:?}");
+        }
+        assert!(fast > 1000, "{fast} cases took the direct path");
     }
 
     fn run(text: &str, edits: &[LineEdit], nl: Ending, policy: FinalNewline) -> String {

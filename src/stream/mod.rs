@@ -463,20 +463,12 @@ fn place(
             new: e.edit.new.into_iter().map(|l| Cow::Owned(l.into_owned())).collect(),
         })
         .collect();
-    let input = lines.text();
-    let splices = text::splices(lines, &edits, nl, FinalNewline::Keep)
-        .into_iter()
-        .filter_map(|s| {
-            let old = input.get(s.start..s.end).unwrap_or("");
-            text::difference(old, &s.text).map(|d| Splice { start: s.start + d.start, end: s.start + d.end, text: d.text })
-        })
-        .map(|mut s: Splice| {
-            if after_text {
-                s.text.insert_str(0, nl.as_str());
-            }
-            s
-        })
-        .collect();
+    let mut splices = text::minimal_splices(lines, &edits, nl);
+    if after_text {
+        for s in &mut splices {
+            s.text.insert_str(0, nl.as_str());
+        }
+    }
     (Placed { index, diff_line: section.first_line(), input_line: at + 1, splices }, edits)
 }
 
