@@ -9,6 +9,9 @@
 // - the binding (src/wasm/) reaching past the public API: it may name only
 //   `crate::…` paths that a user of the crate can name too (lib.rs's
 //   re-exports and its `pub mod`s, and the binding's own files).
+// - a sort outside src/order.rs (`.sort…(`, `.sort_unstable…(`): every sort
+//   goes through crate::order, so that the standard sort is instantiated
+//   once for the whole engine (docs/size.md);
 // A `mod.rs` that re-exports its children (`pub use child::…`) is a facade of
 // its own: those lines are not edges, but a child's name used in its code is.
 //
@@ -208,6 +211,11 @@ const lib = join(src, 'lib.rs');
 for (const file of files) {
   const from = modulePath(file);
   const text = textOf(file);
+  if (file !== join(src, 'order.rs')) {
+    for (const m of text.matchAll(/\.(sort(?:_unstable)?(?:_by(?:_key|_cached_key)?)?)\s*\(/g)) {
+      problems.push(`${relative(root, file)}: \`.${m[1]}(\` sorts outside src/order.rs; use crate::order (one sort instantiation for the engine)`);
+    }
+  }
   const isFacade = file === lib || file.endsWith('/mod.rs');
   const children = new Set(
     [...text.matchAll(/^\s*(?:pub(?:\([\w:]+\))?\s+)?mod\s+(\w+)\s*;/gm)].map((m) => m[1]).filter((c) => moduleFile([...from, c])),

@@ -92,7 +92,7 @@ fn within(a: &[char], b: &[char], k: usize) -> Option<usize> {
 pub fn near_paths<'a>(wanted: &str, known: &[&'a str]) -> Vec<&'a str> {
     let mut found: Vec<(usize, usize, &'a str)> =
         known.iter().enumerate().filter_map(|(at, &path)| rank(wanted, path).map(|r| (r, at, path))).collect();
-    found.sort_unstable();
+    crate::order::sort_by_key(&mut found, |&(rank, at, _)| (rank, at));
     found.into_iter().take(LISTED + 1).map(|(_, _, path)| path).collect()
 }
 

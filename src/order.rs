@@ -4,6 +4,8 @@
 //! [`sort_by_key`]: the keys, with each element's index as the last one, are
 //! sorted by one `sort_unstable` on one type, and since no two keys are equal
 //! the result is the stable sort's: equal elements keep their order.
+//! Strings, which such keys cannot order, have [`sort_strs`], the one other
+//! instantiation. `scripts/layers.mjs` fails on a sort anywhere else.
 
 /// A sort key: two numbers, then the element's index.
 type Key = (usize, usize, usize);
@@ -32,9 +34,22 @@ pub(crate) fn sort_by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (usize, usi
     items.extend(keys.iter().filter_map(|&(_, _, i)| slots.get_mut(i).and_then(Option::take)));
 }
 
+/// Sorts strings (byte order): the engine's one string sort, out of line.
+#[inline(never)]
+pub(crate) fn sort_strs(items: &mut [&str]) {
+    items.sort_unstable();
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sort_by_key;
+    use super::{sort_by_key, sort_strs};
+
+    #[test]
+    fn strings_sort_in_byte_order() {
+        let mut items = vec!["b/x", "a", "B", "a/b", "é", ""];
+        sort_strs(&mut items);
+        assert_eq!(items, ["", "B", "a", "a/b", "b/x", "é"]);
+    }
 
     #[test]
     fn sorts_by_the_key_and_keeps_the_order_of_equal_keys() {

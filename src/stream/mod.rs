@@ -316,7 +316,7 @@ impl DiffStream {
         // The edits themselves, not a copy (`sorted_edits` is for the preview).
         let mut edits = std::mem::take(&mut self.edits);
         if self.mode == Mode::Codex {
-            edits.sort_by_key(|e| e.start);
+            crate::order::sort_by_key(&mut edits, |e| (e.start, 0));
         }
         let lines = Lines::from_parts(&self.input, std::mem::take(&mut self.table));
         let policy = match self.mode {

@@ -292,7 +292,7 @@ pub fn file_diff(old_path: Option<&str>, new_path: Option<&str>, before: &str, a
 pub fn diff_files(before: &[(&str, &str)], after: &[(&str, &str)], options: &Options) -> String {
     let find = |list: &[(&str, &str)], p: &str| list.iter().rev().find(|(q, _)| *q == p).map(|(_, c)| c.to_string());
     let mut paths: Vec<&str> = before.iter().chain(after).map(|(p, _)| *p).collect();
-    paths.sort_unstable();
+    crate::order::sort_strs(&mut paths);
     paths.dedup();
     let mut out = String::new();
     for p in paths {
