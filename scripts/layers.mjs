@@ -213,7 +213,9 @@ for (const file of files) {
   const text = textOf(file);
   if (file !== join(src, 'order.rs')) {
     for (const m of text.matchAll(/\.(sort(?:_unstable)?(?:_by(?:_key|_cached_key)?)?)\s*\(/g)) {
-      problems.push(`${relative(root, file)}: \`.${m[1]}(\` sorts outside src/order.rs; use crate::order (one sort instantiation for the engine)`);
+      problems.push(
+        `${relative(root, file)}: \`.${m[1]}(\` sorts outside src/order.rs; use crate::order (one sort instantiation for the engine)`,
+      );
     }
   }
   const isFacade = file === lib || file.endsWith('/mod.rs');
