@@ -648,9 +648,25 @@ browserTest('dark mode: the page and all three editors render dark when the syst
     const c = await colours(page, sel);
     assert.ok(c.background < 0.25 && c.text > 0.5, `${sel} is dark with light text (${JSON.stringify(c)})`);
   }
-  // And back to light when the system changes, without a reload.
+  // And back to light when the system changes, without a reload. The
+  // editors change theme from a media-query listener, which may run after
+  // emulateMedia returns: each is given a few seconds to turn light.
   await page.emulateMedia({ colorScheme: 'light' });
   for (const sel of ['body', '#input .cm-editor', '#patch .cm-editor', '#output-editor .cm-editor']) {
+    await page
+      .waitForFunction(
+        (s) => {
+          const lum = (c) => {
+            const [r, g, b] = c.match(/[\d.]+/g).map(Number);
+            return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+          };
+          const style = getComputedStyle(document.querySelector(s));
+          return lum(style.backgroundColor) > 0.8 && lum(style.color) < 0.4;
+        },
+        sel,
+        { timeout: 5000 },
+      )
+      .catch(() => {});
     const c = await colours(page, sel);
     assert.ok(c.background > 0.8 && c.text < 0.4, `${sel} is light with dark text (${JSON.stringify(c)})`);
   }
