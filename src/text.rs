@@ -330,13 +330,14 @@ pub fn splices(lines: &Lines, edits: &[LineEdit], nl: Ending, policy: FinalNewli
 }
 
 /// What [`splices`] with [`FinalNewline::Keep`] and then [`minimize`] give
-/// for `edits` (sorted, disjoint): the splices of a streamed section. Edits
-/// that all end before the last line, the common case, are made into
-/// splices directly, one per run of edits with no line kept between them,
-/// each trimmed in place; others (at the end of the input, whose line break
-/// and final newline [`splices`] decides) go through [`splices`].
+/// for `edits` (sorted, disjoint, each `start <= end`): the splices of a
+/// streamed section. Edits that all end before the last line, the common
+/// case, are made into splices directly, one per run of edits with no line
+/// kept between them, each trimmed in place; others (at the end of the
+/// input, whose line break and final newline [`splices`] decides) go
+/// through [`splices`].
 pub fn minimal_splices(lines: &Lines, edits: &[LineEdit], nl: Ending) -> Vec<Splice> {
-    if lines.is_empty() || edits.iter().any(|e| e.end >= lines.len() || e.start > e.end) {
+    if lines.is_empty() || edits.iter().any(|e| e.end >= lines.len()) {
         return minimize(lines.text(), &splices(lines, edits, nl, FinalNewline::Keep));
     }
     let text = lines.text();
@@ -513,7 +514,7 @@ mod tests {
     /// without a final newline, CRLF, characters of every width.
     #[test]
     fn minimal_splices_are_the_general_ones_minimized() {
-        let words = ["a", "b", "é", "😀x", "", "a b", "c"];
+        let words = ["a", "b", "é", "ũ", "😀x", "", "a b", "c"];
         let mut seed = 26u32;
         let mut next = |n: usize| {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
@@ -595,6 +596,12 @@ mod tests {
         assert_eq!(apply_splices("aé", &[d]), "aè");
         let d = difference("aaa", "aa").unwrap();
         assert_eq!(apply_splices("aaa", &[d]), "aa");
+        // é (C3 A9) and ũ (C5 A9) end with the same byte: the common end
+        // starts inside them, and is moved to the next character's start.
+        let d = difference("xéy", "xũy").unwrap();
+        assert_eq!((d.start, d.end, d.text.as_str()), (1, 3, "ũ"));
+        let d = difference("é", "ũ").unwrap();
+        assert_eq!((d.start, d.end, d.text.as_str()), (0, 2, "ũ"));
     }
 
     #[test]
