@@ -44,6 +44,12 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
     chunks.remainder().is_ascii()
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Words [`len`] counted one at a time (tests: an ASCII block is not).
+    static WORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// UTF-16 code units of whole UTF-8 characters: one per character (every
 /// byte that is not a continuation byte `10xxxxxx`), two for a 4-byte one
 /// (lead byte `11110xxx`). 32 bytes at a time where they are all ASCII (one
@@ -52,6 +58,8 @@ pub fn len(bytes: &[u8]) -> usize {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let word = |w: &[u8]| u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
     let units_of = |w: u64| {
+        #[cfg(test)]
+        WORDS.with(|n| n.set(n.get() + 1));
         // Bit 7 of each byte: a continuation byte (bits 7-6 are 10), a 4-byte lead (bits 7-3 are 11110).
         let continuation = w & !(w << 1) & HIGH;
         let four = w & (w << 1) & (w << 2) & (w << 3) & HIGH;
@@ -115,6 +123,16 @@ mod tests {
                 .collect();
             assert_eq!(len(text.as_bytes()), text.encode_utf16().count(), "{text:?}");
         }
+        // An all-ASCII block of 32 bytes is counted at once, not a word at a
+        // time: 320 ASCII bytes cost no word, one other character costs its
+        // block's four.
+        WORDS.with(|n| n.set(0));
+        assert_eq!(len(&[b'a'; 320]), 320);
+        assert_eq!(WORDS.with(std::cell::Cell::get), 0);
+        let one: String = (0..100).map(|i| if i == 40 { 'é' } else { 'a' }).collect();
+        assert_eq!(len(one.as_bytes()), 100);
+        // 101 bytes: three blocks (the second one counted by words) and 5 bytes of tail.
+        assert_eq!(WORDS.with(std::cell::Cell::get), 4);
         // 32 ASCII bytes are counted at once: ASCII text with one other
         // character anywhere, in and out of such blocks.
         for n in 0..120 {
