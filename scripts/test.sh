@@ -20,6 +20,10 @@ step "clippy: the engine's no-panic lints (no indexing, unwrap or panic outside 
 cargo clippy --quiet --release --all-targets -- -D warnings
 cargo clippy --quiet --release --lib --features serde -- -D warnings
 cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --features wasm -- -D warnings
+# Each wasm module of the package alone (scripts/build.mjs builds them one feature at a time).
+for module in core blocks unified; do
+  cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "wasm-$module" -- -D warnings
+done
 step "the Rust library: every public item documented, links resolve; the crate packages"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
 cargo package --quiet --allow-dirty --no-verify >/dev/null

@@ -100,7 +100,7 @@ mod text;
 pub mod tool;
 pub mod unified;
 pub mod utf16;
-#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+#[cfg(all(feature = "wasm-base", target_arch = "wasm32"))]
 mod wasm;
 
 pub use error::{Conflict, Error, ErrorKind, MergeConflict, Nearest, Result};

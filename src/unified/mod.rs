@@ -58,7 +58,7 @@ impl UnifiedMode {
 
 /// A parsed unified diff.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(all(feature = "wasm", target_arch = "wasm32"), derive(yoke::Yokeable))]
+#[cfg_attr(all(feature = "wasm-base", target_arch = "wasm32"), derive(yoke::Yokeable))]
 pub struct Unified<'a> {
     /// The file diffs, in the order they appear.
     pub files: Vec<FilePatch<'a>>,

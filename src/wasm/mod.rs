@@ -22,6 +22,10 @@
 //! `TextEncoder.encodeInto` straight into a buffer reserved here
 //! (`reserveInput`), and the apply functions read it from there.
 
+// A module built with one feature of the three (scripts/build.mjs) leaves
+// some shared helpers unused (the modes and repairs of `wasm-core`, say).
+#![cfg_attr(not(all(feature = "wasm-core", feature = "wasm-blocks", feature = "wasm-unified")), allow(dead_code))]
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -32,12 +36,24 @@ use wasm_bindgen::prelude::*;
 use crate::repair::{Allow, Ctx, Repair};
 use crate::{Error, FileChange, Mode};
 
+// The npm package ships three wasm modules, each built with one of these
+// features (scripts/build.mjs): `wasm-core` (V4A diffs and Codex patches,
+// their streams, repairs, the three-way merge), `wasm-blocks` (edit blocks
+// and format detection) and `wasm-unified` (unified diffs and their
+// stream). A page pays only for the modules its imports use.
+#[cfg(feature = "wasm-blocks")]
 mod blocks;
+#[cfg(feature = "wasm-core")]
 mod diff;
+#[cfg(feature = "wasm-blocks")]
+mod format;
 mod merge;
+#[cfg(feature = "wasm-core")]
 mod patch;
 mod positions;
+#[cfg(feature = "wasm-core")]
 mod stream;
+#[cfg(feature = "wasm-unified")]
 mod unified;
 
 fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -86,6 +102,7 @@ fn keep_repairs(ctx: Ctx) {
 }
 
 /// The repairs of the last call (and forgets them): the engine's `Repair`s.
+#[cfg(feature = "wasm-core")]
 #[wasm_bindgen(js_name = takeRepairs)]
 pub fn take_repairs() -> Result<JsValue, JsValue> {
     serialize(&REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut())))
@@ -234,6 +251,20 @@ fn with_input<T>(len: usize, f: impl FnOnce(&str) -> Result<T, JsValue>) -> Resu
     result
 }
 
+/// The files `paths` (their contents, UTF-8, one after another in
+/// `contents`, `lengths` bytes each).
+fn file_list(paths: Vec<String>, contents: &[u8], lengths: Vec<u32>) -> Vec<(String, String)> {
+    let mut files = Vec::with_capacity(paths.len());
+    let mut at = 0usize;
+    for (path, len) in paths.into_iter().zip(lengths) {
+        let end = at.saturating_add(len as usize).min(contents.len());
+        let bytes = contents.get(at..end).unwrap_or(&[]);
+        files.push((path, String::from_utf8_lossy(bytes).into_owned()));
+        at = end;
+    }
+    files
+}
+
 /// Every error code, in order.
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> Vec<String> {
@@ -282,15 +313,10 @@ fn changes_to_js(changes: Vec<FileChange>) -> Array {
     out
 }
 
-/// The format of a text: `"patch"`, `"diff"` or `"blocks"`.
-#[wasm_bindgen(js_name = detectFormat)]
-pub fn detect_format(text: &str) -> String {
-    crate::detect_format(text).as_str().to_string()
-}
-
 /// The paths of `known` (each followed by `\n`) near `path`, as the
 /// engine's messages list them ("a, b and c"), or "" when none is near: for
 /// a wrapper's own message about a path with no file.
+#[cfg(feature = "wasm-core")]
 #[wasm_bindgen(js_name = nearPaths)]
 pub fn near_paths(path: &str, known: &str) -> String {
     let known: Vec<&str> = known.split_terminator('\n').collect();
@@ -298,12 +324,14 @@ pub fn near_paths(path: &str, known: &str) -> String {
 }
 
 /// The Codex tool's description.
+#[cfg(feature = "wasm-core")]
 #[wasm_bindgen(js_name = codexDescription)]
 pub fn codex_description() -> String {
     crate::tool::DESCRIPTION.to_string()
 }
 
 /// The Codex tool's grammar, with or without the Environment ID line.
+#[cfg(feature = "wasm-core")]
 #[wasm_bindgen(js_name = codexGrammar)]
 pub fn codex_grammar(environment_id: bool) -> String {
     crate::tool::grammar(environment_id).to_string()

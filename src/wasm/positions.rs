@@ -6,7 +6,10 @@
 //! diffs' own splices and sections cross with their changes (`to_js_changes`
 //! in the binding), a unified diff's with its report.
 
+use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
+
+use crate::stream::{Placed, Utf16Cursor};
 
 /// The minimal splices between the input buffer's first `old_len` bytes and
 /// the `new_len` bytes after them (put there by the wrapper), as
@@ -29,6 +32,7 @@ pub fn splice_texts(old_len: usize, new_len: usize) -> Result<js_sys::Array, JsV
 /// bytes after them (its new contents), as `PreparedPatch::apply` lists
 /// them. Answers `[offsets, texts]` as `spliceTexts`; compares no lines, only
 /// trims each splice.
+#[cfg(feature = "wasm-core")]
 #[wasm_bindgen(js_name = trimSplices)]
 pub fn trim_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js_sys::Array, JsValue> {
     placed_splices(old_len, new_len, &runs, crate::minimal_splices)
@@ -37,6 +41,7 @@ pub fn trim_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js
 /// The minimal splices of edit blocks the engine placed, given as `runs`
 /// as for `trimSplices` (each edit's splice, composed into splices of the
 /// source): `edit_splices`, which compares only the lines each covers.
+#[cfg(feature = "wasm-blocks")]
 #[wasm_bindgen(js_name = editSplices)]
 pub fn edit_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js_sys::Array, JsValue> {
     placed_splices(old_len, new_len, &runs, crate::edit_splices)
@@ -92,4 +97,26 @@ pub(super) fn flat_splices(input: &str, splices: &[crate::Splice]) -> [JsValue; 
         flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
     }
     [js_sys::Uint32Array::from(flat.as_slice()).into(), JsValue::from_str(&texts)]
+}
+
+/// A placed section as `[index, diffLine, inputLine, offsets, texts]`:
+/// `offsets` are `[start, end, textEnd, …]` in UTF-16 code units of `input`.
+pub(super) fn section(p: &Placed, input: &str, utf16: &mut Utf16Cursor) -> Array {
+    let mut flat: Vec<u32> = Vec::with_capacity(p.splices.len() * 3);
+    let mut texts = String::new();
+    let mut text_end = 0;
+    for sp in &p.splices {
+        let start = utf16.units(input, sp.start);
+        let end = utf16.units(input, sp.end);
+        texts.push_str(&sp.text);
+        text_end += crate::utf16::len(sp.text.as_bytes());
+        flat.extend([start as u32, end as u32, text_end as u32]);
+    }
+    Array::of5(
+        &JsValue::from(p.index as u32),
+        &JsValue::from(p.diff_line as u32),
+        &JsValue::from(p.input_line as u32),
+        &Uint32Array::from(flat.as_slice()),
+        &JsValue::from_str(&texts),
+    )
 }

@@ -5,14 +5,14 @@
 
 use std::sync::Arc;
 
-use js_sys::{Array, Uint32Array};
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::diff::to_js_changes;
-use super::{mode, to_js_error, with_input};
-use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Placed, UnifiedEvent, UnifiedStream, Utf16Cursor};
+use super::positions::section;
+use super::{file_list, mode, to_js_error, with_input};
+use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Utf16Cursor};
 use crate::Error;
-use crate::FormatLines;
 
 /// A V4A diff being streamed over one input.
 #[wasm_bindgen]
@@ -142,48 +142,12 @@ impl PreparedStream {
     }
 }
 
-/// A placed section as `[index, diffLine, inputLine, offsets, texts]`:
-/// `offsets` are `[start, end, textEnd, …]` in UTF-16 code units of `input`.
-fn section(p: &Placed, input: &str, utf16: &mut Utf16Cursor) -> Array {
-    let mut flat: Vec<u32> = Vec::with_capacity(p.splices.len() * 3);
-    let mut texts = String::new();
-    let mut text_end = 0;
-    for sp in &p.splices {
-        let start = utf16.units(input, sp.start);
-        let end = utf16.units(input, sp.end);
-        texts.push_str(&sp.text);
-        text_end += crate::utf16::len(sp.text.as_bytes());
-        flat.extend([start as u32, end as u32, text_end as u32]);
-    }
-    Array::of5(
-        &JsValue::from(p.index as u32),
-        &JsValue::from(p.diff_line as u32),
-        &JsValue::from(p.input_line as u32),
-        &Uint32Array::from(flat.as_slice()),
-        &JsValue::from_str(&texts),
-    )
-}
-
 /// A `*** Begin Patch` patch being streamed over a file map.
 #[wasm_bindgen]
 pub struct PreparedPatchStream {
     inner: Option<PatchStream>,
     /// The text the last section's offsets were converted in, and where.
     utf16: Option<(Arc<str>, Utf16Cursor)>,
-}
-
-/// The files `paths` (their contents, UTF-8, one after another in
-/// `contents`, `lengths` bytes each).
-fn file_list(paths: Vec<String>, contents: &[u8], lengths: Vec<u32>) -> Vec<(String, String)> {
-    let mut files = Vec::with_capacity(paths.len());
-    let mut at = 0usize;
-    for (path, len) in paths.into_iter().zip(lengths) {
-        let end = at.saturating_add(len as usize).min(contents.len());
-        let bytes = contents.get(at..end).unwrap_or(&[]);
-        files.push((path, String::from_utf8_lossy(bytes).into_owned()));
-        at = end;
-    }
-    files
 }
 
 /// A stream applying a patch to the files `paths` (their contents, UTF-8,
@@ -243,98 +207,5 @@ impl PreparedPatchStream {
             out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
         }
         out
-    }
-}
-
-/// A unified diff being streamed over a file map.
-#[wasm_bindgen]
-pub struct PreparedUnifiedStream {
-    inner: Option<UnifiedStream>,
-    /// The text the last hunk's offsets were converted in, and where.
-    utf16: Option<(Arc<str>, Utf16Cursor)>,
-}
-
-/// A stream applying a unified diff to the files `paths` (as
-/// `preparePatchStream` takes them); `mode_code` the unified mode's position
-/// in `unifiedModes`.
-#[wasm_bindgen(js_name = prepareUnifiedStream)]
-pub fn prepare_unified_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedUnifiedStream {
-    let mode = super::unified::unified_mode(mode_code);
-    PreparedUnifiedStream { inner: Some(UnifiedStream::new(file_list(paths, &contents, lengths), mode)), utf16: None }
-}
-
-#[wasm_bindgen]
-impl PreparedUnifiedStream {
-    /// [`Self::push`] of the lines the wrapper put in the input buffer
-    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
-    /// where a string argument is copied a unit at a time).
-    #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
-        with_input(len, |lines| Ok(self.push(lines)))
-    }
-
-    /// Reads the next complete lines. Returns the events: a file diff's
-    /// header as `[status, path, line]`, a placed hunk as `[index, diffLine,
-    /// inputLine, offsets, texts, path]` (as `PreparedPatchStream::push`;
-    /// offsets into the file as the file diffs before left it, or in git
-    /// mode as the hunks before left it), a failure as the number of diff
-    /// lines through which the one-shot call gives it (the wrapper asks
-    /// `applyUnified` for the error itself).
-    pub fn push(&mut self, lines: &str) -> Array {
-        let out = Array::new();
-        let Some(s) = self.inner.as_mut() else { return out };
-        for event in s.push(lines) {
-            match event {
-                UnifiedEvent::Error(_) => {
-                    out.push(&JsValue::from(s.failed_through().unwrap_or(0) as u32));
-                }
-                UnifiedEvent::File { path, kind, line } => {
-                    out.push(&Array::of3(&JsValue::from_str(kind.as_str()), &JsValue::from_str(&path), &JsValue::from(line as u32)));
-                }
-                UnifiedEvent::Hunk { path, placed, input } => {
-                    if !self.utf16.as_ref().is_some_and(|(text, _)| Arc::ptr_eq(text, &input)) {
-                        self.utf16 = Some((Arc::clone(&input), Utf16Cursor::default()));
-                    }
-                    let Some((_, cursor)) = self.utf16.as_mut() else { continue };
-                    let item = section(&placed, &input, cursor);
-                    item.push(&JsValue::from_str(&path));
-                    out.push(&item);
-                }
-            }
-        }
-        out
-    }
-
-    /// The files written so far with every placed hunk applied: `[path,
-    /// contents or null, …]`.
-    pub fn preview(&self) -> Array {
-        let out = Array::new();
-        for (path, contents) in self.inner.as_ref().map(UnifiedStream::preview).unwrap_or_default() {
-            out.push(&JsValue::from_str(&path));
-            out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
-        }
-        out
-    }
-}
-
-/// `detectFormat` for a text being streamed (`format: 'auto'`), fed its
-/// complete lines as they arrive (`crate::format::FormatLines`).
-#[wasm_bindgen]
-pub struct PreparedFormat {
-    inner: FormatLines,
-}
-
-/// A new reader of a streamed text's format.
-#[wasm_bindgen(js_name = prepareFormat)]
-pub fn prepare_format() -> PreparedFormat {
-    PreparedFormat { inner: FormatLines::default() }
-}
-
-#[wasm_bindgen]
-impl PreparedFormat {
-    /// Reads the next complete lines: the format's name (`detectFormat`'s)
-    /// once a line decides it, else `undefined`.
-    pub fn push(&mut self, lines: &str) -> Option<String> {
-        self.inner.push(lines).map(|f| f.as_str().to_string())
     }
 }

@@ -1,10 +1,14 @@
 //! Unified diffs (js/unified.ts): apply, parse and write them.
 
+use std::sync::Arc;
+
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use yoke::Yoke;
 
-use super::{serialize, split_inputs, with_input};
+use super::positions::section;
+use super::{file_list, serialize, split_inputs, with_input};
+use crate::stream::{UnifiedEvent, UnifiedStream, Utf16Cursor};
 use crate::unified::{Unified, UnifiedMode};
 
 /// The unified mode at position `code` of `unifiedModes` in js/generated.ts.
@@ -153,4 +157,75 @@ pub fn line_diff(a: Vec<String>, b: Vec<String>) -> Vec<u32> {
         out.push(o.b as u32);
     }
     out
+}
+
+/// A unified diff being streamed over a file map.
+#[wasm_bindgen]
+pub struct PreparedUnifiedStream {
+    inner: Option<UnifiedStream>,
+    /// The text the last hunk's offsets were converted in, and where.
+    utf16: Option<(Arc<str>, Utf16Cursor)>,
+}
+
+/// A stream applying a unified diff to the files `paths` (as
+/// `preparePatchStream` takes them); `mode_code` the unified mode's position
+/// in `unifiedModes`.
+#[wasm_bindgen(js_name = prepareUnifiedStream)]
+pub fn prepare_unified_stream(paths: Vec<String>, contents: Vec<u8>, lengths: Vec<u32>, mode_code: u32) -> PreparedUnifiedStream {
+    let mode = unified_mode(mode_code);
+    PreparedUnifiedStream { inner: Some(UnifiedStream::new(file_list(paths, &contents, lengths), mode)), utf16: None }
+}
+
+#[wasm_bindgen]
+impl PreparedUnifiedStream {
+    /// [`Self::push`] of the lines the wrapper put in the input buffer
+    /// (its first `len` bytes, by `TextEncoder.encodeInto`: one native copy,
+    /// where a string argument is copied a unit at a time).
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<Array, JsValue> {
+        with_input(len, |lines| Ok(self.push(lines)))
+    }
+
+    /// Reads the next complete lines. Returns the events: a file diff's
+    /// header as `[status, path, line]`, a placed hunk as `[index, diffLine,
+    /// inputLine, offsets, texts, path]` (as `PreparedPatchStream::push`;
+    /// offsets into the file as the file diffs before left it, or in git
+    /// mode as the hunks before left it), a failure as the number of diff
+    /// lines through which the one-shot call gives it (the wrapper asks
+    /// `applyUnified` for the error itself).
+    pub fn push(&mut self, lines: &str) -> Array {
+        let out = Array::new();
+        let Some(s) = self.inner.as_mut() else { return out };
+        for event in s.push(lines) {
+            match event {
+                UnifiedEvent::Error(_) => {
+                    out.push(&JsValue::from(s.failed_through().unwrap_or(0) as u32));
+                }
+                UnifiedEvent::File { path, kind, line } => {
+                    out.push(&Array::of3(&JsValue::from_str(kind.as_str()), &JsValue::from_str(&path), &JsValue::from(line as u32)));
+                }
+                UnifiedEvent::Hunk { path, placed, input } => {
+                    if !self.utf16.as_ref().is_some_and(|(text, _)| Arc::ptr_eq(text, &input)) {
+                        self.utf16 = Some((Arc::clone(&input), Utf16Cursor::default()));
+                    }
+                    let Some((_, cursor)) = self.utf16.as_mut() else { continue };
+                    let item = section(&placed, &input, cursor);
+                    item.push(&JsValue::from_str(&path));
+                    out.push(&item);
+                }
+            }
+        }
+        out
+    }
+
+    /// The files written so far with every placed hunk applied: `[path,
+    /// contents or null, …]`.
+    pub fn preview(&self) -> Array {
+        let out = Array::new();
+        for (path, contents) in self.inner.as_ref().map(UnifiedStream::preview).unwrap_or_default() {
+            out.push(&JsValue::from_str(&path));
+            out.push(&contents.map_or(JsValue::NULL, |c| JsValue::from_str(&c)));
+        }
+        out
+    }
 }
