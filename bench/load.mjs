@@ -5,7 +5,8 @@
 // and compiled asynchronously).
 //
 // Sizes: gzip -9 and brotli -11 of
-//   - the .wasm alone, and its hex string module (dist/wasm/bytes.mjs),
+//   - the core engine's .wasm alone, and its module (dist/wasm/core.mjs:
+//     the glue and the .wasm as hex),
 //   - an esbuild --bundle --minify of a page importing `apply` alone, and of
 //     one using the whole API (what a browser downloads: JS with the engine).
 // Start-up (medians, in this Node and in headless Chromium when present):
@@ -32,8 +33,8 @@ if (!existsSync(stamp) || statSync(join(bundlers, 'package-lock.json')).mtimeMs 
   execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: bundlers, stdio: 'inherit' });
 }
 
-const bytesModule = readFileSync(join(root, 'dist', 'wasm', 'bytes.mjs'));
-const hex = (await import(pathToFileURL(join(root, 'dist', 'wasm', 'bytes.mjs')).href)).default;
+const bytesModule = readFileSync(join(root, 'dist', 'wasm', 'core.mjs'));
+const { hex } = await import(pathToFileURL(join(root, 'dist', 'wasm', 'core.mjs')).href);
 const wasm = Buffer.from(hex, 'hex');
 
 const work = mkdtempSync(join(tmpdir(), 'applypatch-load-'));
@@ -59,7 +60,7 @@ rmSync(work, { recursive: true, force: true });
 console.log('what a browser downloads                      raw       gzip     brotli');
 for (const [name, b] of [
   ['the .wasm alone (if it were a separate file)', wasm],
-  ['dist/wasm/bytes.mjs (the .wasm as hex)', bytesModule],
+  ['dist/wasm/core.mjs (glue, the .wasm as hex)', bytesModule],
   ['a page using `apply` alone (esbuild bundle)', applyOnly],
   ['a page using the whole API (esbuild bundle)', whole],
 ]) {
@@ -69,7 +70,7 @@ for (const [name, b] of [
 // Each start-up is measured in a fresh process (V8 reuses a module compiled
 // from the same bytes within one process), as the first compile a user pays.
 const probe = `
-const { default: hex } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'wasm', 'bytes.mjs')).href)});
+const { hex } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'wasm', 'core.mjs')).href)});
 const t0 = performance.now();
 let bytes;
 if (process.argv[1] === 'loop') {
@@ -121,10 +122,10 @@ if (chromiumPath) {
   for (let i = 0; i < 11; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${base}dist/wasm/glue.mjs`);
+    await page.goto(`${base}dist/browser.mjs`);
     rows.push(
       await page.evaluate(async () => {
-        const { default: hex } = await import('/dist/wasm/bytes.mjs');
+        const { hex } = await import('/dist/wasm/core.mjs');
         const t0 = performance.now();
         const bytes = Uint8Array.fromHex(hex);
         const t1 = performance.now();

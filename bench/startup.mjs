@@ -1,48 +1,32 @@
 #!/usr/bin/env node
-// Start-up, paired (docs/size.md): the package as built (the engine compiled
-// on its first call) against the same dist/ with entries that compile it at
-// import, as before, loads alternating in one run, so that the machine's load
-// falls on both alike.
+// Start-up, paired (docs/size.md): the package as built in dist/ against
+// another build of it (a dist/ folder of an earlier commit, given as the
+// argument), loads alternating in one run, so that the machine's load falls
+// on both alike.
 //   - Node: `require('applypatch')` alone and plus a first `apply`, CPU time
 //     of fresh processes over `node -e 0` (median of 15);
 //   - Chromium (when present): the `apply`-only page (esbuild --bundle
 //     --minify), import() alone and plus a first `apply`, each load in a
 //     fresh context of one browser (median of 15).
 //
-//   node bench/startup.mjs     (after npm run build)
+//   node bench/startup.mjs OTHER_DIST     (after npm run build)
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runs = 15;
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const other = process.argv[2];
+if (!other || !existsSync(join(other, 'index.cjs'))) {
+  console.error('usage: node bench/startup.mjs OTHER_DIST (a built dist/ folder to compare with)');
+  process.exit(2);
+}
 const work = mkdtempSync(join(tmpdir(), 'applypatch-startup-'));
-const eager = join(work, 'eager');
-cpSync(join(root, 'dist'), eager, { recursive: true });
-writeFileSync(
-  join(eager, 'index.cjs'),
-  `'use strict';
-require('./cjs/load.js').loadEngine(require('./wasm/glue.mjs'), require('./wasm/bytes.mjs').default);
-require('./cjs/binding.js').wasm();
-module.exports = require('./cjs/index.js');
-`,
-);
-writeFileSync(
-  join(eager, 'browser.mjs'),
-  `import * as glue from './wasm/glue.mjs';
-import hex from './wasm/bytes.mjs';
-import { loadEngine } from './esm/load.js';
-import { wasm } from './esm/binding.js';
-loadEngine(glue, hex);
-wasm();
-export * from './esm/index.js';
-`,
-);
-const dists = { 'compile at import': eager, 'compile on first use': join(root, 'dist') };
+const dists = { [resolve(other)]: resolve(other), 'dist/ (this build)': join(root, 'dist') };
 
 const cpu = (code) =>
   Number(
@@ -62,7 +46,7 @@ for (let i = 0; i < runs; i++) {
 console.log(`Node ${process.version}: CPU over node -e 0, median of ${runs}`);
 for (const [k, r] of Object.entries(node)) {
   console.log(
-    `  ${k.padEnd(22)} import ${(med(r.import) - med(bare)).toFixed(1).padStart(6)} ms   import + first apply ${(med(r.first) - med(bare)).toFixed(1).padStart(6)} ms`,
+    `  ${k.padEnd(40)} import ${(med(r.import) - med(bare)).toFixed(1).padStart(6)} ms   import + first apply ${(med(r.first) - med(bare)).toFixed(1).padStart(6)} ms`,
   );
 }
 
@@ -113,7 +97,7 @@ if (chromiumPath) {
   console.log(`Chromium ${browser.version()}: the apply-only page, median of ${runs}`);
   for (const [k, r] of Object.entries(page)) {
     console.log(
-      `  ${k.padEnd(22)} import ${med(r.import).toFixed(1).padStart(6)} ms   import + first apply ${med(r.first).toFixed(1).padStart(6)} ms`,
+      `  ${k.padEnd(40)} import ${med(r.import).toFixed(1).padStart(6)} ms   import + first apply ${med(r.first).toFixed(1).padStart(6)} ms`,
     );
   }
   await browser.close();

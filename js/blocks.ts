@@ -7,7 +7,8 @@
 // applyBlocks build the same result shapes as the functions themselves, from
 // the checks and types defined here.
 import { checkOptions, checkString, describe, STRICT } from './args.js';
-import { type PreparedBlocks, putInput, wasm, withPrepared } from './binding.js';
+import type { PreparedBlocks } from './binding.js';
+import { extra } from './engines/extra.js';
 import { call, PatchError } from './errors.js';
 import { type editFailureReasons, editOptionFields, type lineDifferenceKinds, presets, strategies } from './generated.js';
 import { baseOption, type MergeConflict, mergeWithSplices } from './merge.js';
@@ -310,8 +311,8 @@ function finish(source: string, raw: RawResult): EditResult {
   const text = ok ? source.slice(0, start) + replacement + source.slice(end) : source;
   // The engine's invariant: a strategy exactly when the edit applied, and then a range.
   const result = { ok, text, strategy, similarity, start, end, matches } as EditResult;
-  return addSplices((failure === undefined ? result : { ...result, ...failure }) as EditResult, source, text, () =>
-    editSplices(source, text, runs),
+  return addSplices(extra, (failure === undefined ? result : { ...result, ...failure }) as EditResult, source, text, () =>
+    editSplices(extra, source, text, runs),
   );
 }
 
@@ -329,7 +330,7 @@ export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlo
   checkString('text', text);
   const detailed = checkOptions(options).detailed ?? false;
   if (typeof detailed !== 'boolean') throw new TypeError(`applypatch: options.detailed must be a boolean, got ${kind(detailed)}`);
-  return wasm().blocksParse(text, detailed) as EditBlock[] | ParsedBlocks;
+  return extra.wasm().blocksParse(text, detailed) as EditBlock[] | ParsedBlocks;
 }
 
 /**
@@ -344,10 +345,13 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
   const base = baseOption(checkOptions(options));
   if (base !== undefined) return editOverBase(source, base, applyEdit(base, edit, { ...options, base: undefined }));
   const args = resolve(options);
-  const len = putInput(source);
-  const searchLen = putInput(search, len);
-  const replaceLen = putInput(replace, len + searchLen);
-  const result = finish(source, call(() => wasm().blocksApplyEdit(len, searchLen, replaceLen, args, new Float64Array(hints))) as RawResult);
+  const len = extra.putInput(source);
+  const searchLen = extra.putInput(search, len);
+  const replaceLen = extra.putInput(replace, len + searchLen);
+  const result = finish(
+    source,
+    call(() => extra.wasm().blocksApplyEdit(len, searchLen, replaceLen, args, new Float64Array(hints))) as RawResult,
+  );
   reportRepairs(options, [result]);
   return result;
 }
@@ -370,8 +374,8 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   const base = baseOption(checkOptions(options));
   if (base !== undefined) return editsOverBase(source, base, applyEdits(base, edits, { ...options, base: undefined }));
   const args = resolve(options);
-  const len = putInput(source);
-  const raws = call(() => wasm().blocksApplyEdits(len, flat, args, hints)) as [...RawResult[], Uint32Array];
+  const len = extra.putInput(source);
+  const raws = call(() => extra.wasm().blocksApplyEdits(len, flat, args, hints)) as [...RawResult[], Uint32Array];
   // The engine's splices of all the edits, as byte ranges of the source.
   const runs = raws.pop() as Uint32Array;
   let text = source;
@@ -382,8 +386,8 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   });
   const applied = results.filter((r) => r.ok).length;
   reportRepairs(options, results);
-  return addSplices({ ok: applied === edits.length, text, results, applied } as EditsResult, source, text, () =>
-    editSplices(source, text, runs),
+  return addSplices(extra, { ok: applied === edits.length, text, results, applied } as EditsResult, source, text, () =>
+    editSplices(extra, source, text, runs),
   );
 }
 
@@ -397,7 +401,7 @@ function mergeEdit(
   patched: string,
 ): { text: string; splices: Splice[] } | { failure: (r: EditResult) => EditFailed } {
   try {
-    return mergeWithSplices(base, source, patched);
+    return mergeWithSplices(extra, base, source, patched);
   } catch (e) {
     if (!(e instanceof PatchError) || e.code !== 'merge_conflict') throw e;
     return { failure: (r) => conflictFailure(source, r, e) };
@@ -418,12 +422,12 @@ function conflictFailure<T extends { similarity: number; matches: number }>(sour
     message: e.message,
     conflicts: e.conflicts ?? [],
   } as const;
-  return addSplices(failed, source, source) as EditFailed;
+  return addSplices(extra, failed, source, source) as EditFailed;
 }
 
 /** {@link applyEdit} with `base`: `onBase` (the edit applied to base) merged into the source. */
 function editOverBase(source: string, base: string, onBase: EditResult): EditResult {
-  if (!onBase.ok) return addSplices({ ...onBase, text: source }, source, source);
+  if (!onBase.ok) return addSplices(extra, { ...onBase, text: source }, source, source);
   const m = mergeEdit(source, base, onBase.text);
   if ('failure' in m) return m.failure(onBase);
   // The range of the source the merge replaced: from the first change to the last.
@@ -441,13 +445,13 @@ function withSplices<T extends object>(target: T, splices: Splice[]): T & { read
 
 /** {@link applyEdits} with `base`: the edits' result on base merged into the source; a conflict fails the last edit. */
 function editsOverBase(source: string, base: string, onBase: EditsResult): EditsResult {
-  if (!onBase.ok) return addSplices({ ok: false, text: source, results: onBase.results, applied: onBase.applied }, source, source);
+  if (!onBase.ok) return addSplices(extra, { ok: false, text: source, results: onBase.results, applied: onBase.applied }, source, source);
   const m = mergeEdit(source, base, onBase.text);
   if ('text' in m) return withSplices({ ok: true, text: m.text, results: onBase.results, applied: onBase.applied }, m.splices);
   const results: EditResult[] = [...onBase.results];
   const last = results.pop() as EditResult;
   results.push(m.failure(last));
-  return addSplices({ ok: false, text: source, results, applied: results.length - 1 }, source, source);
+  return addSplices(extra, { ok: false, text: source, results, applied: results.length - 1 }, source, source);
 }
 
 /**
@@ -457,7 +461,7 @@ function editsOverBase(source: string, base: string, onBase: EditsResult): Edits
 export function similarity(a: string, b: string): number {
   checkString('a', a);
   checkString('b', b);
-  return call(() => wasm().blocksSimilarity(a, b));
+  return call(() => extra.wasm().blocksSimilarity(a, b));
 }
 
 /** Where a block of {@link applyBlocks} is and which file it went to. */
@@ -548,7 +552,7 @@ function blocksOverBase<T extends Files>(map: FileMap<T>, message: string, optio
     if (patched.get(path) !== before) changes.push({ path, status: before === undefined ? 'added' : 'modified' });
   }
   try {
-    return { ...onBase, files: map.with(mergeChanges(map, baseMap, patched, changes)) };
+    return { ...onBase, files: map.with(mergeChanges(extra, map, baseMap, patched, changes)) };
   } catch (e) {
     if (!(e instanceof PatchError) || e.code !== 'merge_conflict') throw e;
     let last = onBase.results.length - 1;
@@ -582,7 +586,7 @@ export function blockOptions(options?: EditOptions): Float64Array {
 
 /** Parses the blocks of `message` once, runs `use` on them, then frees them. @internal */
 export function withBlocks<R>(message: string, use: (prepared: PreparedBlocks) => R): R {
-  return withPrepared('PreparedBlocks', () => call(() => wasm().prepareBlocks(message)), use);
+  return extra.withPrepared('PreparedBlocks', () => call(() => extra.wasm().prepareBlocks(message)), use);
 }
 
 /** Applies prepared blocks to the files of a map they go to. @internal */
@@ -617,7 +621,7 @@ function applyNamedBlocks<T extends Files>(
   // their paths are the engine's already (`prepared.paths`).
   const named = prepared.paths(path).split('\n');
   named.pop();
-  const [ok, changes, numbers, paths, full, problems] = call(() => prepared.apply(putPaths(map, named), args, path)) as [
+  const [ok, changes, numbers, paths, full, problems] = call(() => prepared.apply(putPaths(extra, map, named), args, path)) as [
     boolean,
     Array<string | null>,
     Float64Array,

@@ -1,10 +1,11 @@
 // apply and applyBatch: V4A update diffs on one text.
 import { checkOptions, checkStrings, checkText, modeCode } from './args.js';
-import { type FlatChanges, putInput, wasm } from './binding.js';
+import type { FlatChanges } from './binding.js';
+import { core } from './engines/core.js';
 import { call } from './errors.js';
 import { baseOption, mergeInto, mergeWithSplices } from './merge.js';
 import { type PlacedSection, type Splice, sectionsOf, splicesOf } from './positions.js';
-import { engine, type Repair, type RepairOptions } from './repair.js';
+import { callMode, type Repair, type RepairOptions } from './repair.js';
 
 /**
  * `mode: 'strict'` (default): anchors, context and removed lines match byte
@@ -80,8 +81,8 @@ export interface BaseOption {
  * input, so a merged report has none.
  */
 function merged(input: string, base: string, patched: string, report: boolean): string | ApplyReport {
-  if (!report) return mergeInto(base, input, patched);
-  const { text, splices } = mergeWithSplices(base, input, patched);
+  if (!report) return mergeInto(core, base, input, patched);
+  const { text, splices } = mergeWithSplices(core, base, input, patched);
   return { text, splices, sections: [] };
 }
 
@@ -127,10 +128,10 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
   const base = baseOption(opts);
   if (base !== undefined)
     return merged(input, base, apply(base, diff, { ...opts, base: undefined, report: undefined } as ApplyOptions), report);
-  const e = engine(opts, modeCode(opts));
-  const len = putInput(input, 0, 'input');
-  const diffLen = putInput(diff, len, 'diff');
-  const changes = call(() => wasm().applyChanges(len, diffLen, e.code, report)) as Crossing;
+  const e = callMode(opts, modeCode(opts));
+  const len = core.putInput(input, 0, 'input');
+  const diffLen = core.putInput(diff, len, 'diff');
+  const changes = call(() => core.wasm().applyChanges(len, diffLen, e.code, report)) as Crossing;
   return answer(input, changes, e.report(), report, false);
 }
 
@@ -150,8 +151,8 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
   const base = baseOption(opts);
   if (base !== undefined)
     return merged(input, base, applyBatch(base, list, { ...opts, base: undefined, report: undefined } as ApplyOptions), report);
-  const e = engine(opts, modeCode(opts));
-  const len = putInput(input, 0, 'input');
-  const changes = call(() => wasm().applyBatchChanges(len, list, e.code, report)) as Crossing;
+  const e = callMode(opts, modeCode(opts));
+  const len = core.putInput(input, 0, 'input');
+  const changes = call(() => core.wasm().applyBatchChanges(len, list, e.code, report)) as Crossing;
   return answer(input, changes, e.report(), report, true);
 }

@@ -9,6 +9,7 @@
 import { checkOptions, checkString, describe } from './args.js';
 import { applyEdits, type EditFailed, type EditResult, type ParsedEditBlock, type Preset, parseBlocks } from './blocks.js';
 import { type ApplyReportOptions, apply } from './diff.js';
+import { core } from './engines/core.js';
 import { PatchError } from './errors.js';
 import { detectFormat, type Format } from './format.js';
 import { baseOption, mergeNamed, mergeWithSplices } from './merge.js';
@@ -123,7 +124,7 @@ export function patchDocument(doc: string, patch: string, options?: DocumentPatc
   if (base !== undefined) {
     // The patch on the text the model read, then its result merged into the document.
     const r = patchDocument(base, patch, { ...opts, base: undefined } as DocumentPatchOptions);
-    const { text, splices } = mergeNamed(r.path, () => mergeWithSplices(base, doc, r.text));
+    const { text, splices } = mergeNamed(r.path, () => mergeWithSplices(core, base, doc, r.text));
     return { ...r, text, splices, sections: [] };
   }
   const given = opts.path;

@@ -1,6 +1,6 @@
 // detectFormat: which of the formats a text is, by the engine's own rules.
 import { checkString } from './args.js';
-import { wasm } from './binding.js';
+import { extra } from './engines/extra.js';
 import type { formats } from './generated.js';
 
 /**
@@ -21,5 +21,5 @@ export type Format = (typeof formats)[number];
  */
 export function detectFormat(text: string): Format {
   checkString('text', text);
-  return wasm().detectFormat(text) as Format;
+  return extra.wasm().detectFormat(text) as Format;
 }

@@ -1,34 +1,29 @@
-// Compiles the engine's WebAssembly on its first use (js/binding.ts wasm()),
-// synchronously, from bytes that travel inside the JavaScript
-// (dist/wasm/bytes.mjs, hex): no file to fetch, so every bundler keeps it
-// without configuration, and no top-level await, so the API stays synchronous
-// and require() works. Both entry points (dist/index.cjs, dist/browser.mjs)
-// call loadEngine() once; it only registers the compile, so importing the
-// package costs no compile (start-up, issue 28).
-import { type Binding, setBinding, setLoader, setUnavailable } from './binding.js';
+// Compiles an engine's WebAssembly on its first use (Engine.wasm() in
+// js/binding.ts), synchronously, from bytes that travel inside the
+// JavaScript (dist/wasm/core.mjs, extra.mjs: hex): no file to
+// fetch, so every bundler keeps it without configuration, and no top-level
+// await, so the API stays synchronous and require() works. Each engine's
+// module (dist/esm/engines/*.js, dist/cjs/engines/*.js, written by
+// scripts/build.mjs) makes its Engine with `compile` as its loader: importing
+// the package compiles nothing (start-up, issue 28).
+import type { Binding, Engine } from './binding.js';
 import { PatchError } from './errors.js';
 
-/** wasm-bindgen's generated glue (`--target bundler`, dist/wasm/glue.mjs). */
+/** wasm-bindgen's generated glue (`--target bundler`), made fresh for one engine by its module's `glue()`. */
 export interface Glue extends Binding {
   __wbg_set_wasm(exports: WebAssembly.Exports): void;
   /** Added by scripts/build.mjs: forgets the cached views of the old instance's memory. */
-  __wbg_reset_caches?(): void;
+  __wbg_reset_caches(): void;
 }
 
 /**
- * Registers the engine's compile: on the first call that needs it, the hex
- * is decoded, compiled and instantiated with the glue, and the engine handed
- * to the wrapper. `glue` and `hex` may be functions that return them: Node's
- * entry reads their modules only then. A failure (a Content-Security-Policy without
- * 'wasm-unsafe-eval', a runtime without WebAssembly or SIMD) never escapes
- * the import: that call and every later one throw a PatchError
- * `wasm_unavailable` naming the cause and the fix.
+ * Compiles `hex` and instantiates it with `glue`, and hands the result to
+ * `engine`. A failure (a Content-Security-Policy without
+ * 'wasm-unsafe-eval', a runtime without WebAssembly or SIMD) never escapes:
+ * that call and every later one throw a PatchError `wasm_unavailable`
+ * naming the cause and the fix.
  */
-export function loadEngine(glue: Glue | (() => Glue), hex: string | (() => string)): void {
-  setLoader(() => compile(typeof glue === 'function' ? glue() : glue, typeof hex === 'string' ? hex : hex()));
-}
-
-function compile(glue: Glue, hex: string): void {
+export function compile<B extends Binding>(engine: Engine<B>, glue: Glue, hex: string): void {
   try {
     const module = new WebAssembly.Module(fromHex(hex));
     const imports: WebAssembly.Imports = {};
@@ -36,18 +31,18 @@ function compile(glue: Glue, hex: string): void {
       imports[name] = glue as unknown as WebAssembly.ModuleImports;
     }
     // A fresh instance of the compiled module: at the start, and whenever
-    // js/binding.ts drops one (after a trap, or after a call that left its
+    // the engine drops one (after a trap, or after a call that left its
     // memory very large). The glue's views of the old memory are forgotten.
     const instantiate = () => {
       const instance = new WebAssembly.Instance(module, imports);
-      glue.__wbg_reset_caches?.();
+      glue.__wbg_reset_caches();
       glue.__wbg_set_wasm(instance.exports);
       (instance.exports.__wbindgen_start as () => void)();
     };
     instantiate();
-    setBinding(glue, instantiate);
+    engine.setBinding(glue as unknown as B, instantiate);
   } catch (cause) {
-    setUnavailable(unavailableError(cause));
+    engine.setUnavailable(unavailableError(cause));
   }
 }
 

@@ -2,7 +2,8 @@
 // the apply functions: the patch applied to the text it was written against,
 // merged into the text as it is now.
 import { checkOptions, checkString, describe } from './args.js';
-import { type FlatChanges, putInputs, wasm } from './binding.js';
+import type { AnyEngine, FlatChanges } from './binding.js';
+import { core } from './engines/core.js';
 import { call, PatchError } from './errors.js';
 import { type Splice, splicesOf } from './positions.js';
 
@@ -61,8 +62,8 @@ export function merge3(base: string, ours: string, theirs: string, options?: Mer
     throw new TypeError(`applypatch: options.labels must be an array of up to 3 strings, got ${describe(labels)}`);
   }
   for (let i = 0; i < labels.length; i++) if (labels[i] !== undefined) checkString(`options.labels[${i}]`, labels[i]);
-  const [b, o, t] = putInputs([base, ours, theirs]) as [number, number, number];
-  const r = call(() => wasm().merge3(b, o, t, style, labels[0], labels[1], labels[2])) as Omit<Merge3Result, 'ok'>;
+  const [b, o, t] = core.putInputs([base, ours, theirs]) as [number, number, number];
+  const r = call(() => core.wasm().merge3(b, o, t, style, labels[0], labels[1], labels[2])) as Omit<Merge3Result, 'ok'>;
   return { ok: r.conflicts.length === 0, text: r.text, conflicts: r.conflicts };
 }
 
@@ -73,11 +74,12 @@ export function baseOption(options: Record<string, unknown>): string | undefined
 
 /**
  * The `base` option: `patched` (the patch applied to `base`) merged into
- * `input`; a conflict throws `PatchError` `merge_conflict`.
+ * `input`; a conflict throws `PatchError` `merge_conflict`. Every engine has
+ * the merge: `engine` is the one of the format that patched.
  */
-export function mergeInto(base: string, input: string, patched: string): string {
-  const [b, i, p] = putInputs([base, input, patched]) as [number, number, number];
-  return call(() => wasm().mergeInto(b, i, p));
+export function mergeInto(engine: AnyEngine, base: string, input: string, patched: string): string {
+  const [b, i, p] = engine.putInputs([base, input, patched]) as [number, number, number];
+  return call(() => engine.wasm().mergeInto(b, i, p));
 }
 
 /**
@@ -86,9 +88,9 @@ export function mergeInto(base: string, input: string, patched: string): string 
  * what `report: true` answers with `base`, without diffing the input and the
  * merged text again.
  */
-export function mergeWithSplices(base: string, input: string, patched: string): { text: string; splices: Splice[] } {
-  const [b, i, p] = putInputs([base, input, patched]) as [number, number, number];
-  const [text, flat] = call(() => wasm().mergeIntoSplices(b, i, p)) as [string, FlatChanges];
+export function mergeWithSplices(engine: AnyEngine, base: string, input: string, patched: string): { text: string; splices: Splice[] } {
+  const [b, i, p] = engine.putInputs([base, input, patched]) as [number, number, number];
+  const [text, flat] = call(() => engine.wasm().mergeIntoSplices(b, i, p)) as [string, FlatChanges];
   return { text, splices: splicesOf(flat) };
 }
 
@@ -115,6 +117,6 @@ export function mergeNamed<T>(path: string | undefined, merge: () => T): T {
 }
 
 /** {@link mergeInto} for one file of a file map: a `merge_conflict` names the file. */
-export function mergeFile(path: string, base: string, input: string, patched: string): string {
-  return mergeNamed(path, () => mergeInto(base, input, patched));
+export function mergeFile(engine: AnyEngine, path: string, base: string, input: string, patched: string): string {
+  return mergeNamed(path, () => mergeInto(engine, base, input, patched));
 }

@@ -1,12 +1,12 @@
 // The Responses API apply_patch operations (create_file, update_file,
 // delete_file) over the same file maps as applyFiles, and create diffs.
 import { checkOptions, checkString, describe, modeCode, STRICT } from './args.js';
-import { wasm } from './binding.js';
 import type { ApplyOptions } from './diff.js';
+import { core } from './engines/core.js';
 import { call, PatchError } from './errors.js';
 import { operationTypes } from './generated.js';
 import { type Files, fileMap, knownText, putFiles } from './patch.js';
-import { engine } from './repair.js';
+import { callMode } from './repair.js';
 
 /** `create_file`: `diff` is a create diff, every line `+` and the line's text. */
 export interface CreateFileOperation {
@@ -118,22 +118,24 @@ export function applyOperation<T extends Files>(files: T, operation: ApplyPatchO
   const map = fileMap(files);
   const op = checkOperation(operation);
   const opts = checkOptions(options);
-  const e = engine(opts, modeCode(opts));
+  const e = callMode(opts, modeCode(opts));
   // A create reads the file too in Strict mode: one with the same contents is already applied.
-  const put = putFiles(map, op.type === 'create_file' && modeCode(opts) !== 0 ? [] : [op.path]);
+  const put = putFiles(core, map, op.type === 'create_file' && modeCode(opts) !== 0 ? [] : [op.path]);
   // An update or delete of a path with no file: the engine lists the map's paths near it (Strict).
   const known = op.type !== 'create_file' && modeCode(opts) === STRICT && put.paths.length === 0 ? map.known([op.path]) : undefined;
   const changes = call(() =>
-    wasm().applyOperationChanges(
-      put.paths,
-      put.lengths,
-      op.type,
-      op.path,
-      op.diff,
-      op.moveTo,
-      e.code,
-      known === undefined ? undefined : knownText(known),
-    ),
+    core
+      .wasm()
+      .applyOperationChanges(
+        put.paths,
+        put.lengths,
+        op.type,
+        op.path,
+        op.diff,
+        op.moveTo,
+        e.code,
+        known === undefined ? undefined : knownText(known),
+      ),
   );
   e.report();
   return map.with(changes);
@@ -151,5 +153,5 @@ export function applyOperation<T extends Files>(files: T, operation: ApplyPatchO
  */
 export function createFile(diff: string): string {
   checkString('diff', diff);
-  return call(() => wasm().createFile(diff));
+  return call(() => core.wasm().createFile(diff));
 }

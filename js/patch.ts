@@ -1,12 +1,13 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, checkText, describe, modeCode, STRICT } from './args.js';
-import { type FlatChanges, type PatchTouch, type PreparedPatch, putInput, putInputs, wasm, withPrepared } from './binding.js';
+import type { AnyEngine, FlatChanges, PatchTouch, PreparedPatch } from './binding.js';
 import type { ApplyOptions, DistributiveOmit } from './diff.js';
+import { core } from './engines/core.js';
 import { call, PatchError } from './errors.js';
 import type { operationKinds } from './generated.js';
 import { mergeFile } from './merge.js';
 import { addSplices, type Splice } from './positions.js';
-import { engine, modeCodeOf, modeOfCode, type RepairOptions, repairBits } from './repair.js';
+import { callMode, modeCodeOf, modeOfCode, type RepairOptions, repairBits } from './repair.js';
 
 /** One file operation of a patch. */
 export interface Operation {
@@ -44,7 +45,7 @@ export type Files = Record<string, string> | Map<string, string>;
 export function parse(patch: string, options?: Pick<RepairOptions, 'repair'>): Patch {
   checkString('patch', patch);
   const bits = repairBits(checkOptions(options), STRICT);
-  return call(() => wasm().parsePatch(patch, modeCodeOf(STRICT, bits))) as Patch;
+  return call(() => core.wasm().parsePatch(patch, modeCodeOf(STRICT, bits))) as Patch;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -154,8 +155,8 @@ export function fileMap<T extends Files>(files: T): FileMap<T> {
   return { paths: paths as string[], known, get, with: withChanges };
 }
 
-/** Puts the contents of `paths` that the map has into the wasm input buffer. */
-export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths: string[]; lengths: number[] } {
+/** Puts the contents of `paths` that the map has into `engine`'s input buffer. */
+export function putFiles(engine: AnyEngine, map: FileMap<Files>, paths: readonly string[]): { paths: string[]; lengths: number[] } {
   const present: string[] = [];
   const seen = new Set<string>();
   const texts: string[] = [];
@@ -167,7 +168,7 @@ export function putFiles(map: FileMap<Files>, paths: readonly string[]): { paths
       texts.push(checkText(() => `files[${JSON.stringify(path)}]`, contents));
     }
   }
-  return { paths: present, lengths: putInputs(texts, (i) => `files[${JSON.stringify(present[i])}]`) };
+  return { paths: present, lengths: engine.putInputs(texts, (i) => `files[${JSON.stringify(present[i])}]`) };
 }
 
 /** The options of the file-map functions: `base` is a file map there. */
@@ -192,7 +193,7 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: F
   checkString('patch', patch);
   const opts = checkOptions(options);
   if (opts.base !== undefined) return applyPatch(files, patch, opts).files;
-  const e = engine(opts, modeCode(opts));
+  const e = callMode(opts, modeCode(opts));
   const out = withPatch(patch, e.code, (prepared) => applyPrepared(map, prepared, e.code));
   e.report();
   return out;
@@ -203,8 +204,8 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: F
  * touches, its summary, its changes), then frees it. @internal
  */
 export function withPatch<R>(patch: string, code: number, use: (prepared: PreparedPatch) => R): R {
-  const len = putInput(patch);
-  return withPrepared('PreparedPatch', () => call(() => wasm().preparePatch(len, code)), use);
+  const len = core.putInput(patch);
+  return core.withPrepared('PreparedPatch', () => call(() => core.wasm().preparePatch(len, code)), use);
 }
 
 /** Applies a prepared patch to a file map; `mode` is the binding's mode code (with the allowed repairs). @internal */
@@ -223,7 +224,7 @@ export function knownText(paths: readonly string[]): string {
  * a path with no file. @internal
  */
 export function nearPaths(path: string, known: readonly string[]): string {
-  return call(() => wasm().nearPaths(path, knownText(known)));
+  return call(() => core.wasm().nearPaths(path, knownText(known)));
 }
 
 /** Contents not given to the engine (`PreparedPatch.apply`, `PreparedBlocks.apply`). */
@@ -235,7 +236,7 @@ const ABSENT = 0xffffffff;
  * length in bytes there, or {@link ABSENT}: the engine numbers the files by
  * position in `paths`, so no path crosses again. @internal
  */
-export function putPaths(map: FileMap<Files>, paths: readonly string[], wanted?: ArrayLike<number>): Uint32Array {
+export function putPaths(engine: AnyEngine, map: FileMap<Files>, paths: readonly string[], wanted?: ArrayLike<number>): Uint32Array {
   const lengths = new Uint32Array(paths.length).fill(ABSENT);
   const given: number[] = [];
   const texts: string[] = [];
@@ -246,7 +247,7 @@ export function putPaths(map: FileMap<Files>, paths: readonly string[], wanted?:
       texts.push(checkText(() => `files[${JSON.stringify(paths[i])}]`, contents));
     }
   }
-  const put = putInputs(texts, (k) => `files[${JSON.stringify(paths[given[k] as number])}]`);
+  const put = engine.putInputs(texts, (k) => `files[${JSON.stringify(paths[given[k] as number])}]`);
   for (let k = 0; k < given.length; k++) lengths[given[k] as number] = put[k] as number;
   return lengths;
 }
@@ -268,7 +269,7 @@ function preparedChanges(
   // Only the files the patch reads cross into wasm; in Strict mode an added
   // file too (one with the same contents is already applied).
   const reads = prepared.reads(modeOfCode(mode) === STRICT);
-  const lengths = putPaths(map, paths, reads);
+  const lengths = putPaths(core, map, paths, reads);
   // A path the patch reads has no file: the engine lists the map's paths near it.
   const read = modeOfCode(mode) === STRICT ? prepared.reads(false) : reads;
   const missing = paths.filter((p, i) => read[i] && map.get(p) === undefined);
@@ -291,6 +292,7 @@ function preparedChanges(
  * (`[path, contents | null, …]`) and the moves (destination → source). @internal
  */
 export function fileChanges(
+  engine: AnyEngine,
   map: FileMap<Files>,
   flat: Array<string | null>,
   movedFrom: ReadonlyMap<string, string>,
@@ -304,7 +306,7 @@ export function fileChanges(
     const status = contents === null ? 'deleted' : before === undefined ? 'added' : 'modified';
     const from = movedFrom.get(path);
     const change: PatchChange = { path, status, ...(from !== undefined && contents !== null ? { movedFrom: from } : {}) };
-    changes.push(status === 'modified' ? addSplices(change, before as string, contents as string, placed?.get(path)) : change);
+    changes.push(status === 'modified' ? addSplices(engine, change, before as string, contents as string, placed?.get(path)) : change);
   }
   return changes;
 }
@@ -344,13 +346,13 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: F
   checkString('patch', patch);
   const opts = checkOptions(options);
   if (opts.base !== undefined) return applyPatchOverBase(map, patch, opts);
-  const e = engine(opts, modeCode(opts));
+  const e = callMode(opts, modeCode(opts));
   const result = withPatch(patch, e.code, (prepared) => {
     const placed = new Map<string, Uint32Array>();
     const flat = preparedChanges(map, prepared, e.code, placed);
     const touches = prepared.touches() as PatchTouch[];
     const movedFrom = new Map(touches.flatMap((t) => (t.movedFrom === undefined ? [] : [[t.path, t.movedFrom] as const])));
-    return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom, placed), summary: prepared.summary() };
+    return { files: map.with(flat), changes: fileChanges(core, map, flat, movedFrom, placed), summary: prepared.summary() };
   });
   e.report();
   return result;
@@ -366,9 +368,9 @@ export function applyPatch<T extends Files>(files: T, patch: string, options?: F
 function applyPatchOverBase<T extends Files>(map: FileMap<T>, patch: string, opts: Record<string, unknown>): PatchResult<T> {
   const base = baseFiles(opts);
   const onBase = applyPatch(base, patch, { ...opts, base: undefined });
-  const flat = mergeChanges(map, fileMap(base), fileMap(onBase.files), onBase.changes);
+  const flat = mergeChanges(core, map, fileMap(base), fileMap(onBase.files), onBase.changes);
   const movedFrom = new Map(onBase.changes.flatMap((c) => (c.movedFrom === undefined ? [] : [[c.path, c.movedFrom] as const])));
-  return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), summary: onBase.summary };
+  return { files: map.with(flat), changes: fileChanges(core, map, flat, movedFrom), summary: onBase.summary };
 }
 
 /** The `base` option of a file-map function: a file map (TypeError otherwise). @internal */
@@ -400,6 +402,7 @@ export interface BaseChange {
  * are never merged. @internal
  */
 export function mergeChanges(
+  engine: AnyEngine,
   map: FileMap<Files>,
   baseMap: FileMap<Files>,
   patched: FileMap<Files>,
@@ -430,7 +433,7 @@ export function mergeChanges(
         message: `${from}: the patch updates this file, which the base has and the files do not. Nothing was applied. Give the file's current contents.`,
       });
     }
-    flat.push(path, mergeFile(path, before, now, after));
+    flat.push(path, mergeFile(engine, path, before, now, after));
   }
   return flat;
 }
@@ -457,5 +460,5 @@ export function deletedChanged(path: string): PatchError {
 export function summary(patch: string, options?: Pick<RepairOptions, 'repair'>): string {
   checkString('patch', patch);
   const bits = repairBits(checkOptions(options), STRICT);
-  return call(() => wasm().summary(patch, modeCodeOf(STRICT, bits)));
+  return call(() => core.wasm().summary(patch, modeCodeOf(STRICT, bits)));
 }

@@ -2,7 +2,7 @@
 // `{ from, to, insert }` (UTF-16 offsets into the text that was passed), and
 // where each section landed. The engine computes them (the binding converts
 // bytes to UTF-16 in the pass that already does); nothing here compares texts.
-import { type FlatChanges, putInput, wasm } from './binding.js';
+import type { AnyEngine, Engine, ExtraBinding, FlatChanges } from './binding.js';
 import { call } from './errors.js';
 
 /** One change of a text: UTF-16 offsets `from..to` of the text passed become `insert`. */
@@ -57,11 +57,11 @@ export function sectionsOf(flat: Uint32Array, batch: boolean): PlacedSection[] {
 }
 
 /** The engine's minimal splices from `before` to `after` (a file result of a patch, a unified diff or edit blocks). @internal */
-export function spliceTexts(before: string, after: string): Splice[] {
+export function spliceTexts(engine: AnyEngine, before: string, after: string): Splice[] {
   if (before === after) return [];
-  const len = putInput(before);
-  const afterLen = putInput(after, len);
-  return splicesOf(call(() => wasm().spliceTexts(len, afterLen)) as FlatChanges);
+  const len = engine.putInput(before);
+  const afterLen = engine.putInput(after, len);
+  return splicesOf(call(() => engine.wasm().spliceTexts(len, afterLen)) as FlatChanges);
 }
 
 /**
@@ -69,10 +69,10 @@ export function spliceTexts(before: string, after: string): Splice[] {
  * placed (`[start, end, newStart, newEnd, …]`, byte ranges of each text, as
  * `PreparedPatch.apply` ends with them): the engine trims each. @internal
  */
-export function trimSplices(before: string, after: string, runs: Uint32Array): Splice[] {
-  const len = putInput(before);
-  const afterLen = putInput(after, len);
-  return splicesOf(call(() => wasm().trimSplices(len, afterLen, runs)) as FlatChanges);
+export function trimSplices(engine: AnyEngine, before: string, after: string, runs: Uint32Array): Splice[] {
+  const len = engine.putInput(before);
+  const afterLen = engine.putInput(after, len);
+  return splicesOf(call(() => engine.wasm().trimSplices(len, afterLen, runs)) as FlatChanges);
 }
 
 /**
@@ -81,11 +81,11 @@ export function trimSplices(before: string, after: string, runs: Uint32Array): S
  * splices of `before`): the engine splits each by the lines it covers and
  * trims them. @internal
  */
-export function editSplices(before: string, after: string, runs: Uint32Array): Splice[] {
+export function editSplices(engine: Engine<ExtraBinding>, before: string, after: string, runs: Uint32Array): Splice[] {
   if (runs.length === 0) return [];
-  const len = putInput(before);
-  const afterLen = putInput(after, len);
-  return splicesOf(call(() => wasm().editSplices(len, afterLen, runs)) as FlatChanges);
+  const len = engine.putInput(before);
+  const afterLen = engine.putInput(after, len);
+  return splicesOf(call(() => engine.wasm().editSplices(len, afterLen, runs)) as FlatChanges);
 }
 
 /**
@@ -99,6 +99,7 @@ export function editSplices(before: string, after: string, runs: Uint32Array): S
  * @internal
  */
 export function addSplices<T extends object>(
+  engine: AnyEngine,
   target: T,
   before: string,
   after: string,
@@ -111,11 +112,11 @@ export function addSplices<T extends object>(
     get: () => {
       cached ??=
         placed === undefined
-          ? spliceTexts(before, after)
+          ? spliceTexts(engine, before, after)
           : typeof placed === 'function'
             ? placed()
             : placed instanceof Uint32Array
-              ? trimSplices(before, after, placed)
+              ? trimSplices(engine, before, after, placed)
               : splicesOf(placed);
       return cached;
     },

@@ -3,7 +3,7 @@
 // and describes the repairs; this module only checks the option and passes
 // them on.
 import { describe, STRICT } from './args.js';
-import { wasm } from './binding.js';
+import { core } from './engines/core.js';
 import { repairKinds as engineRepairKinds, repairShift } from './generated.js';
 
 /**
@@ -80,13 +80,13 @@ export function modeOfCode(code: number): number {
 }
 
 /** The engine's mode code with the allowed repairs, and what to do with the repairs after a call. */
-export interface Engine {
+export interface CallMode {
   code: number;
   /** Takes the last call's repairs and passes each to `onRepair`. */
   report(): Repair[];
 }
 
-export function engine(options: Record<string, unknown>, mode: number): Engine {
+export function callMode(options: Record<string, unknown>, mode: number): CallMode {
   const bits = repairBits(options, mode);
   const onRepair = options.onRepair;
   if (onRepair !== undefined && typeof onRepair !== 'function') {
@@ -96,7 +96,7 @@ export function engine(options: Record<string, unknown>, mode: number): Engine {
     code: modeCodeOf(mode, bits),
     report(): Repair[] {
       if (bits === 0) return [];
-      const repairs = wasm().takeRepairs() as Repair[];
+      const repairs = core.wasm().takeRepairs() as Repair[];
       if (typeof onRepair === 'function') for (const r of repairs) onRepair(r);
       return repairs;
     },

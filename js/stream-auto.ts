@@ -3,14 +3,15 @@
 // read line by line), then everything pushed so far goes to the stream of
 // that format, which takes the rest (docs/stream.md).
 import { checkOptions } from './args.js';
-import { type Held, holdPrepared, wasm } from './binding.js';
+import type { Held } from './binding.js';
 import type { BlocksResult, EditsResult } from './blocks.js';
+import { extra } from './engines/extra.js';
 import { call, PatchError } from './errors.js';
 import { detectFormat, type Format } from './format.js';
 import type { Files } from './patch.js';
 import type { StreamEvent } from './stream.js';
 import type { BlocksStreamEvent, BlocksStreamOptions, FilesBlocksStreamEvent, FilesBlocksStreamOptions } from './stream-blocks.js';
-import type * as Glue from './wasm-glue.js';
+import type * as ExtraGlue from './wasm-extra.js';
 
 /** The options of a text streamed in the format its lines show, over a text: those of the diff and the edit-block streams (not `repair`). */
 export type AutoStreamOptions = Omit<BlocksStreamOptions, 'format' | 'repair' | 'onRepair'> & {
@@ -66,7 +67,7 @@ type Inner = {
 type Make = (format: 'diff' | 'patch' | 'blocks' | 'unified') => Inner;
 
 // A stream dropped before its format was decided frees the engine's reader when collected.
-const dropped = new FinalizationRegistry<Held<Glue.PreparedFormat>>((held) => held.release());
+const dropped = new FinalizationRegistry<Held<ExtraGlue.PreparedFormat>>((held) => held.release());
 
 /**
  * Starts a `format: 'auto'` stream: `make` creates the stream of the format
@@ -86,7 +87,7 @@ class Auto implements Inner {
   #isText: boolean;
   #make: Make;
   #preview: () => unknown;
-  #held: Held<Glue.PreparedFormat> | undefined;
+  #held: Held<ExtraGlue.PreparedFormat> | undefined;
   #inner: Inner | undefined;
   #format: Format | undefined;
   /** Before the format is decided: every piece pushed, and the unfinished last line. */
@@ -98,7 +99,7 @@ class Auto implements Inner {
     this.#isText = isText;
     this.#make = make;
     this.#preview = preview;
-    this.#held = holdPrepared('PreparedFormat', call(() => wasm().prepareFormat()) as Glue.PreparedFormat);
+    this.#held = extra.holdPrepared('PreparedFormat', call(() => extra.wasm().prepareFormat()) as ExtraGlue.PreparedFormat);
     dropped.register(this, this.#held, this);
   }
 
@@ -156,7 +157,7 @@ class Auto implements Inner {
     this.#inner?.abort();
   }
 
-  #reader(): Glue.PreparedFormat {
+  #reader(): ExtraGlue.PreparedFormat {
     const held = this.#held;
     if (held === undefined || !held.alive()) {
       this.#ended = true;

@@ -10,7 +10,6 @@
 // line is parsed about once; each new edit is applied with `applyEdit`, the
 // step the one-shot call takes for it. `end()` is the one-shot call itself.
 import { checkOptions, checkString, wellFormed } from './args.js';
-import { wasm } from './binding.js';
 import {
   type ApplyBlocksOptions,
   applyBlocks,
@@ -24,6 +23,7 @@ import {
   type ParsedEditBlock,
   parseBlocks,
 } from './blocks.js';
+import { extra } from './engines/extra.js';
 import { call, PatchError } from './errors.js';
 import { baseOption, mergeInto } from './merge.js';
 import { type BaseChange, baseFiles, type FileMap, type Files, fileMap, mergeChanges } from './patch.js';
@@ -212,7 +212,7 @@ abstract class Stream<E extends { type: string }> {
     const text = this.#window.join('');
     // A lone surrogate: the one-shot call refuses the message there.
     if (!wellFormed(text)) return [this.#fail(this.#windowOffset + text.length)];
-    const [edits, ends, open, problems] = call(() => wasm().blocksStreamParse(text)) as [
+    const [edits, ends, open, problems] = call(() => extra.wasm().blocksStreamParse(text)) as [
       ParsedEditBlock[],
       Uint32Array,
       boolean,
@@ -379,7 +379,7 @@ class TextBlocks extends Stream<BlocksStreamEvent> implements BlocksStream {
 
   preview(): string {
     this.check();
-    return this.#base === undefined ? this.#preview : mergeInto(this.#base, this.#target, this.#preview);
+    return this.#base === undefined ? this.#preview : mergeInto(extra, this.#base, this.#target, this.#preview);
   }
 
   end(): EditsResult {
@@ -402,20 +402,26 @@ class FilesBlocks<T extends Files> extends Stream<FilesBlocksStreamEvent<T>> imp
   #prefixOptions: ApplyBlocksOptions;
   #stepOptions: EditOptions;
   #path: string | undefined;
+  // The maps are made in the constructor, not by field initializers:
+  // Parcel keeps a class whose fields construct something, and with it this
+  // module and the extra engine, in a bundle that never streams edit blocks.
   /** The files the blocks applied so far changed or created, as they left them. */
-  #current = new Map<string, string>();
+  #current: Map<string, string>;
   /**
    * As `applyBlocks` names the files (src/blocks/names.rs): the names of
    * files the message created (kept as written), the names the `file-name`
    * repair took as another file, and the last block's name (a block with
    * none on the line before takes it).
    */
-  #created = new Set<string>();
-  #mapped = new Map<string, string>();
+  #created: Set<string>;
+  #mapped: Map<string, string>;
   #written: string | undefined;
 
   constructor(files: T, target: FileMap<T>, base: FileMap<Files> | undefined, options: ApplyBlocksOptions) {
     super();
+    this.#current = new Map();
+    this.#created = new Set();
+    this.#mapped = new Map();
     this.#files = files;
     this.#target = target;
     this.#base = base;
@@ -487,7 +493,7 @@ class FilesBlocks<T extends Files> extends Stream<FilesBlocksStreamEvent<T>> imp
       const was = base.get(path);
       if (patched.get(path) !== was) changes.push({ path, status: was === undefined ? 'added' : 'modified' });
     }
-    return this.#target.with(mergeChanges(this.#target, base, patched, changes));
+    return this.#target.with(mergeChanges(extra, this.#target, base, patched, changes));
   }
 
   end(): BlocksResult<T> {

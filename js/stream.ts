@@ -6,9 +6,11 @@
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
 // once per section.
 import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
-import { type FlatChanges, type Held, holdPrepared, memoryWords, putInput, putInputBytes, wasm } from './binding.js';
+import type { AnyEngine, FlatChanges, Held } from './binding.js';
 import { blockOptions, type EditOptions } from './blocks.js';
 import { type ApplyOptions, apply, splice } from './diff.js';
+import { core } from './engines/core.js';
+import { extra } from './engines/extra.js';
 import { call, PatchError, type PatchErrorFields } from './errors.js';
 import type { operationKinds, unifiedStatuses } from './generated.js';
 import { baseOption, mergeInto } from './merge.js';
@@ -29,7 +31,8 @@ import {
   type FilesBlocksStreamOptions,
 } from './stream-blocks.js';
 import { applyUnified, type UnifiedOptions, type UnifiedReport, type UnifiedReportOptions, unifiedModeCode } from './unified.js';
-import type * as Glue from './wasm-glue.js';
+import type * as CoreGlue from './wasm-core.js';
+import type * as ExtraGlue from './wasm-extra.js';
 
 /** One change of the target's original text: UTF-16 offsets `from..to` become `insert`. */
 export interface StreamSplice {
@@ -119,6 +122,8 @@ interface Prepared {
 /** A stream's kind: the name of its text, and its preview and end. */
 interface Kind<R> {
   name: 'diff' | 'patch' | 'unified';
+  /** The engine the stream's object lives in (core, or unified for a unified diff). */
+  engine: AnyEngine;
   /** The events of what the engine's push returned (`text`: everything pushed, for a patch or a unified diff). */
   events(raw: unknown, text: () => string): StreamEvent[];
   preview(object: Prepared): R;
@@ -199,31 +204,33 @@ export function createPatchStream(
     // merged into the target at the end (as apply does).
     const base = baseOption(opts);
     const onto = base ?? target;
-    const len = putInput(onto);
-    const held = holdPrepared('PreparedStream', call(() => wasm().prepareStream(len, mode)) as Glue.PreparedStream);
-    const merge = (text: string) => (base === undefined ? text : mergeInto(base, target, text));
+    const len = core.putInput(onto);
+    const held = core.holdPrepared('PreparedStream', call(() => core.wasm().prepareStream(len, mode)) as CoreGlue.PreparedStream);
+    const merge = (text: string) => (base === undefined ? text : mergeInto(core, base, target, text));
     const kind: Kind<string> = {
       name: 'diff',
+      engine: core,
       events: (ptr) => {
         if (ptr === 0) return [];
-        const object = held.object as Glue.PreparedStream;
-        return diffEvents(memoryWords(), (ptr as number) >>> 2, () => object.takeError() as PatchErrorFields);
+        const object = held.object as CoreGlue.PreparedStream;
+        return diffEvents(core.memoryWords(), (ptr as number) >>> 2, () => object.takeError() as PatchErrorFields);
       },
-      preview: (object) => merge((object as Glue.PreparedStream).preview()),
-      end: (object, rest) => merge(splice(onto, call(() => (object as Glue.PreparedStream).end(rest)) as FlatChanges)),
+      preview: (object) => merge((object as CoreGlue.PreparedStream).preview()),
+      end: (object, rest) => merge(splice(onto, call(() => (object as CoreGlue.PreparedStream).end(rest)) as FlatChanges)),
     };
     return new Stream(held as Held<Prepared>, kind);
   }
   const targetMap = fileMap(target);
   const baseMap = opts.base === undefined ? undefined : fileMap(opts.base as Files);
-  const held = holdPrepared(
+  const held = core.holdPrepared(
     'PreparedPatchStream',
-    call(() => wasm().preparePatchStream(...encodeFiles(baseMap ?? targetMap), mode)) as Glue.PreparedPatchStream,
+    call(() => core.wasm().preparePatchStream(...encodeFiles(baseMap ?? targetMap), mode)) as CoreGlue.PreparedPatchStream,
   );
   const kind: Kind<Files> = {
     name: 'patch',
+    engine: core,
     events: (raw) => patchEvents(raw as unknown[]),
-    preview: (object) => previewMap((object as Glue.PreparedPatchStream).preview() as Array<string | null>, targetMap, baseMap),
+    preview: (object) => previewMap(core, (object as CoreGlue.PreparedPatchStream).preview() as Array<string | null>, targetMap, baseMap),
     end: (_object, _rest, whole) => applyFiles(target, whole(), options as FilesOptions),
   };
   return new Stream(held as Held<Prepared>, kind);
@@ -240,15 +247,17 @@ function unifiedStream(target: string | Files, options: UnifiedStreamOptions, op
   const mode = unifiedModeCode(opts);
   const targetMap = fileMap(target);
   const baseMap = opts.base === undefined ? undefined : fileMap(baseFiles(opts));
-  const held = holdPrepared(
+  const held = extra.holdPrepared(
     'PreparedUnifiedStream',
-    call(() => wasm().prepareUnifiedStream(...encodeFiles(baseMap ?? targetMap), mode)) as Glue.PreparedUnifiedStream,
+    call(() => extra.wasm().prepareUnifiedStream(...encodeFiles(baseMap ?? targetMap), mode)) as ExtraGlue.PreparedUnifiedStream,
   );
   const oneShot = (text: string) => applyUnified(target, text, options);
   const kind: Kind<Files> = {
     name: 'unified',
+    engine: extra,
     events: (raw, text) => unifiedEvents(raw as unknown[], text, oneShot),
-    preview: (object) => previewMap((object as Glue.PreparedUnifiedStream).preview() as Array<string | null>, targetMap, baseMap),
+    preview: (object) =>
+      previewMap(extra, (object as ExtraGlue.PreparedUnifiedStream).preview() as Array<string | null>, targetMap, baseMap),
     end: (_object, _rest, whole) => oneShot(whole()),
   };
   return new Stream(held as Held<Prepared>, kind);
@@ -284,12 +293,17 @@ function encodeFiles(map: FileMap<Files>): [string[], Uint8Array, Uint32Array] {
  * null, …]`); with `base`, each file changed over base merged into the
  * target's, as the one-shot calls merge.
  */
-function previewMap(changes: Array<string | null>, targetMap: FileMap<Files>, baseMap: FileMap<Files> | undefined): Files {
+function previewMap(
+  engine: AnyEngine,
+  changes: Array<string | null>,
+  targetMap: FileMap<Files>,
+  baseMap: FileMap<Files> | undefined,
+): Files {
   if (baseMap !== undefined) {
     for (let i = 0; i < changes.length; i += 2) {
       const [path, text] = [changes[i] as string, changes[i + 1]];
       const [was, now] = [baseMap.get(path), targetMap.get(path)];
-      if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(was, now, text);
+      if (text !== null && was !== undefined && now !== undefined) changes[i + 1] = mergeInto(engine, was, now, text);
     }
   }
   return targetMap.with(changes);
@@ -513,7 +527,7 @@ class Stream<R> implements PatchStream<R> {
       // A diff whose text not sent is all in the stage (ASCII): its bytes
       // are the lines' UTF-8, copied into the input buffer as they are.
       const stage = this.#stage;
-      const len = putInputBytes(stage.subarray(0, complete));
+      const len = this.#kind.engine.putInputBytes(stage.subarray(0, complete));
       stage.copyWithin(0, complete, this.#staged);
       this.#staged -= complete;
       this.#sent += complete;
@@ -537,7 +551,7 @@ class Stream<R> implements PatchStream<R> {
     }
     this.#sent += lines.length;
     // Through the input buffer: one native UTF-8 copy (a string argument is copied a unit at a time).
-    return this.#events(this.#pushInput(putInput(lines)));
+    return this.#events(this.#pushInput(this.#kind.engine.putInput(lines)));
   }
 
   /** The events of what the engine's push returned. */

@@ -1,6 +1,6 @@
 // The Codex CLI's apply_patch tool definition, to offer a model.
 import { checkOptions } from './args.js';
-import { wasm } from './binding.js';
+import { core } from './engines/core.js';
 
 export interface CodexToolOptions {
   /** Use the grammar that allows an `*** Environment ID:` line (default false). */
@@ -23,7 +23,7 @@ function environmentId(options: unknown): boolean {
 
 /** The Lark grammar of Codex's apply_patch tool, byte for byte. */
 export function codexGrammar(options?: CodexToolOptions): string {
-  return wasm().codexGrammar(environmentId(options));
+  return core.wasm().codexGrammar(environmentId(options));
 }
 
 /**
@@ -36,7 +36,7 @@ export function codexTool(options?: CodexToolOptions): CodexTool {
   return {
     type: 'custom',
     name: 'apply_patch',
-    description: wasm().codexDescription(),
+    description: core.wasm().codexDescription(),
     format: { type: 'grammar', syntax: 'lark', definition: codexGrammar(options) },
   };
 }

@@ -2,7 +2,8 @@
 // (lineDiff) the playground and the CLI show. All of it is the engine's
 // (src/unified/); this file checks arguments and shapes results.
 import { checkOptions, checkString, describe } from './args.js';
-import { type FlatChanges, type PreparedUnified, wasm, withPrepared } from './binding.js';
+import type { FlatChanges, PreparedUnified } from './binding.js';
+import { extra } from './engines/extra.js';
 import { call } from './errors.js';
 import { lineOps, type unifiedLineKinds, unifiedModes, type unifiedStatuses } from './generated.js';
 import { baseFiles, type FileMap, type Files, fileChanges, fileMap, knownText, mergeChanges, type PatchChange, putFiles } from './patch.js';
@@ -120,7 +121,7 @@ export function unifiedModeCode(options: Record<string, unknown>): number {
  */
 export function parseUnified(diff: string): UnifiedFile[] {
   checkString('diff', diff);
-  return call(() => wasm().parseUnified(diff)) as UnifiedFile[];
+  return call(() => extra.wasm().parseUnified(diff)) as UnifiedFile[];
 }
 
 /**
@@ -156,9 +157,9 @@ export function applyUnified<T extends Files>(
 function applyUnifiedOverBase<T extends Files>(map: FileMap<T>, diff: string, opts: Record<string, unknown>): UnifiedReport<T> {
   const base = baseFiles(opts);
   const onBase = applyUnified(base, diff, { mode: opts.mode as UnifiedMode | undefined, report: true });
-  const flat = mergeChanges(map, fileMap(base), fileMap(onBase.files), onBase.changes);
+  const flat = mergeChanges(extra, map, fileMap(base), fileMap(onBase.files), onBase.changes);
   const movedFrom = new Map(onBase.changes.flatMap((c) => (c.movedFrom === undefined ? [] : [[c.path, c.movedFrom] as const])));
-  return { files: map.with(flat), changes: fileChanges(map, flat, movedFrom), modes: onBase.modes, hunks: onBase.hunks };
+  return { files: map.with(flat), changes: fileChanges(extra, map, flat, movedFrom), modes: onBase.modes, hunks: onBase.hunks };
 }
 
 /**
@@ -167,7 +168,7 @@ function applyUnifiedOverBase<T extends Files>(map: FileMap<T>, diff: string, op
  */
 export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared: PreparedUnified, report: boolean): UnifiedReport<T> {
   const named = prepared.paths();
-  const put = putFiles(map, named);
+  const put = putFiles(extra, map, named);
   // A path the diff names has no file: the engine lists the map's paths near a missing one.
   if (put.paths.length < new Set(named).size) {
     const given = new Set(put.paths);
@@ -181,7 +182,7 @@ export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared:
   // [path, offsets, texts, …]: the splices of each file the hunks changed in place, where they were placed.
   const placed = new Map<string, FlatChanges>();
   for (let i = 0; i < spliced.length; i += 3) placed.set(spliced[i], [spliced[i + 1], spliced[i + 2]]);
-  return { files, changes: fileChanges(map, flat, movedFrom, placed), modes, hunks };
+  return { files, changes: fileChanges(extra, map, flat, movedFrom, placed), modes, hunks };
 }
 
 /**
@@ -190,7 +191,7 @@ export function applyPreparedUnified<T extends Files>(map: FileMap<T>, prepared:
  * it. @internal
  */
 export function withUnified<R>(diff: string, mode: number, use: (prepared: PreparedUnified) => R): R {
-  return withPrepared('PreparedUnified', () => call(() => wasm().prepareUnified(diff, mode)), use);
+  return extra.withPrepared('PreparedUnified', () => call(() => extra.wasm().prepareUnified(diff, mode)), use);
 }
 
 export interface UnifiedDiffOptions {
@@ -219,7 +220,7 @@ export function unifiedDiff(before: Files, after: Files, options?: UnifiedDiffOp
     const got = typeof context === 'number' ? String(context) : describe(context);
     throw new TypeError(`applypatch: options.context must be a whole number of lines from 0 to 1000000, got ${got}`);
   }
-  return wasm().unifiedDiffFiles(oldPaths, oldTexts, newPaths, newTexts, context, true);
+  return extra.wasm().unifiedDiffFiles(oldPaths, oldTexts, newPaths, newTexts, context, true);
 }
 
 /**
@@ -228,7 +229,7 @@ export function unifiedDiff(before: Files, after: Files, options?: UnifiedDiffOp
  * For the CLI's --dry-run.
  */
 export function unifiedFileDiff(oldPath: string | null, newPath: string | null, before: string, after: string): string {
-  return wasm().unifiedDiffFile(oldPath ?? undefined, newPath ?? undefined, before, after, 3, false);
+  return extra.wasm().unifiedDiffFile(oldPath ?? undefined, newPath ?? undefined, before, after, 3, false);
 }
 
 export interface LineOp {
@@ -245,7 +246,7 @@ export interface LineOp {
  * playground's diff view.
  */
 export function lineDiff(a: readonly string[], b: readonly string[]): LineOp[] {
-  const flat = wasm().lineDiff([...a], [...b]);
+  const flat = extra.wasm().lineDiff([...a], [...b]);
   const ops: LineOp[] = [];
   for (let i = 0; i < flat.length; i += 3) {
     ops.push({ op: lineOps[flat[i] as number] as LineOp['op'], a: flat[i + 1] as number, b: flat[i + 2] as number });

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Builds the npm package into dist/:
-//   dist/wasm/glue.mjs   wasm-bindgen's glue (wasm-pack --target bundler: plain
-//                        functions, no loading code, no import.meta)
-//   dist/wasm/bytes.mjs  the engine's .wasm as a hex string: the package's one
-//                        copy of it, for Node and browsers alike (js/load.ts)
+//   dist/wasm/core.mjs, extra.mjs  the two engines (wasm modules built with
+//                        the cargo features of src/wasm/mod.rs), each
+//                        as wasm-bindgen's glue (wasm-pack --target bundler,
+//                        wrapped in a function that makes a fresh copy) and
+//                        the .wasm as a hex string: the package's one copy of
+//                        it, for Node and browsers alike (js/load.ts)
+//   dist/cjs/engines/, esm/engines/  each engine's Engine (js/binding.ts),
+//                        which loads its wasm module on first use
 //   dist/cjs/, esm/      the TypeScript wrapper (js/), compiled twice, with .d.ts
-//   dist/index.cjs       require('applypatch') in Node: compiles the engine on first use
+//   dist/index.cjs       require('applypatch') in Node: each engine compiled on first use
 //   dist/index.mjs       import in Node (re-exports index.cjs: one PatchError class)
-//   dist/browser.mjs     import in browsers and bundlers: compiles the engine on first use
+//   dist/browser.mjs     import in browsers and bundlers: each engine compiled on first use
 //   dist/node.cjs, node.mjs  applypatch/node: the directory editor (node:fs)
 //   dist/mcp.cjs, mcp.mjs    applypatch/mcp: the MCP server (needs @modelcontextprotocol/sdk)
 //   dist/cli.cjs         the applypatch command (package.json "bin")
@@ -17,7 +21,7 @@
 //   node scripts/build.mjs [--if-needed]
 // --if-needed skips the build when dist/ is newer than every source.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -76,71 +80,127 @@ if (missing.length) {
 }
 
 rmSync(dist, { recursive: true, force: true });
-const pack = join(root, 'target', 'wasm-pack');
-run('wasm-pack', [
-  '--quiet',
-  'build',
-  '--release',
-  '--target',
-  'bundler',
-  '--out-dir',
-  pack,
-  '--out-name',
-  'applypatch',
-  '--no-pack',
-  '--no-gitignore',
-  // The binding (src/wasm.rs) is behind the crate's `wasm` feature.
-  '--',
-  '--features',
-  'wasm',
-]);
-// The glue must load nowhere by itself: js/load.ts instantiates the engine
-// with it, so no bundler looks for a .wasm file.
-const glue = readFileSync(join(pack, 'applypatch_bg.js'), 'utf8');
-if (/import\.meta|\brequire\(|^import /m.test(glue) || !glue.includes('export function __wbg_set_wasm')) {
-  throw new Error('wasm-bindgen glue changed shape: expected plain exports and __wbg_set_wasm, no imports');
-}
-// A fresh wasm instance on demand: js/binding.ts asks js/load.ts for one after
-// a trap, or to give back memory a call grew. The glue caches views of the
-// instance's memory; this function, added here, forgets them. The build stops
-// if the glue no longer has the shape it relies on.
-const caches = [...glue.matchAll(/^let (cached\w+Memory0) = null;$/gm)].map((m) => m[1]);
-if (caches.length === 0 || !/^let WASM_VECTOR_LEN = 0;$/m.test(glue) || glue.includes('__wbg_reset_caches')) {
-  throw new Error('wasm-bindgen glue changed shape: expected cached memory views and WASM_VECTOR_LEN; update __wbg_reset_caches');
-}
-const resetCaches = `
+mkdirSync(join(dist, 'wasm'), { recursive: true });
+// One wasm module per engine, built with its cargo features (src/wasm/mod.rs),
+// so a bundle carries only the engines its imports use (docs/size.md): V4A
+// diffs and Codex patches in one, the other formats in the other.
+const features = { core: ['wasm-core'], extra: ['wasm-blocks', 'wasm-unified'] };
+const engines = Object.keys(features);
+const wasmSizes = {};
+for (const name of engines) {
+  const pack = join(root, 'target', 'wasm-pack', name);
+  run('wasm-pack', [
+    '--quiet',
+    'build',
+    '--release',
+    '--target',
+    'bundler',
+    '--out-dir',
+    pack,
+    '--out-name',
+    'applypatch',
+    '--no-pack',
+    '--no-gitignore',
+    '--',
+    '--no-default-features',
+    '--features',
+    features[name].join(','),
+  ]);
+  // The glue must load nowhere by itself: js/load.ts instantiates the engine
+  // with it, so no bundler looks for a .wasm file.
+  const glue = readFileSync(join(pack, 'applypatch_bg.js'), 'utf8');
+  if (/import\.meta|\brequire\(|^import /m.test(glue) || !glue.includes('export function __wbg_set_wasm')) {
+    throw new Error('wasm-bindgen glue changed shape: expected plain exports and __wbg_set_wasm, no imports');
+  }
+  // A fresh wasm instance on demand: js/binding.ts asks js/load.ts for one
+  // after a trap, or to give back memory a call grew. The glue caches views
+  // of the instance's memory; this function, added here, forgets them. The
+  // build stops if the glue no longer has the shape it relies on.
+  const caches = [...glue.matchAll(/^let (cached\w+Memory0) = null;$/gm)].map((m) => m[1]);
+  if (caches.length === 0 || !/^let WASM_VECTOR_LEN = 0;$/m.test(glue) || glue.includes('__wbg_reset_caches')) {
+    throw new Error('wasm-bindgen glue changed shape: expected cached memory views and WASM_VECTOR_LEN; update __wbg_reset_caches');
+  }
+  // The glue becomes a function that makes a fresh copy of it: each Engine
+  // (js/binding.ts) holds its own instance, and an engine of the CommonJS
+  // entry and one of the ES modules (the editor adapters in Node) never
+  // replace each other's instance in a shared glue module.
+  const exported = [];
+  const body = glue.replace(/^export (function|class) (\w+)/gm, (_m, kind, id) => {
+    exported.push(id);
+    return `${kind} ${id}`;
+  });
+  if (/^export /m.test(body)) throw new Error('wasm-bindgen glue changed shape: an export other than a function or a class');
+  const bytes = readFileSync(join(pack, 'applypatch_bg.wasm'));
+  wasmSizes[name] = bytes.length;
+  writeFileSync(
+    join(dist, 'wasm', `${name}.mjs`),
+    `// The ${name} engine (scripts/build.mjs): wasm-bindgen's glue, made fresh by glue()
+// for each engine that loads it, and the wasm (${bytes.length} bytes) as hex,
+// compiled by js/load.ts on the engine's first use.
+export function glue() {
+${body}
 // Added by scripts/build.mjs: forget the views of the old instance's memory (js/load.ts renews the instance).
-export function __wbg_reset_caches() {
+function __wbg_reset_caches() {
 ${caches.map((c) => `    ${c} = null;`).join('\n')}
     if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
     WASM_VECTOR_LEN = 0;
 }
-`;
-mkdirSync(join(dist, 'wasm'), { recursive: true });
-writeFileSync(join(dist, 'wasm', 'glue.mjs'), glue + resetCaches);
-const wasmBytes = readFileSync(join(pack, 'applypatch_bg.wasm'));
-writeFileSync(
-  join(dist, 'wasm', 'bytes.mjs'),
-  `// The engine, applypatch_bg.wasm (${wasmBytes.length} bytes), as hex: compiled by js/load.ts.\nexport default '${wasmBytes.toString('hex')}';\n`,
-);
-// js/binding.ts is typed from wasm-bindgen's declarations of the binding.
-// Its [Symbol.dispose] needs lib esnext, which the wrapper never uses and a
-// consumer's compiler may not have: that line is left out.
-const glueTypes = readFileSync(join(pack, 'applypatch.d.ts'), 'utf8').replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, '');
-writeFileSync(join(root, 'js', 'wasm-glue.d.ts'), `// Copied by scripts/build.mjs from wasm-bindgen's output: do not edit.\n${glueTypes}`);
+return { ${[...exported, '__wbg_reset_caches'].join(', ')} };
+}
+export const hex = '${bytes.toString('hex')}';
+`,
+  );
+  // js/binding.ts is typed from wasm-bindgen's declarations of each module.
+  // Their [Symbol.dispose] needs lib esnext, which the wrapper never uses and a
+  // consumer's compiler may not have: that line is left out.
+  const types = readFileSync(join(pack, 'applypatch.d.ts'), 'utf8').replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, '');
+  writeFileSync(join(root, 'js', `wasm-${name}.d.ts`), `// Copied by scripts/build.mjs from wasm-bindgen's output: do not edit.\n${types}`);
+}
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json']);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
 writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(join(dist, 'esm', 'package.json'), '{ "type": "module" }\n');
-for (const out of ['cjs', 'esm']) writeFileSync(join(dist, out, 'wasm-glue.d.ts'), glueTypes);
+for (const out of ['cjs', 'esm']) {
+  mkdirSync(join(dist, out, 'engines'), { recursive: true });
+  for (const name of engines) {
+    cpSync(join(root, 'js', `wasm-${name}.d.ts`), join(dist, out, `wasm-${name}.d.ts`));
+    cpSync(join(root, 'js', 'engines', `${name}.d.ts`), join(dist, out, 'engines', `${name}.d.ts`));
+  }
+}
+// Each engine's module: the ES module imports its wasm module (bundlers keep
+// it only when something that uses the engine is kept); the CommonJS one
+// requires it on the engine's first use, so that require('applypatch')
+// reads no engine at all.
+for (const name of engines) {
+  writeFileSync(
+    join(dist, 'esm', 'engines', `${name}.js`),
+    `// The ${name} engine (written by scripts/build.mjs): compiled on its first use.
+import { Engine } from '../binding.js';
+import { compile } from '../load.js';
+import { glue, hex } from '../../wasm/${name}.mjs';
+export const ${name} = /* @__PURE__ */ new Engine('${name}', (engine) => compile(engine, glue(), hex));
+`,
+  );
+  writeFileSync(
+    join(dist, 'cjs', 'engines', `${name}.js`),
+    `'use strict';
+// The ${name} engine (written by scripts/build.mjs): its wasm module is read and compiled on its first use.
+const { Engine } = require('../binding.js');
+const { compile } = require('../load.js');
+exports.${name} = new Engine('${name}', (engine) => {
+  const { glue, hex } = require('../../wasm/${name}.mjs');
+  compile(engine, glue(), hex);
+});
+`,
+  );
+}
 
 writeFileSync(
   join(dist, 'index.cjs'),
   `'use strict';
-// require('applypatch') in Node: the engine is compiled synchronously on the
-// first call, from the same ES modules browsers use (require of an ES module:
-// Node >= 20.19); the glue and hex modules are read only then.
-require('./cjs/load.js').loadEngine(() => require('./wasm/glue.mjs'), () => require('./wasm/bytes.mjs').default);
+// require('applypatch') in Node: each engine is compiled synchronously on the
+// first call that needs it, from the same wasm modules browsers use (require
+// of an ES module: Node >= 20.19), read only then (dist/cjs/engines/).
 module.exports = require('./cjs/index.js');
 `,
 );
@@ -159,13 +219,10 @@ export const { ${names.join(', ')} } = api;
 
 writeFileSync(
   join(dist, 'browser.mjs'),
-  `// import from 'applypatch' in browsers and bundlers: the engine is compiled
-// synchronously on the first call (js/load.ts), so every function is ready
-// and the import itself compiles nothing.
-import * as glue from './wasm/glue.mjs';
-import hex from './wasm/bytes.mjs';
-import { loadEngine } from './esm/load.js';
-loadEngine(glue, hex);
+  `// import from 'applypatch' in browsers and bundlers: each engine is
+// compiled synchronously on the first call that needs it (js/load.ts), so
+// every function is ready and the import itself compiles nothing; a bundle
+// carries only the engines of the functions it uses (dist/esm/engines/).
 export * from './esm/index.js';
 `,
 );
@@ -211,26 +268,20 @@ export const { createServer, serveStdio } = api;
 writeFileSync(join(dist, 'mcp.d.cts'), "export * from './cjs/mcp/index.js';\n");
 writeFileSync(join(dist, 'mcp.d.mts'), "export * from './esm/mcp/index.js';\n");
 // applypatch/codemirror and applypatch/monaco: ES modules only (CodeMirror and
-// Monaco are). In browsers and bundlers they run on the browser entry's
-// engine, shared with \`import 'applypatch'\`. In Node (\`applypatch/*.node.mjs\`)
-// they load their own engine from their own copy of the glue module (the
-// query makes it a separate module instance): the glue holds one wasm
-// instance, and the main entry's must not be replaced under it.
+// Monaco are). In browsers and bundlers their engines are the browser entry's
+// (the same dist/esm/engines/ modules), shared with \`import 'applypatch'\`.
+// In Node (\`applypatch/*.node.mjs\`) they are the ES modules' engines, apart
+// from the CommonJS entry's: each engine makes its own copy of the glue.
 for (const name of ['codemirror', 'monaco']) {
   writeFileSync(
     join(dist, `${name}.mjs`),
-    `// import from 'applypatch/${name}' in browsers and bundlers: the engine first (the browser entry), then the adapter.
-import './browser.mjs';
+    `// import from 'applypatch/${name}' in browsers and bundlers.
 export * from './esm/${name}/index.js';
 `,
   );
   writeFileSync(
     join(dist, `${name}.node.mjs`),
-    `// import from 'applypatch/${name}' in Node: an engine of its own (see scripts/build.mjs), then the adapter.
-import * as glue from './wasm/glue.mjs?adapter';
-import hex from './wasm/bytes.mjs';
-import { loadEngine } from './esm/load.js';
-loadEngine(glue, hex);
+    `// import from 'applypatch/${name}' in Node: the ES modules' engines (scripts/build.mjs).
 export * from './esm/${name}/index.js';
 `,
   );
@@ -264,4 +315,4 @@ main(process.argv.slice(2), {
 
 mkdirSync(dist, { recursive: true });
 writeFileSync(stamp, new Date().toISOString() + '\n');
-console.error(`applypatch: built dist/ (wasm ${(wasmBytes.length / 1024).toFixed(0)} KiB)`);
+console.error(`applypatch: built dist/ (wasm: ${engines.map((n) => `${n} ${(wasmSizes[n] / 1024).toFixed(0)} KiB`).join(', ')})`);

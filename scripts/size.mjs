@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // What the package weighs where users feel it (issue 28), after npm run build:
-//   - the engine's .wasm, raw and gzip -9;
-//   - esbuild --bundle --minify of a page that does only
-//     `import { apply } from 'applypatch'`, and of one that uses every export
-//     of the main entry, raw and gzip -9;
+//   - each engine's .wasm (core, extra), raw and gzip -9;
+//   - esbuild --bundle --minify of pages that use one format each (only
+//     `import { apply } from 'applypatch'`, only applyFiles, only edit
+//     blocks, only unified diffs, only createPatchStream) and of one that
+//     uses every export of the main entry, raw and gzip -9, with the
+//     engines each bundle carries;
 //   - start-up in headless Chromium: the `apply`-only page's import, from
 //     import() to the module evaluated, and to a first `apply` returned (the
 //     engine compiles on first use; module served from localhost, each load in
@@ -11,12 +13,13 @@
 //   - start-up in Node: `import` of the package alone, and plus a first
 //     `apply`, in CPU time over `node -e 0` (each in a fresh process; median
 //     of 9).
-// With --profile, where the wasm's bytes go: the cargo build in target/ is
-// run through wasm-bindgen and wasm-opt as scripts/build.mjs does, but with
-// the name section kept (-g), and each function body is counted under the
-// module its name says (docs/size.md).
+// With --profile=ENGINE (core or extra; --profile is core), where
+// that engine's bytes go: it is built with cargo and run through
+// wasm-bindgen and wasm-opt as scripts/build.mjs does, but with the name
+// section kept (-g), and each function body is counted under the module its
+// name says (docs/size.md).
 //
-//   npm run size [-- --json] [-- --profile] [-- --no-browser]
+//   npm run size [-- --json] [-- --profile[=ENGINE]] [-- --no-browser]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -33,7 +36,10 @@ const gz = (b) => gzipSync(b, { level: 9 }).length;
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
-if (!existsSync(join(dist, 'wasm', 'bytes.mjs'))) {
+const engines = ['core', 'extra'];
+/** Each engine's cargo features (scripts/build.mjs). */
+const features = { core: 'wasm-core', extra: 'wasm-blocks,wasm-unified' };
+if (!engines.every((name) => existsSync(join(dist, 'wasm', `${name}.mjs`)))) {
   console.error('applypatch: no dist/: run npm run build first');
   process.exit(1);
 }
@@ -50,9 +56,15 @@ if (!existsSync(esbuild)) {
 }
 
 const result = { date: new Date().toISOString(), node: process.version };
-const hex = (await import(pathToFileURL(join(dist, 'wasm', 'bytes.mjs')).href)).default;
-const wasm = Buffer.from(hex, 'hex');
-result.wasm = { raw: wasm.length, gzip: gz(wasm) };
+result.wasm = {};
+/** The first bytes of each engine's hex: a bundle that holds them carries that engine. */
+const markers = {};
+for (const name of engines) {
+  const { hex } = await import(pathToFileURL(join(dist, 'wasm', `${name}.mjs`)).href);
+  const wasm = Buffer.from(hex, 'hex');
+  result.wasm[name] = { raw: wasm.length, gzip: gz(wasm) };
+  markers[name] = hex.slice(0, 4096);
+}
 
 const work = mkdtempSync(join(tmpdir(), 'applypatch-size-'));
 const bundle = (name, code) => {
@@ -69,10 +81,20 @@ const bundle = (name, code) => {
     '--log-level=error',
   ]);
   const bytes = readFileSync(out);
-  return { raw: bytes.length, gzip: gz(bytes) };
+  const text = bytes.toString('latin1');
+  return { raw: bytes.length, gzip: gz(bytes), engines: engines.filter((e) => text.includes(markers[e])) };
 };
 // The ready signal is a call that works: the engine is compiled and instantiated.
 result.applyOnly = bundle('apply', "import { apply } from 'applypatch';\nglobalThis.ready = apply('a\\n', '@@\\n-a\\n+b') === 'b\\n';\n");
+result.pages = {
+  'applyFiles only': bundle('files', "import { applyFiles } from 'applypatch';\nglobalThis.f = applyFiles;\n"),
+  'applyBlocks, applyEdit, parseBlocks': bundle(
+    'blocks',
+    "import { applyBlocks, applyEdit, parseBlocks } from 'applypatch';\nglobalThis.f = [applyBlocks, applyEdit, parseBlocks];\n",
+  ),
+  'applyUnified only': bundle('unified', "import { applyUnified } from 'applypatch';\nglobalThis.f = applyUnified;\n"),
+  'createPatchStream only': bundle('stream', "import { createPatchStream } from 'applypatch';\nglobalThis.f = createPatchStream;\n"),
+};
 result.everyExport = bundle('every', "import * as applypatch from 'applypatch';\nglobalThis.applypatch = applypatch;\n");
 // The same page with the call left to the measurement: the import alone, then the first call.
 bundle('later', "import { apply } from 'applypatch';\nglobalThis.apply = apply;\n");
@@ -148,15 +170,22 @@ if (chromiumPath && !process.argv.includes('--no-browser')) {
 }
 rmSync(work, { recursive: true, force: true });
 
-if (process.argv.includes('--profile')) result.profile = profile();
+const profileArg = process.argv.find((a) => a === '--profile' || a.startsWith('--profile='));
+if (profileArg !== undefined) {
+  const name = profileArg.split('=')[1] ?? 'core';
+  if (!engines.includes(name)) throw new Error(`--profile=${name}: the engines are ${engines.join(', ')}`);
+  result.profile = { engine: name, ...profile(name) };
+}
 
 if (json) console.log(JSON.stringify(result, null, 2));
 else {
-  const row = (name, s) => log(`${name.padEnd(44)}${kib(s.raw).padStart(12)}${kib(s.gzip).padStart(12)}`);
+  const row = (name, s) =>
+    log(`${name.padEnd(52)}${kib(s.raw).padStart(12)}${kib(s.gzip).padStart(12)}${s.engines ? `   ${s.engines.join(', ')}` : ''}`);
   log(`applypatch size and start-up, ${result.date} (Node ${process.version}; timings on this machine as it is, loaded or not)`);
-  log(`${''.padEnd(44)}${'raw'.padStart(12)}${'gzip -9'.padStart(12)}`);
-  row('engine .wasm', result.wasm);
+  log(`${''.padEnd(52)}${'raw'.padStart(12)}${'gzip -9'.padStart(12)}   engines carried`);
+  for (const name of engines) row(`${name} engine .wasm`, result.wasm[name]);
   row('esbuild --minify: `import { apply }` only', result.applyOnly);
+  for (const [name, s] of Object.entries(result.pages)) row(`esbuild --minify: ${name}`, s);
   row('esbuild --minify: every export', result.everyExport);
   log(`Node: import, CPU over node -e 0                 ${result.nodeImportMs.toFixed(1)} ms (median of 9)`);
   log(`Node: import + first apply, CPU over node -e 0   ${result.nodeStartMs.toFixed(1)} ms (median of 9)`);
@@ -166,7 +195,7 @@ else {
   }
   if (result.profile) {
     log(
-      `\nwhere the wasm's code goes (${result.profile.functions} functions, ${kib(result.profile.code)} of code, ${kib(result.profile.data)} of data; -O3 -g build)`,
+      `\nwhere the ${result.profile.engine} engine's code goes (${result.profile.functions} functions, ${kib(result.profile.code)} of code, ${kib(result.profile.data)} of data; -O3 -g build)`,
     );
     for (const [name, bytes] of result.profile.formats)
       log(`  ${name.padEnd(60)}${kib(bytes).padStart(12)}${`${((100 * bytes) / result.profile.code).toFixed(1)}%`.padStart(8)}`);
@@ -181,11 +210,15 @@ else {
  * with Cargo.toml's flags) but keeping the name section (-g), and sums the
  * function bodies by the module their (demangled) names point to.
  */
-function profile() {
-  const raw = join(root, 'target', 'wasm32-unknown-unknown', 'release', 'applypatch.wasm');
-  if (!existsSync(raw)) throw new Error(`no ${raw}: run npm run build first`);
-  const out = mkdtempSync(join(tmpdir(), 'applypatch-profile-'));
+function profile(name) {
   const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${join(homedir(), '.cargo', 'bin')}:${process.env.PATH}` };
+  execFileSync(
+    'cargo',
+    ['build', '--quiet', '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--no-default-features', '--features', features[name]],
+    { cwd: root, env, stdio: ['ignore', 2, 2] },
+  );
+  const raw = join(root, 'target', 'wasm32-unknown-unknown', 'release', 'applypatch.wasm');
+  const out = mkdtempSync(join(tmpdir(), 'applypatch-profile-'));
   execFileSync('wasm-bindgen', ['--target', 'bundler', '--out-dir', out, '--out-name', 'named', raw], { env });
   const flags = JSON.parse(/^wasm-opt = (\[.*\])$/m.exec(readFileSync(join(root, 'Cargo.toml'), 'utf8'))[1]);
   execFileSync('wasm-opt', [...flags, '-g', join(out, 'named_bg.wasm'), '-o', join(out, 'named.wasm')], { env });

@@ -20,9 +20,9 @@ step "clippy: the engine's no-panic lints (no indexing, unwrap or panic outside 
 cargo clippy --quiet --release --all-targets -- -D warnings
 cargo clippy --quiet --release --lib --features serde -- -D warnings
 cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --features wasm -- -D warnings
-# Each wasm module of the package alone (scripts/build.mjs builds them one feature at a time).
-for module in core blocks unified; do
-  cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "wasm-$module" -- -D warnings
+# Each wasm module of the package alone, with its features (scripts/build.mjs).
+for features in wasm-core wasm-blocks,wasm-unified; do
+  cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$features" -- -D warnings
 done
 step "the Rust library: every public item documented, links resolve; the crate packages"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps

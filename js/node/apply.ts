@@ -9,7 +9,7 @@ import type { ApplyOptions, DistributiveOmit } from '../diff.js';
 import { PatchError } from '../errors.js';
 import { type ApplyPatchOperation, applyOperation, type CheckedOperation } from '../operation.js';
 import { applyPatch, applyPrepared, type Files, fileMap, type Patch, partialMap, withPatch } from '../patch.js';
-import { engine, type Repair, type RepairOptions } from '../repair.js';
+import { callMode, type Repair, type RepairOptions } from '../repair.js';
 import { unifiedFileDiff as unifiedDiff } from '../unified.js';
 import {
   binaryError,
@@ -242,7 +242,7 @@ export function patchDirectory(root: string, patch: string, options?: DirectoryO
   const opts = checkOptions(options) as DirectoryOptions;
   const mode = modeCode(opts as Record<string, unknown>);
   const fs = withFs(opts.fs);
-  const e = engine(opts as Record<string, unknown>, mode);
+  const e = callMode(opts as Record<string, unknown>, mode);
   const out = withPatch(patch, e.code, (prepared) => {
     // The paths the patch deletes (a delete, or a move's source), from the one parse.
     const deleted = new Set<string>();

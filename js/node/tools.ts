@@ -12,6 +12,7 @@ import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import { checkOptions } from '../args.js';
 import { applyEdits, type EditBlock } from '../blocks.js';
+import { core } from '../engines/core.js';
 import { type ErrorCode, PatchError } from '../errors.js';
 import type { ToolName } from '../mcp/definitions.js';
 import { mergeInto } from '../merge.js';
@@ -112,7 +113,7 @@ export function reconcile(path: string, kept: string, disk: string, edited: Edit
   const theirs = edited.fromKept();
   if (theirs === undefined) throw deletedChanged(path);
   try {
-    return mergeInto(kept, disk, theirs);
+    return mergeInto(core, kept, disk, theirs);
   } catch (e) {
     if (e instanceof PatchError && e.code === 'merge_conflict') {
       throw new PatchError({

@@ -1,7 +1,6 @@
 //! Format detection (`detectFormat`, and `PreparedFormat` for a streamed
-//! text): in the blocks module of the npm package (the `wasm-blocks`
-//! feature), since telling edit blocks from the other formats takes the
-//! blocks parser.
+//! text): with the `wasm-blocks` feature (the npm package's extra engine),
+//! since telling edit blocks from the other formats takes the blocks parser.
 
 use wasm_bindgen::prelude::*;
 

@@ -20,6 +20,7 @@ fn with_texts<T>(lens: [usize; 3], f: impl FnOnce(&str, &str, &str) -> Result<T,
 /// `{ text, conflicts }` of base, ours and theirs in the input buffer;
 /// `style` is `merge`, `diff3` or `zdiff3` (checked by the wrapper), the
 /// labels are ours, base, theirs.
+#[cfg(feature = "wasm-core")]
 #[wasm_bindgen(js_name = merge3)]
 pub fn merge3_js(
     base_len: usize,

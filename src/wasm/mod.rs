@@ -22,9 +22,10 @@
 //! `TextEncoder.encodeInto` straight into a buffer reserved here
 //! (`reserveInput`), and the apply functions read it from there.
 
-// A module built with one feature of the three (scripts/build.mjs) leaves
-// some shared helpers unused (the modes and repairs of `wasm-core`, say).
-#![cfg_attr(not(all(feature = "wasm-core", feature = "wasm-blocks", feature = "wasm-unified")), allow(dead_code))]
+// A module built with some of the features (scripts/build.mjs) leaves
+// some shared helpers and imports unused (the modes and repairs of
+// `wasm-core`, the merge3 types), which the full build (`wasm`) checks.
+#![cfg_attr(not(all(feature = "wasm-core", feature = "wasm-blocks", feature = "wasm-unified")), allow(dead_code, unused_imports))]
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -36,11 +37,11 @@ use wasm_bindgen::prelude::*;
 use crate::repair::{Allow, Ctx, Repair};
 use crate::{Error, FileChange, Mode};
 
-// The npm package ships three wasm modules, each built with one of these
-// features (scripts/build.mjs): `wasm-core` (V4A diffs and Codex patches,
-// their streams, repairs, the three-way merge), `wasm-blocks` (edit blocks
-// and format detection) and `wasm-unified` (unified diffs and their
-// stream). A page pays only for the modules its imports use.
+// The npm package ships two wasm modules (scripts/build.mjs), built with
+// these features: `wasm-core` (V4A diffs, Codex patches and their streams,
+// repairs, the three-way merge) and `wasm-blocks` with `wasm-unified` (edit
+// blocks, format detection, unified diffs and their stream). A page pays only
+// for the modules its imports use.
 #[cfg(feature = "wasm-blocks")]
 mod blocks;
 #[cfg(feature = "wasm-core")]

@@ -32,7 +32,6 @@ pub fn splice_texts(old_len: usize, new_len: usize) -> Result<js_sys::Array, JsV
 /// bytes after them (its new contents), as `PreparedPatch::apply` lists
 /// them. Answers `[offsets, texts]` as `spliceTexts`; compares no lines, only
 /// trims each splice.
-#[cfg(feature = "wasm-core")]
 #[wasm_bindgen(js_name = trimSplices)]
 pub fn trim_splices(old_len: usize, new_len: usize, runs: Vec<u32>) -> Result<js_sys::Array, JsValue> {
     placed_splices(old_len, new_len, &runs, crate::minimal_splices)

@@ -246,13 +246,14 @@ const blocksOut = `class Cart:
 
 // ---- tests ----------------------------------------------------------------------
 
-browserTest('the server serves the page and the package (the wasm travels inside dist/wasm/bytes.mjs)', async () => {
+browserTest('the server serves the page and the package (the wasm travels inside dist/wasm/core.mjs and extra.mjs)', async () => {
   for (const [path, type] of [
     ['', 'text/html'],
     ['app.js', 'text/javascript'],
     ['style.css', 'text/css'],
     ['dist/browser.mjs', 'text/javascript'],
-    ['dist/wasm/bytes.mjs', 'text/javascript'],
+    ['dist/wasm/core.mjs', 'text/javascript'],
+    ['dist/wasm/extra.mjs', 'text/javascript'],
   ]) {
     const res = await fetch(baseUrl + path);
     assert.equal(res.status, 200, path);
@@ -711,8 +712,8 @@ browserTest('the browser entry survives a wasm trap: internal_error, then every 
   const page = await open();
   const result = await page.evaluate(async () => {
     const ap = await import('/dist/browser.mjs');
-    const binding = await import('/dist/esm/binding.js');
-    const memory = binding.wasm().wasmMemory();
+    const { core } = await import('/dist/esm/engines/core.js');
+    const memory = core.wasm().wasmMemory();
     // Grow wasm memory as far as it goes, so the next large allocation traps.
     for (let pages = 32768; pages >= 1; pages = Math.floor(pages / 2)) {
       for (;;) {
@@ -735,7 +736,7 @@ browserTest('the browser entry survives a wasm trap: internal_error, then every 
     return {
       grown,
       error,
-      after: binding.wasm().wasmMemory().buffer.byteLength,
+      after: core.wasm().wasmMemory().buffer.byteLength,
       apply: ap.apply('a\n', '@@\n-a\n+b'),
       edit: ap.applyEdit('a\n', { search: 'a', replace: 'c' }).text,
       files: ap.applyFiles({ 'a.txt': 'a\n' }, '*** Begin Patch\n*** Delete File: a.txt\n*** End Patch'),

@@ -175,13 +175,32 @@ function jsGzip(dir) {
   return `${(total / 1024).toFixed(1)} KiB`;
 }
 
-/** Builds with one bundler into out/NAME, checks the page in Chromium. */
+/** The text of every JavaScript file under `dir`. */
+function jsText(dir) {
+  let text = '';
+  for (const f of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (f.isFile() && /\.m?js$/.test(f.name)) text += readFileSync(join(f.parentPath ?? f.path, f.name), 'latin1');
+  }
+  return text;
+}
+
+/**
+ * Builds with one bundler into out/NAME, checks the page in Chromium. A
+ * production build of the page, which uses only `apply`, carries the core
+ * engine and not the extra one (edit blocks, unified diffs): the names of
+ * their glue's functions, which survive minification as property names, say
+ * which engines a bundle holds.
+ */
 function bundlerTest(name, build, kind = 'production build') {
   pageTest(`${name}: ${kind}, zero configuration, right result in Chromium`, async () => {
     const dir = join(out, name);
     build(dir);
     assert.ok(existsSync(join(dir, 'index.html')), `${name} wrote no index.html`);
     sizes[name] = jsGzip(dir);
+    const js = jsText(dir);
+    assert.ok(js.includes('applyChanges'), `${name}: the bundle carries the core engine`);
+    if (kind === 'production build')
+      assert.ok(!js.includes('blocksApplyEdit'), `${name}: the bundle of a page using only apply carries the extra engine`);
     assertRight(await pageResult(dir, 'index.html'), name);
   });
 }

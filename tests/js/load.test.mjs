@@ -1,6 +1,7 @@
 // Loading the engine: a runtime that cannot compile the wasm still imports the
 // package, and every call then throws PatchError wasm_unavailable naming the
-// cause and the fix. Node's --jitless has no WebAssembly at all.
+// cause and the fix, whichever engine the call needs (core: apply, parse;
+// extra: applyEdit). Node's --jitless has no WebAssembly at all.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -11,7 +12,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const script = (load) => `${load}
 const out = {};
-for (const [name, call] of [['apply', () => ap.apply('a\\n', '@@\\n-a\\n+b')], ['parse', () => ap.parse('*** Begin Patch\\n*** End Patch')]]) {
+for (const [name, call] of [
+  ['apply', () => ap.apply('a\\n', '@@\\n-a\\n+b')],
+  ['parse', () => ap.parse('*** Begin Patch\\n*** End Patch')],
+  ['applyEdit', () => ap.applyEdit('a\\n', { search: 'a', replace: 'b' })],
+]) {
   try { call(); out[name] = 'returned'; } catch (e) { out[name] = [e instanceof ap.PatchError, e.code, e.message]; }
 }
 out.errorCodes = ap.errorCodes.includes('wasm_unavailable');
@@ -29,6 +34,7 @@ for (const [kind, load, flags] of [
     assert.deepEqual(out, {
       apply: [true, 'wasm_unavailable', message],
       parse: [true, 'wasm_unavailable', message],
+      applyEdit: [true, 'wasm_unavailable', message],
       errorCodes: true,
     });
   });

@@ -10,24 +10,27 @@ import { makeTree, patchOf, read } from './fs-helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const { applyFiles } = require('applypatch');
-const binding = require('../../dist/cjs/binding.js');
-// The engine's wasm-bindgen glue, as the entry points hand it to the wrapper.
-const glue = require('../../dist/wasm/glue.mjs');
 const { main } = require('../../dist/cjs/node/cli.js');
+// The engines the package loaded (each compiled on its first use).
+const engines = [require('../../dist/cjs/engines/core.js').core, require('../../dist/cjs/engines/extra.js').extra];
 
 /** Counts the binding's calls that parse a patch until the test ends. */
 function countParses(t) {
   const calls = {};
-  const counted = { ...glue };
-  for (const name of ['parsePatch', 'preparePatch', 'summary', 'parseUnified', 'prepareUnified', 'blocksParse', 'prepareBlocks']) {
-    counted[name] = (...args) => {
-      calls[name] = (calls[name] ?? 0) + 1;
-      return glue[name](...args);
-    };
+  for (const engine of engines) {
+    const b = engine.wasm();
+    for (const name of ['parsePatch', 'preparePatch', 'summary', 'parseUnified', 'prepareUnified', 'blocksParse', 'prepareBlocks']) {
+      const original = b[name];
+      if (original === undefined) continue;
+      b[name] = (...args) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        return original(...args);
+      };
+      t.after(() => {
+        b[name] = original;
+      });
+    }
   }
-  binding.wasm(); // the engine is compiled on first use: before its glue is wrapped
-  binding.setBinding(counted);
-  t.after(() => binding.setBinding(glue));
   return calls;
 }
 

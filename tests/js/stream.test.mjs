@@ -25,6 +25,8 @@ import { fixture, rng } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const binding = require('../../dist/cjs/binding.js');
+const { core } = require('../../dist/cjs/engines/core.js');
+const { extra } = require('../../dist/cjs/engines/extra.js');
 
 function cases() {
   const out = [];
@@ -260,7 +262,7 @@ test('a stream left open never keeps the engine from recovering after a trap', (
   kept.push('@@\n-a\n+A\n');
   createPatchStream('x\n').push('@@\n'); // dropped without end()
   // A trap: memory grown to its maximum, then a call that must allocate.
-  const memory = binding.wasm().wasmMemory();
+  const memory = core.wasm().wasmMemory();
   for (let pages = 32768; pages >= 1; pages = Math.floor(pages / 2)) {
     for (;;) {
       try {
@@ -275,7 +277,7 @@ test('a stream left open never keeps the engine from recovering after a trap', (
     (e) => e.code === 'internal_error',
   );
   assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
-  assert.ok(binding.wasm().wasmMemory().buffer.byteLength < binding.MEMORY_LIMIT);
+  assert.ok(core.wasm().wasmMemory().buffer.byteLength < binding.MEMORY_LIMIT);
   // The stream went with the old instance, and says so; new ones work.
   assert.throws(
     () => kept.push('@@\n'),
@@ -531,7 +533,7 @@ test('edit blocks: each line is parsed about once, whatever the pieces', () => {
   for (let i = 0; i < 2000; i += 4) message += `Next:\n<<<<<<< SEARCH\nrow ${i};\n=======\n>>> row ${i};\n>>>>>>> REPLACE\n`;
   const edits = parseBlocks(message, { detailed: true }).edits;
   assert.equal(edits.length, 500);
-  const wasm = binding.wasm();
+  const wasm = extra.wasm();
   const parse = wasm.blocksStreamParse;
   let parsed = 0;
   wasm.blocksStreamParse = (text) => {
@@ -563,7 +565,7 @@ test('edit blocks stream: one block with 2,000 lines starting with >>> inside is
   const source = 'def f():\n    return 1\n';
   const doctest = Array.from({ length: 2000 }, (_, i) => `>>> f() + ${i}\n${i + 1}\n`).join('');
   const message = `<<<<<<< SEARCH\n    return 1\n=======\n    return 1\n${doctest}>>>>>>> REPLACE\n`;
-  const wasm = binding.wasm();
+  const wasm = extra.wasm();
   const parse = wasm.blocksStreamParse;
   let parsed = 0;
   wasm.blocksStreamParse = (text) => {
@@ -963,7 +965,7 @@ test('edit blocks over a file map: each line is parsed about once, and the one-s
     const name = f < 10 ? `m${f}.py` : `src/m${f}.py`;
     message += `\n${name}\n<<<<<<< SEARCH\nrow ${Math.floor(i / 50)};\n=======\n>>> r${i}\n>>>>>>> REPLACE\n`;
   }
-  const wasm = binding.wasm();
+  const wasm = extra.wasm();
   const [parse, prepare] = [wasm.blocksStreamParse, wasm.prepareBlocks];
   let parsed = 0;
   let oneShots = 0;
@@ -1141,7 +1143,7 @@ test('a unified diff stream: each line crosses into the engine once, about once 
   const input = Array.from({ length: 8000 }, (_, i) => `row ${i}\n`).join('');
   let diff = '--- a/f.txt\n+++ b/f.txt\n';
   for (let i = 0; i < 8000; i += 4) diff += `@@ -${i + 1} +${i + 1} @@\n-row ${i}\n+ROW ${i}\n`;
-  const proto = binding.wasm().PreparedUnifiedStream.prototype;
+  const proto = extra.wasm().PreparedUnifiedStream.prototype;
   const push = proto.pushInput;
   let sent = 0;
   let calls = 0;
@@ -1173,7 +1175,7 @@ test('a V4A diff stream: each line crosses into the engine once, about once per 
   const input = Array.from({ length: 8000 }, (_, i) => `row ${i}\n`).join('');
   let diff = '';
   for (let i = 0; i < 8000; i += 4) diff += `@@\n row ${i}\n-row ${i + 1}\n+ROW ${i + 1}\n`;
-  const proto = binding.wasm().PreparedStream.prototype;
+  const proto = core.wasm().PreparedStream.prototype;
   const push = proto.pushInput;
   let sent = 0;
   let calls = 0;

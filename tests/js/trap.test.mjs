@@ -1,7 +1,8 @@
-// A trap inside the wasm engine never poisons the module: the call throws a
+// A trap inside a wasm engine never poisons the module: the call throws a
 // PatchError `internal_error`, the instance is replaced, and every function
 // works afterwards. An instance whose memory grew past the limit is dropped
-// after the call, so the memory goes back.
+// after the call, so the memory goes back. Each of the two engines (core,
+// extra) has its own instance: a trap in one leaves the other be.
 //
 // The trap is real: the test grows the module's memory to wasm32's 4 GB
 // maximum, so the engine's next allocation fails inside wasm (an allocation
@@ -28,6 +29,7 @@ import {
   PatchError,
   parse,
   parseBlocks,
+  parseUnified,
   similarity,
   summary,
 } from 'applypatch';
@@ -35,12 +37,16 @@ import { applyPatchToDirectory, createEditor } from 'applypatch/node';
 
 const require = createRequire(import.meta.url);
 const binding = require('../../dist/cjs/binding.js');
-const memoryBytes = () => binding.wasm().wasmMemory().buffer.byteLength;
+const engines = {
+  core: require('../../dist/cjs/engines/core.js').core,
+  extra: require('../../dist/cjs/engines/extra.js').extra,
+};
+const memoryBytes = (engine = engines.core) => engine.wasm().wasmMemory().buffer.byteLength;
 const PAGE = 65536;
 
-/** Grows wasm memory until it cannot grow any more (wasm32: 4 GB). */
-function exhaustMemory() {
-  const memory = binding.wasm().wasmMemory();
+/** Grows an engine's wasm memory until it cannot grow any more (wasm32: 4 GB). */
+function exhaustMemory(engine = engines.core) {
+  const memory = engine.wasm().wasmMemory();
   for (let pages = 32768; pages >= 1; pages = Math.floor(pages / 2)) {
     for (;;) {
       try {
@@ -73,6 +79,7 @@ async function everyFunctionWorks() {
   assert.equal(applyEdit('a\n', { search: 'a', replace: 'b' }).text, 'b\n');
   assert.equal(applyEdits('a\nc\n', [{ search: 'a', replace: 'b' }]).text, 'b\nc\n');
   assert.equal(similarity('a\nb\n', 'a\nb\n'), 1);
+  assert.deepEqual(applyUnified({ 'a.txt': 'a\n' }, '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n'), { 'a.txt': 'b\n' });
   const dir = mkdtempSync(join(tmpdir(), 'applypatch-trap-'));
   try {
     writeFileSync(join(dir, 'a.txt'), 'a\n');
@@ -89,11 +96,13 @@ async function everyFunctionWorks() {
  * Starts from a fresh instance, whose heap has no large free block left by
  * earlier tests, by way of the memory limit.
  */
-function freshInstance() {
-  const memory = binding.wasm().wasmMemory();
+function freshInstance(engine = engines.core) {
+  const memory = engine.wasm().wasmMemory();
   memory.grow(Math.ceil((binding.MEMORY_LIMIT - memory.buffer.byteLength) / PAGE) + 16);
-  apply('a\n', '@@\n-a\n+b');
-  assert.ok(memoryBytes() < binding.MEMORY_LIMIT);
+  // A call of that engine drops the grown instance.
+  if (engine === engines.core) apply('a\n', '@@\n-a\n+b');
+  else similarity('a', 'a');
+  assert.ok(memoryBytes(engine) < binding.MEMORY_LIMIT);
 }
 
 /**
@@ -108,31 +117,37 @@ const big = `${'x\n'.repeat(1 << 18)}end\n`;
 // memory at once.
 const large = `${'x\n'.repeat(1 << 20)}end\n`;
 const calls = {
-  apply: ['applyChanges', () => apply(big, '@@\n-y\n+z')],
-  applyBatch: ['applyBatchChanges', () => applyBatch(big, ['@@\n-y\n+z'])],
-  applyFiles: ['reserveInput', () => applyFiles({ 'a.txt': large }, patch)],
+  apply: ['core', 'applyChanges', () => apply(big, '@@\n-y\n+z')],
+  applyBatch: ['core', 'applyBatchChanges', () => applyBatch(big, ['@@\n-y\n+z'])],
+  applyFiles: ['core', 'reserveInput', () => applyFiles({ 'a.txt': large }, patch)],
   applyOperation: [
+    'core',
     'applyOperationChanges',
     () => applyOperation({ 'a.txt': big }, { type: 'update_file', path: 'a.txt', diff: '@@\n-y\n+z' }),
   ],
-  parse: ['parsePatch', () => parse(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
-  summary: ['summary', () => summary(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
-  createFile: ['createFile', () => createFile('+x\n'.repeat(1 << 19))],
-  applyEdit: ['blocksApplyEdit', () => applyEdit(big, { search: 'y\nz', replace: '' })],
-  applyEdits: ['blocksApplyEdits', () => applyEdits(big, [{ search: 'y\nz', replace: '' }])],
-  parseBlocks: ['blocksParse', () => parseBlocks(`<<<<<<< SEARCH\n${big}=======\n>>>>>>> REPLACE\n`)],
-  similarity: ['blocksSimilarity', () => similarity(big, `${big}y\n`)],
+  parse: ['core', 'parsePatch', () => parse(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
+  summary: ['core', 'summary', () => summary(`*** Begin Patch\n*** Add File: a\n${'+x\n'.repeat(1 << 16)}*** End Patch`)],
+  createFile: ['core', 'createFile', () => createFile('+x\n'.repeat(1 << 19))],
+  applyEdit: ['extra', 'blocksApplyEdit', () => applyEdit(big, { search: 'y\nz', replace: '' })],
+  applyEdits: ['extra', 'blocksApplyEdits', () => applyEdits(big, [{ search: 'y\nz', replace: '' }])],
+  parseBlocks: ['extra', 'blocksParse', () => parseBlocks(`<<<<<<< SEARCH\n${big}=======\n>>>>>>> REPLACE\n`)],
+  similarity: ['extra', 'blocksSimilarity', () => similarity(big, `${big}y\n`)],
+  parseUnified: ['extra', 'parseUnified', () => parseUnified(`--- a/f\n+++ b/f\n@@ -1,0 +1,${1 << 18} @@\n${'+x\n'.repeat(1 << 18)}`)],
 };
 
-for (const [name, [entry, call]] of Object.entries(calls)) {
-  test(`a trap in ${name} throws internal_error; then every function works and the memory is back`, async () => {
-    freshInstance();
+for (const [name, [engineName, entry, call]] of Object.entries(calls)) {
+  test(`a trap in ${name} (the ${engineName} engine) throws internal_error; then every function works, the memory is back, and the other engine kept its instance`, async () => {
+    const engine = engines[engineName];
+    freshInstance(engine);
     await everyFunctionWorks();
-    const b = binding.wasm();
+    const others = Object.values(engines)
+      .filter((e) => e !== engine)
+      .map((e) => [e, e.wasm().wasmMemory()]);
+    const b = engine.wasm();
     const original = b[entry];
     let grown = 0;
     b[entry] = (...args) => {
-      grown = exhaustMemory();
+      grown = exhaustMemory(engine);
       return original(...args);
     };
     try {
@@ -151,7 +166,8 @@ for (const [name, [entry, call]] of Object.entries(calls)) {
       b[entry] = original;
     }
     assert.ok(grown >= 4 * 1024 * 1024 * 1024 - 64 * PAGE, `memory grew to ${grown} bytes`);
-    assert.ok(memoryBytes() < binding.MEMORY_LIMIT, `memory after the trap: ${memoryBytes()} bytes`);
+    assert.ok(memoryBytes(engine) < binding.MEMORY_LIMIT, `memory after the trap: ${memoryBytes(engine)} bytes`);
+    for (const [other, memory] of others) assert.equal(other.wasm().wasmMemory(), memory, `the ${other.name} engine's instance`);
     await everyFunctionWorks();
     // A large input works again.
     assert.equal(apply(big, '@@\n-end\n+END').slice(-4), 'END\n');
@@ -169,7 +185,7 @@ test('a trap while the input is copied in (reserveInput) is caught the same way'
 });
 
 test('after a call that leaves wasm memory past the limit, the instance is replaced and the memory goes back', async () => {
-  const memory = binding.wasm().wasmMemory();
+  const memory = engines.core.wasm().wasmMemory();
   memory.grow(Math.ceil((binding.MEMORY_LIMIT - memory.buffer.byteLength) / PAGE) + 16);
   assert.ok(memoryBytes() > binding.MEMORY_LIMIT);
   assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
@@ -179,17 +195,24 @@ test('after a call that leaves wasm memory past the limit, the instance is repla
 
 test('memory past the limit while a patch, a diff or blocks are prepared: the object keeps working, and the memory goes back when it is freed', async () => {
   const cases = [
-    ['preparePatch', () => applyFiles({ 'a.txt': 'a\n' }, patch), { 'a.txt': 'b\n' }],
-    ['prepareUnified', () => applyUnified({ 'a.txt': 'a\n' }, '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n'), { 'a.txt': 'b\n' }],
+    ['core', 'preparePatch', () => applyFiles({ 'a.txt': 'a\n' }, patch), { 'a.txt': 'b\n' }],
     [
+      'extra',
+      'prepareUnified',
+      () => applyUnified({ 'a.txt': 'a\n' }, '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n'),
+      { 'a.txt': 'b\n' },
+    ],
+    [
+      'extra',
       'prepareBlocks',
       () => applyBlocks({ 'a.txt': 'a\n' }, 'a.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n').files,
       { 'a.txt': 'b\n' },
     ],
   ];
-  for (const [entry, call, want] of cases) {
-    freshInstance();
-    const b = binding.wasm();
+  for (const [engineName, entry, call, want] of cases) {
+    const engine = engines[engineName];
+    freshInstance(engine);
+    const b = engine.wasm();
     const original = b[entry];
     // Memory grows past the limit during the call that hands out the object.
     b[entry] = (...args) => {
@@ -202,13 +225,13 @@ test('memory past the limit while a patch, a diff or blocks are prepared: the ob
     } finally {
       b[entry] = original;
     }
-    assert.ok(memoryBytes() < binding.MEMORY_LIMIT, `${entry}: memory after the call: ${memoryBytes()} bytes`);
+    assert.ok(memoryBytes(engine) < binding.MEMORY_LIMIT, `${entry}: memory after the call: ${memoryBytes(engine)} bytes`);
   }
   await everyFunctionWorks();
 });
 
 test('ordinary calls keep one instance (its memory is not dropped each time)', () => {
-  const memory = binding.wasm().wasmMemory();
+  const memory = engines.core.wasm().wasmMemory();
   for (let i = 0; i < 50; i++) apply(`${'a\n'.repeat(1000)}end\n`, '@@\n-end\n+END');
-  assert.equal(binding.wasm().wasmMemory(), memory);
+  assert.equal(engines.core.wasm().wasmMemory(), memory);
 });

@@ -32,8 +32,10 @@ try {
     'dist/mcp.mjs',
     'dist/mcp.d.cts',
     'dist/mcp.d.mts',
-    'dist/wasm/glue.mjs',
-    'dist/wasm/bytes.mjs',
+    'dist/wasm/core.mjs',
+    'dist/wasm/extra.mjs',
+    'dist/cjs/engines/core.js',
+    'dist/esm/engines/extra.js',
     'README.md',
     'LICENSE',
     'NOTICE',
@@ -41,9 +43,9 @@ try {
   ]) {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
-  // One copy of the engine: inside dist/wasm/bytes.mjs, for Node and browsers alike.
+  // One copy of each engine: inside dist/wasm/core.mjs and extra.mjs, for Node and browsers alike.
   const wasmFiles = files.filter((f) => f.endsWith('.wasm'));
-  if (wasmFiles.length) throw new Error(`the tarball ships .wasm files besides dist/wasm/bytes.mjs: ${wasmFiles.join(', ')}`);
+  if (wasmFiles.length) throw new Error(`the tarball ships .wasm files besides dist/wasm/*.mjs: ${wasmFiles.join(', ')}`);
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
   if (stray.length) throw new Error(`the tarball ships sources: ${stray.join(', ')}`);
 
