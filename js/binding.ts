@@ -153,7 +153,9 @@ export class Engine<B extends Binding> {
    * binding through this accessor.
    */
   wasm(): B {
-    if (this.#current === undefined && this.#loader !== undefined) {
+    const current = this.#current;
+    if (current !== undefined) return current;
+    if (this.#loader !== undefined) {
       const load = this.#loader;
       this.#loader = undefined;
       load(this);
@@ -186,7 +188,7 @@ export class Engine<B extends Binding> {
 
   /** After a call: an instance whose memory grew past the limit is replaced, unless an object still lives in it. */
   #giveBackMemory(): void {
-    if (this.#live === 0 && this.#memory !== undefined && this.#memory.buffer.byteLength > MEMORY_LIMIT) this.#renew();
+    if (this.#memory!.buffer.byteLength > MEMORY_LIMIT && this.#live === 0) this.#renew();
   }
 
   /**
@@ -265,6 +267,7 @@ export class Engine<B extends Binding> {
   }
 
   #guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+    const mayRenew = name !== 'reserveInput' && !name.startsWith('prepare');
     return (...args) => {
       let result: unknown;
       try {
@@ -286,7 +289,7 @@ export class Engine<B extends Binding> {
       // reserveInput is followed by the call that reads the input, and a
       // prepare call hands out an object that lives in the instance: never
       // drop the instance in between.
-      if (name !== 'reserveInput' && !name.startsWith('prepare')) this.#giveBackMemory();
+      if (mayRenew && this.#memory!.buffer.byteLength > MEMORY_LIMIT && this.#live === 0) this.#renew();
       return result;
     };
   }
@@ -310,6 +313,7 @@ export class Engine<B extends Binding> {
   #encodeAt(text: string, offset: number): number {
     const b = this.wasm();
     let ptr = b.reserveInput(offset + text.length, offset);
+    // reserveInput may have grown the memory: its buffer is read after it.
     let { read, written } = encoder.encodeInto(text, new Uint8Array(this.#memory!.buffer, ptr + offset, text.length));
     if (read < text.length) {
       const cap = offset + written + (text.length - read) * 3;
