@@ -39,3 +39,32 @@ for (const [kind, load, flags] of [
     });
   });
 }
+
+// Each engine is compiled on the first call that needs it, and only then:
+// importing the package compiles nothing, `apply` compiles the core engine,
+// and the extra engine waits for a function of its own (edit blocks here).
+for (const [kind, load, flags] of [
+  ['require', "const ap = require('applypatch');", []],
+  ['import', "const ap = await import('applypatch');", ['--input-type=module']],
+]) {
+  test(`${kind}: each engine is compiled on its first call, not at import`, () => {
+    const code = `const Module = WebAssembly.Module;
+const compiled = [];
+WebAssembly.Module = function (bytes) { compiled.push(bytes.length); return new Module(bytes); };
+WebAssembly.Module.imports = Module.imports;
+${load}
+const steps = [compiled.length];
+ap.apply('a\\n', '@@\\n-a\\n+b');
+ap.applyFiles({ 'a.txt': 'a\\n' }, '*** Begin Patch\\n*** Delete File: a.txt\\n*** End Patch');
+steps.push(compiled.length);
+ap.applyEdit('a\\n', { search: 'a', replace: 'b' });
+ap.applyUnified({ 'a.txt': 'a\\n' }, '--- a/a.txt\\n+++ b/a.txt\\n@@ -1 +1 @@\\n-a\\n+b\\n');
+steps.push(compiled.length);
+console.log(JSON.stringify({ steps, sizes: compiled }));
+`;
+    const out = JSON.parse(execFileSync(process.execPath, [...flags, '-e', code], { cwd: root, encoding: 'utf8' }));
+    assert.deepEqual(out.steps, [0, 1, 2]);
+    const [core, extra] = out.sizes;
+    assert.ok(core > 100_000 && extra > 100_000 && core !== extra, `two engines of their own: ${out.sizes}`);
+  });
+}
