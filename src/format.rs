@@ -65,11 +65,19 @@ pub fn detect_format(text: &str) -> Format {
     if crate::unified::has_file_header(text) {
         return Format::Unified;
     }
-    let parsed = blocks::parse_blocks_detailed(text);
-    if !parsed.edits.is_empty() || !parsed.problems.is_empty() {
+    if has_block_marker(text) {
         return Format::Blocks;
     }
     Format::Diff
+}
+
+/// Whether the block parser reads `text` as edit blocks (edits or
+/// problems): exactly when one of its lines is a marker (`marker_rule` below
+/// checks it against the parser). Asked line by line, without the parser,
+/// which a caller that only needs the verdict (the hint of a Strict error,
+/// in the npm package's core engine) would otherwise carry.
+fn has_block_marker(text: &str) -> bool {
+    text.split('\n').any(blocks::is_marker_outside_block)
 }
 
 /// Where [`FormatLines`] is in the text's first non-blank lines.
@@ -254,6 +262,70 @@ mod tests {
                 let upto: String = text.split_inclusive('\n').take(line).collect();
                 assert_eq!(detect_format(&upto), format, "{text:?}");
             }
+        }
+    }
+}
+
+/// [`detect_format`] decides edit blocks by their marker lines
+/// ([`has_block_marker`]); the block parser finds edits or problems in
+/// exactly the same texts.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod marker_rule {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LINES: &[&str] = &[
+        "<<<<<<< SEARCH",
+        "<<< SEARCH",
+        "<<<<<<<SEARCH",
+        "<<<<<<< search",
+        "<<<<<<< SEARCH extra",
+        "  <<<<<<< SEARCH",
+        "------- SEARCH",
+        "--- SEARCH",
+        "---SEARCH",
+        "=======",
+        "===",
+        "======= x",
+        "=======x",
+        ">>>>>>> REPLACE",
+        ">>>>>>>",
+        ">>> REPLACE",
+        "+++++++ REPLACE",
+        "+++++++",
+        ">>>>>>> REPLACE\r",
+        "<<<<<<< SEARCH\r",
+        ":start_line:3",
+        "-------",
+        "```",
+        "```python",
+        "~~~",
+        "src/a.py",
+        "a.txt:",
+        "**src/b.rs**",
+        "x = 1",
+        "",
+        "  ",
+        "@@",
+        "-a",
+        "+b",
+        " c",
+        ">>> prompt",
+        "<<",
+        "<<<<<<< REPLACE",
+        ">>>>>>> SEARCH",
+        "<<<<<<< SEARCH <<<<<<< SEARCH",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 20000, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        fn the_parser_finds_blocks_exactly_when_a_line_is_a_marker(picks in proptest::collection::vec(0..LINES.len(), 0..9), crlf in any::<bool>()) {
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let text: String = picks.iter().map(|&i| LINES[i]).collect::<Vec<_>>().join(nl);
+            let parsed = blocks::parse_blocks_detailed(&text);
+            let by_parse = !parsed.edits.is_empty() || !parsed.problems.is_empty();
+            prop_assert_eq!(by_parse, has_block_marker(&text), "{:?}", text);
         }
     }
 }
