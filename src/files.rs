@@ -200,7 +200,7 @@ impl Patch {
     ) -> Result<Vec<FileChange>> {
         let (touches, slots) = self.slots();
         let base = |slot: usize| touches.get(slot).and_then(|t| get(&t.path));
-        let changes = self.apply_slots(mode, ctx, slots, false, base, known)?;
+        let changes = self.apply_slots(mode, ctx, slots, false, &base, known)?;
         Ok(changes
             .into_iter()
             .map(|w| FileChange { path: touches.get(w.slot).map(|t| t.path.clone()).unwrap_or_default(), contents: w.contents })
@@ -228,7 +228,7 @@ impl Patch {
     ) -> Result<Vec<(usize, Option<String>)>> {
         let (_, slots) = self.slots();
         Ok(self
-            .apply_slots(mode, ctx, slots, false, |slot| files.get(slot).copied().flatten(), known)?
+            .apply_slots(mode, ctx, slots, false, &|slot| files.get(slot).copied().flatten(), known)?
             .into_iter()
             .map(|w| (w.slot, w.contents))
             .collect())
@@ -240,16 +240,20 @@ impl Patch {
     /// the texts afterwards.
     pub fn apply_touched_placed(&self, mode: Mode, ctx: &mut Ctx, files: &[Option<&str>], known: Option<&[&str]>) -> Result<Vec<Written>> {
         let (_, slots) = self.slots();
-        self.apply_slots(mode, ctx, slots, true, |slot| files.get(slot).copied().flatten(), known)
+        self.apply_slots(mode, ctx, slots, true, &|slot| files.get(slot).copied().flatten(), known)
     }
 
+    /// The one body of every way to apply a patch: `base` is a trait object,
+    /// not a type parameter, so that the operations' machinery (`Overlay`,
+    /// `apply_step`) is compiled once, not once per caller's lookup (in the
+    /// npm package's wasm each copy cost about 8 KiB).
     fn apply_slots<'f>(
         &self,
         mode: Mode,
         ctx: &mut Ctx,
         slots: &[(usize, Option<usize>)],
         place: bool,
-        base: impl Fn(usize) -> Option<&'f str>,
+        base: &dyn Fn(usize) -> Option<&'f str>,
         known: Option<&[&str]>,
     ) -> Result<Vec<Written>> {
         if self.operations().is_empty() {
@@ -616,7 +620,8 @@ pub fn apply_file_operation_among<'f>(
     };
     // Slot 0 is the path, slot 1 a move's destination.
     let dest = step.move_to.map(|(dest, _)| dest);
-    let mut files = Overlay::new(2, |slot| if slot == 0 { get(path) } else { dest.and_then(&get) });
+    let base: &dyn Fn(usize) -> Option<&'f str> = &|slot| if slot == 0 { get(path) } else { dest.and_then(&get) };
+    let mut files = Overlay::new(2, base);
     let found = apply_step(&mut files, &step, mode, ctx, known).map_err(located)?;
     for r in &mut ctx.repairs {
         r.path = Some(path.to_string());

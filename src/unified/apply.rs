@@ -175,7 +175,7 @@ pub fn text_for(text: &str, mode: UnifiedMode) -> Cow<'_, str> {
 
 /// [`apply`] on a diff already parsed from [`text_for`]`(text, mode)`.
 pub fn apply_parsed<'f>(diff: &Unified, mode: UnifiedMode, get: impl Fn(&str) -> Option<&'f str>) -> Result<UnifiedResult> {
-    apply_parsed_with(diff, mode, false, get, None)
+    apply_parsed_with(diff, mode, false, &get, None)
 }
 
 /// [`apply_parsed`] knowing every path of the caller's files (`known`): a
@@ -186,7 +186,7 @@ pub fn apply_parsed_among<'f>(
     get: impl Fn(&str) -> Option<&'f str>,
     known: Option<&[&str]>,
 ) -> Result<UnifiedResult> {
-    apply_parsed_with(diff, mode, false, get, known)
+    apply_parsed_with(diff, mode, false, &get, known)
 }
 
 /// [`apply_parsed_among`] with, for each file its hunks changed in place,
@@ -199,14 +199,17 @@ pub fn apply_parsed_placed<'f>(
     get: impl Fn(&str) -> Option<&'f str>,
     known: Option<&[&str]>,
 ) -> Result<UnifiedResult> {
-    apply_parsed_with(diff, mode, true, get, known)
+    apply_parsed_with(diff, mode, true, &get, known)
 }
 
+/// The one body of every way to apply a parsed diff: `get` is a trait
+/// object, not a type parameter, so that the file machinery (`Overlay`,
+/// `apply_file`) is compiled once, not once per caller's lookup.
 fn apply_parsed_with<'f>(
     diff: &Unified,
     mode: UnifiedMode,
     place: bool,
-    get: impl Fn(&str) -> Option<&'f str>,
+    get: &dyn Fn(&str) -> Option<&'f str>,
     known: Option<&[&str]>,
 ) -> Result<UnifiedResult> {
     if let (UnifiedMode::Git, Some(line)) = (mode, diff.unterminated) {
@@ -396,9 +399,10 @@ fn close_file<'f, F: Fn(&str) -> Option<&'f str>>(
 
 /// [`open_file`] for a stream: the files are `base` as the file diffs
 /// before (`written`) left them.
-pub(crate) fn open_among(written: &mut Written, base: &HashMap<String, String>, f: &FilePatch) -> Result<Opened> {
+pub(crate) fn open_among<'b>(written: &mut Written, base: &'b HashMap<String, String>, f: &FilePatch) -> Result<Opened> {
+    let get = |p: &str| base.get(p).map(String::as_str);
     let files = Overlay {
-        base: |p: &str| base.get(p).map(String::as_str),
+        base: &get as &dyn Fn(&str) -> Option<&'b str>,
         written: std::mem::take(written),
         place: false,
         _files: std::marker::PhantomData,
@@ -409,9 +413,10 @@ pub(crate) fn open_among(written: &mut Written, base: &HashMap<String, String>, 
 }
 
 /// [`close_file`] for a stream ([`open_among`]).
-pub(crate) fn close_among(written: &mut Written, base: &HashMap<String, String>, o: &Opened, new: String) -> Result<()> {
+pub(crate) fn close_among<'b>(written: &mut Written, base: &'b HashMap<String, String>, o: &Opened, new: String) -> Result<()> {
+    let get = |p: &str| base.get(p).map(String::as_str);
     let mut files = Overlay {
-        base: |p: &str| base.get(p).map(String::as_str),
+        base: &get as &dyn Fn(&str) -> Option<&'b str>,
         written: std::mem::take(written),
         place: false,
         _files: std::marker::PhantomData,
