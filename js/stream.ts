@@ -399,9 +399,10 @@ class Stream<R> implements PatchStream<R> {
   /** The unfinished line ends with a carriage return (its line break may follow). */
   #lastCr = false;
   /**
-   * Open, started, and inside a line that has its first unit and does not
-   * end with a carriage return: {@link push} takes a piece with no line break
-   * and no carriage return in its short path.
+   * Open, started, and not after a carriage return: {@link push} takes a
+   * short ASCII piece with no carriage return and at most one line break in
+   * its short path (which reads a line's first unit when the piece starts
+   * the line).
    */
   #quick = false;
   /** Lines are sent as soon as they are complete (after a `***` line). */
@@ -431,40 +432,47 @@ class Stream<R> implements PatchStream<R> {
    * once per section, not once per line.
    */
   push(chunk: string): StreamEvent[] {
-    // Most pieces (a token or so) end no line: only remembered, in a path
-    // kept short (it runs for nearly every piece). What decides when lines
-    // are sent (a line's first unit, its carriage returns) is read from the
-    // pieces in the long path, never from the text held.
+    // Most pieces (a token or so) end no line, or end a body line: only
+    // remembered, in a path kept short (it runs for nearly every piece).
+    // What decides when lines are sent (a line's first unit, its carriage
+    // returns) is read from the pieces, never from the text held.
     if (this.#quick && typeof chunk === 'string') {
       const n = chunk.length;
       const at = this.#staged;
       if (n <= SHORT && at + n <= STAGE) {
         // Copied to the stage, and its line breaks read in the same pass: `nl`
-        // the first, `more` a carriage return, a second one or a unit that is
-        // not ASCII (the long path takes those).
+        // the last (`nls` of them); `or` the units or'ed, a carriage return
+        // counting as 0x100, so that over 0x7f means a unit the long path
+        // takes (one branch a unit: this loop is most of a push's time).
         const stage = this.#stage;
         let nl = -1;
-        let more = false;
+        let nls = 0;
+        let or = 0;
         for (let i = 0; i < n; i++) {
           const c = chunk.charCodeAt(i);
           stage[at + i] = c;
-          if (c === NL && nl < 0) nl = i;
-          else if (c === NL || c === CR || c > 0x7f) more = true;
+          or |= c;
+          if (c === NL) {
+            nl = i;
+            nls++;
+          } else if (c === CR) or |= 0x100;
         }
-        if (!more) {
+        if (or <= 0x7f && nls <= 1) {
+          // The line's first unit: this piece's first when it starts the line
+          // (-1: the line is empty, or not started).
+          let first = this.#first;
+          if (first < 0 && nl !== 0 && n > 0) first = chunk.charCodeAt(0);
           if (nl < 0) {
             this.#staged = at + n;
+            this.#first = first;
             return [];
           }
-          // A section's body line ends here (its first unit is known inside a
-          // line), with no carriage return, and at most the next line starts:
-          // held, as the long path holds it.
-          const first = this.#first;
+          // A section's body line ends here, with no carriage return, and at
+          // most the next line starts: held, as the long path holds it.
           if ((first === SPACE || first === PLUS || first === MINUS) && !this.#eager && !this.#strayCr) {
             this.#complete = this.#text.length + at + nl + 1;
             this.#staged = at + n;
             this.#first = nl + 1 < n ? chunk.charCodeAt(nl + 1) : -1;
-            this.#quick = this.#first >= 0;
             return this.#complete < HOLD ? [] : this.#send();
           }
         }
@@ -513,7 +521,7 @@ class Stream<R> implements PatchStream<R> {
       this.#complete = base + nl + 1;
       from = nl + 1;
     }
-    this.#quick = this.#first >= 0 && !this.#lastCr;
+    this.#quick = !this.#lastCr;
     if (!send && this.#complete < HOLD) return [];
     return this.#send();
   }
