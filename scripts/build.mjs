@@ -132,12 +132,7 @@ for (const name of engines) {
   if (/^export /m.test(body)) throw new Error('wasm-bindgen glue changed shape: an export other than a function or a class');
   const bytes = readFileSync(join(pack, 'applypatch_bg.wasm'));
   wasmSizes[name] = bytes.length;
-  writeFileSync(
-    join(dist, 'wasm', `${name}.mjs`),
-    `// The ${name} engine (scripts/build.mjs): wasm-bindgen's glue, made fresh by glue()
-// for each engine that loads it, and the wasm (${bytes.length} bytes) as hex,
-// compiled by js/load.ts on the engine's first use.
-export function glue() {
+  const glueFunction = `function glue() {
 ${body}
 // Added by scripts/build.mjs: forget the views of the old instance's memory (js/load.ts renews the instance).
 function __wbg_reset_caches() {
@@ -146,8 +141,25 @@ ${caches.map((c) => `    ${c} = null;`).join('\n')}
     WASM_VECTOR_LEN = 0;
 }
 return { ${[...exported, '__wbg_reset_caches'].join(', ')} };
-}
+}`;
+  writeFileSync(
+    join(dist, 'wasm', `${name}.mjs`),
+    `// The ${name} engine (scripts/build.mjs): wasm-bindgen's glue, made fresh by glue()
+// for each engine that loads it, and the wasm (${bytes.length} bytes) as hex,
+// compiled by js/load.ts on the engine's first use.
+export ${glueFunction}
 export const hex = '${bytes.toString('hex')}';
+`,
+  );
+  // require() in Node: the same glue as CommonJS, and the hex read from the
+  // ES module above as text (dist/cjs/engines/), not through Node's ES
+  // module loader.
+  writeFileSync(
+    join(dist, 'wasm', `${name}.cjs`),
+    `'use strict';
+// The ${name} engine's glue for require() in Node (scripts/build.mjs): ${name}.mjs's
+// glue(), whose hex dist/cjs/engines/${name}.js reads from ${name}.mjs as text.
+exports.glue = ${glueFunction};
 `,
   );
   // js/binding.ts is typed from wasm-bindgen's declarations of each module.
@@ -187,13 +199,40 @@ export const ${name} = /* @__PURE__ */ new Engine('${name}', (engine) => compile
 // The ${name} engine (written by scripts/build.mjs): its wasm module is read and compiled on its first use.
 const { Engine } = require('../binding.js');
 const { compile } = require('../load.js');
+const { readHex } = require('./hex.js');
 exports.${name} = new Engine('${name}', (engine) => {
-  const { glue, hex } = require('../../wasm/${name}.mjs');
-  compile(engine, glue(), hex);
+  const hex = readHex('${name}');
+  if (hex !== undefined) compile(engine, require('../../wasm/${name}.cjs').glue(), hex);
+  else {
+    const wasm = require('../../wasm/${name}.mjs');
+    compile(engine, wasm.glue(), wasm.hex);
+  }
 });
 `,
   );
 }
+// In Node the hex is read from dist/wasm/NAME.mjs as text: a require() of
+// that ES module starts Node's ES module loader and parses 0.7 to 0.8 MB of
+// JavaScript, about 5 ms of start-up (docs/size.md). Where the file is not
+// where this module expects it (a bundle), the ES module is required.
+writeFileSync(
+  join(dist, 'cjs', 'engines', 'hex.js'),
+  `'use strict';
+// Written by scripts/build.mjs: an engine's hex, read from its ES module as text.
+const mark = "\\nexport const hex = '";
+exports.readHex = (name) => {
+  let text;
+  try {
+    text = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', 'wasm', name + '.mjs'), 'latin1');
+  } catch {
+    return undefined;
+  }
+  const start = text.lastIndexOf(mark) + mark.length;
+  const end = text.indexOf("'", start);
+  return start >= mark.length && end > start ? text.slice(start, end) : undefined;
+};
+`,
+);
 
 writeFileSync(
   join(dist, 'index.cjs'),

@@ -68,3 +68,29 @@ console.log(JSON.stringify({ steps, sizes: compiled }));
     assert.ok(core > 100_000 && extra > 100_000 && core !== extra, `two engines of their own: ${out.sizes}`);
   });
 }
+
+// In Node, an engine's hex is read from dist/wasm/NAME.mjs as text and its
+// glue comes from NAME.cjs: requiring the ES module would start Node's ES
+// module loader and parse 0.7 MB of JavaScript (5 ms of start-up, docs/size.md).
+// A bundle, where the file is not beside the engine's module, requires the
+// ES module instead (tests/bundlers/matrix.test.mjs runs such bundles).
+for (const [kind, load] of [
+  ['require', "const ap = require('applypatch');"],
+  ['import', "const ap = await import('applypatch');"],
+]) {
+  test(`${kind}: each engine's glue is CommonJS and its hex is read as text, not through the ES module loader`, () => {
+    const code = `import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/');
+${load}
+const wasm = () => Object.keys(require.cache).filter((k) => k.includes('/dist/wasm/')).map((k) => k.slice(k.indexOf('/dist/')));
+const steps = [wasm()];
+if (ap.apply('a\\n', '@@\\n-a\\n+b') !== 'b\\n') throw new Error('apply');
+steps.push(wasm());
+if (!ap.applyEdit('a\\n', { search: 'a', replace: 'b' }).ok) throw new Error('applyEdit');
+steps.push(wasm());
+console.log(JSON.stringify(steps));
+`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }));
+    assert.deepEqual(out, [[], ['/dist/wasm/core.cjs'], ['/dist/wasm/core.cjs', '/dist/wasm/extra.cjs']]);
+  });
+}

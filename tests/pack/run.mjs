@@ -34,7 +34,10 @@ try {
     'dist/mcp.d.mts',
     'dist/wasm/core.mjs',
     'dist/wasm/extra.mjs',
+    'dist/wasm/core.cjs',
+    'dist/wasm/extra.cjs',
     'dist/cjs/engines/core.js',
+    'dist/cjs/engines/hex.js',
     'dist/esm/engines/extra.js',
     'README.md',
     'LICENSE',
@@ -43,7 +46,8 @@ try {
   ]) {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
-  // One copy of each engine: inside dist/wasm/core.mjs and extra.mjs, for Node and browsers alike.
+  // One copy of each engine: inside dist/wasm/core.mjs and extra.mjs, for Node and browsers alike
+  // (require() in Node reads its hex from there as text).
   const wasmFiles = files.filter((f) => f.endsWith('.wasm'));
   if (wasmFiles.length) throw new Error(`the tarball ships .wasm files besides dist/wasm/*.mjs: ${wasmFiles.join(', ')}`);
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
