@@ -24,8 +24,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -233,6 +233,76 @@ exports.readHex = (name) => {
 };
 `,
 );
+
+// require() in Node loads the wrapper from two files (esbuild): its 35
+// CommonJS modules one by one cost 3 to 4 ms of start-up (docs/size.md).
+// dist/cjs/bundle/index.js holds what the main entry reaches; node.js the
+// Node entries' own modules (node/, mcp/), which reach the others through
+// their paths. Each module keeps its path as a stub that returns its
+// instance from its bundle, where modules run on their first require as
+// before; so every entry (index, node, mcp, cli) and a test that reaches a
+// module directly share one instance of each. The bundles sit as deep as
+// the modules that find files from __dirname (engines/hex.js, mcp/server.js).
+const cjs = join(dist, 'cjs');
+const modules = readdirSync(cjs, { recursive: true })
+  .map((f) => String(f).replaceAll('\\', '/'))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => f.slice(0, -3))
+  .sort();
+const nodeOnly = (m) => (m.startsWith('node/') || m.startsWith('mcp/')) && m !== 'mcp/definitions';
+const esbuild = await import(pathToFileURL(createRequire(import.meta.url).resolve('esbuild')).href);
+const bundleDir = join(cjs, 'bundle');
+for (const [bundle, part] of [
+  ['index', modules.filter((m) => !nodeOnly(m))],
+  ['node', modules.filter(nodeOnly)],
+]) {
+  const registry = join(cjs, `bundle-${bundle}.js`);
+  writeFileSync(registry, `module.exports = {\n${part.map((m) => `  ${JSON.stringify(m)}: () => require('./${m}.js'),`).join('\n')}\n};\n`);
+  const out = join(bundleDir, `${bundle}.js`);
+  const { metafile } = await esbuild.build({
+    entryPoints: [registry],
+    absWorkingDir: root,
+    metafile: true,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    legalComments: 'none',
+    logLevel: 'warning',
+    outfile: out,
+    plugins: [
+      {
+        // A module of the other bundle, and the engines' wasm modules, stay
+        // outside: required by their paths, from the bundle's folder.
+        name: 'stay-outside',
+        setup(build) {
+          build.onResolve({ filter: /^\.\.?\// }, (args) => {
+            if (args.kind === 'entry-point') return undefined;
+            const target = resolve(args.resolveDir, args.path);
+            const id = relative(cjs, target).replaceAll('\\', '/').replace(/\.js$/, '');
+            if (part.includes(id)) return undefined;
+            return { path: relative(bundleDir, target).replaceAll('\\', '/'), external: true };
+          });
+        },
+      },
+    ],
+  });
+  // A module bundled twice would have two instances.
+  const inside = Object.keys(metafile.inputs).map((f) => relative(cjs, join(root, f)).replaceAll('\\', '/').replace(/\.js$/, ''));
+  const stray = inside.filter((m) => m !== `bundle-${bundle}` && !part.includes(m));
+  if (stray.length) throw new Error(`dist/cjs/bundle/${bundle}.js holds modules it should leave outside: ${stray.join(', ')}`);
+  for (const m of part) {
+    const up = m.includes('/') ? '../'.repeat(m.split('/').length - 1) : './';
+    writeFileSync(
+      join(cjs, `${m}.js`),
+      `'use strict';
+// Written by scripts/build.mjs: this module runs from ${up}bundle/${bundle}.js (require() loads the wrapper from two files).
+module.exports = require('${up}bundle/${bundle}.js')[${JSON.stringify(m)}]();
+`,
+    );
+  }
+}
 
 writeFileSync(
   join(dist, 'index.cjs'),
