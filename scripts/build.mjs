@@ -151,6 +151,8 @@ export ${glueFunction}
 export const hex = '${bytes.toString('hex')}';
 `,
   );
+  // dist/cjs/engines/hex.js finds the hex by its first line: the glue must not hold that line.
+  if (glueFunction.includes("\nexport const hex = '")) throw new Error("wasm-bindgen glue holds the line export const hex = '");
   // require() in Node: the same glue as CommonJS, and the hex read from the
   // ES module above as text (dist/cjs/engines/), not through Node's ES
   // module loader.
@@ -227,7 +229,7 @@ exports.readHex = (name) => {
   } catch {
     return undefined;
   }
-  const start = text.lastIndexOf(mark) + mark.length;
+  const start = text.indexOf(mark) + mark.length;
   const end = text.indexOf("'", start);
   return start >= mark.length && end > start ? text.slice(start, end) : undefined;
 };
