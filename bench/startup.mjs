@@ -7,7 +7,8 @@
 //     of fresh processes over `node -e 0` (median of 15);
 //   - Chromium (when present): the `apply`-only page (esbuild --bundle
 //     --minify), import() alone and plus a first `apply`, each load in a
-//     fresh context of one browser (median of 15).
+//     fresh context of one browser (median of 15), beside a module of one
+//     line (what any import costs in this harness).
 //
 //   node bench/startup.mjs OTHER_DIST     (after npm run build)
 import { execFileSync } from 'node:child_process';
@@ -77,7 +78,24 @@ if (chromiumPath) {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   const page = Object.fromEntries(Object.keys(dists).map((k) => [k, { import: [], first: [] }]));
+  // The floor of this harness: a fresh context importing a module of one
+  // line from the same server.
+  writeFileSync(join(work, '9.js'), 'globalThis.apply = () => "b\\n";\n');
+  const floor = [];
   for (let i = 0; i < runs; i++) {
+    {
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(base);
+      floor.push(
+        await tab.evaluate(async (u) => {
+          const t = performance.now();
+          await import(u);
+          return performance.now() - t;
+        }, `${base}9.js`),
+      );
+      await context.close();
+    }
     for (const [k, url] of Object.entries(bundles)) {
       const context = await browser.newContext();
       const tab = await context.newPage();
@@ -95,6 +113,7 @@ if (chromiumPath) {
     }
   }
   console.log(`Chromium ${browser.version()}: the apply-only page, median of ${runs}`);
+  console.log(`  ${'a module of one line (the floor)'.padEnd(40)} import ${med(floor).toFixed(1).padStart(6)} ms`);
   for (const [k, r] of Object.entries(page)) {
     console.log(
       `  ${k.padEnd(40)} import ${med(r.import).toFixed(1).padStart(6)} ms   import + first apply ${med(r.first).toFixed(1).padStart(6)} ms`,
