@@ -345,7 +345,8 @@ pub fn minimal_splices(lines: &Lines, edits: &[LineEdit], nl: Ending) -> Vec<Spl
     let mut rest = edits.iter().peekable();
     while let Some(first) = rest.next() {
         let (start, mut end) = (lines.start_of(first.start), lines.start_of(first.end));
-        let mut new = String::new();
+        // Sized for the first edit's lines (a splice is most often one edit).
+        let mut new = String::with_capacity(first.new.iter().map(|l| l.len() + nl.as_str().len()).sum());
         let mut edit = Some(first);
         while let Some(e) = edit {
             for l in &e.new {

@@ -92,14 +92,29 @@ impl Pending {
         self.text.clear();
     }
 
-    fn view(&self) -> Section<'_> {
+    /// The section as the matchers take it, its lists built in `spare`'s
+    /// buffers (a section's view is not allocated again for every section).
+    fn view(&self, spare: Section<'static>) -> Section<'_> {
         let at = |r: &Range<usize>| self.text.get(r.clone()).unwrap_or("");
-        Section {
-            header: self.header,
-            anchors: self.anchors.iter().map(|(r, line)| Anchor { text: at(r), line: *line }).collect(),
-            lines: self.lines.iter().map(|(kind, r, line)| DiffLine { kind: *kind, text: at(r), line: *line }).collect(),
-            eof: self.eof,
-        }
+        let (mut anchors, mut lines) = (recycle(spare.anchors), recycle(spare.lines));
+        anchors.extend(self.anchors.iter().map(|(r, line)| Anchor { text: at(r), line: *line }));
+        lines.extend(self.lines.iter().map(|(kind, r, line)| DiffLine { kind: *kind, text: at(r), line: *line }));
+        Section { header: self.header, anchors, lines, eof: self.eof }
+    }
+}
+
+/// `v` emptied, as a vector of `U` in the same allocation (`T` and `U` are
+/// the same type but for a lifetime: the standard library collects an
+/// iterator of a vector's own items in place).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+impl Section<'_> {
+    /// Its lists emptied, kept for the next section's view.
+    fn spare(self) -> Section<'static> {
+        Section { header: None, anchors: recycle(self.anchors), lines: recycle(self.lines), eof: None }
     }
 }
 
@@ -146,6 +161,8 @@ pub struct DiffStream {
     /// The buffers of the last section closed, empty, for the next one (a
     /// section's lines are not allocated again for every section).
     spare: Pending,
+    /// The last section's view, emptied ([`Pending::view`]).
+    spare_view: Section<'static>,
     /// Every section's diff lines, first and last (Strict's final verdict).
     spans: Vec<(usize, usize)>,
     strict: strict::Plan,
@@ -196,6 +213,7 @@ impl DiffStream {
             breaks: 0,
             open: None,
             spare: Pending::default(),
+            spare_view: Section::default(),
             spans: Vec::new(),
             strict: strict::Plan::default(),
             codex: codex::Plan::default(),
@@ -216,6 +234,13 @@ impl DiffStream {
     /// [`DiffStream::end`] answers for all of them) but no event comes.
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         let mut events = Vec::new();
+        self.push_into(chunk, &mut events);
+        events
+    }
+
+    /// [`DiffStream::push`], appending the events to `events` (a caller
+    /// that keeps one vector for every push allocates none for them).
+    pub fn push_into(&mut self, chunk: &str, events: &mut Vec<Event>) {
         self.bytes = self.bytes.saturating_add(chunk.len());
         self.breaks = self.breaks.saturating_add(memchr::memchr2_iter(b'\n', b'\r', chunk.as_bytes()).count());
         if self.failure.is_none() {
@@ -238,8 +263,7 @@ impl DiffStream {
             }
         }
         self.partial.push_str(rest);
-        self.report(&mut events);
-        events
+        self.report(events);
     }
 
     /// Reads the unfinished last line and completes the last section, as
@@ -416,7 +440,7 @@ impl DiffStream {
 
     /// Finds a section just completed.
     fn find(&mut self, pending: &Pending) {
-        let section = pending.view();
+        let section = pending.view(std::mem::take(&mut self.spare_view));
         let span = section.span();
         self.spans.push(span);
         let lines = Lines::from_parts(&self.input, std::mem::take(&mut self.table));
@@ -430,6 +454,7 @@ impl DiffStream {
         let outcome = found.map(|f| f.map(|(at, edits)| place(&lines, self.nl, &section, index, at, edits, after_text)));
         self.saved = idx.save();
         self.table = lines.into_table();
+        self.spare_view = section.spare();
         match outcome {
             Ok(Some((placed, edits))) => {
                 self.edits.extend(edits);

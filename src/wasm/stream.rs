@@ -25,6 +25,8 @@ pub struct PreparedStream {
     events: Vec<u32>,
     /// The texts of the last push's splices, one after another.
     texts: String,
+    /// The last push's events, drained (kept for its capacity).
+    queue: Vec<Event>,
 }
 
 /// A stream applying a diff to the input buffer's first `input_len` bytes
@@ -39,6 +41,7 @@ pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream
         error: None,
         events: Vec::new(),
         texts: String::new(),
+        queue: Vec::new(),
     })
 }
 
@@ -99,10 +102,17 @@ impl PreparedStream {
         self.events.clear();
         self.texts.clear();
         let Some(s) = self.inner.as_mut() else { return };
-        let events = s.push(lines);
-        if events.is_empty() {
-            return;
+        let mut events = std::mem::take(&mut self.queue);
+        s.push_into(lines, &mut events);
+        if !events.is_empty() {
+            self.write(events.drain(..));
         }
+        self.queue = events;
+    }
+
+    /// Writes a push's events as [`Self::push_input`] gives them.
+    fn write(&mut self, events: impl Iterator<Item = Event>) {
+        let Some(s) = self.inner.as_ref() else { return };
         let out = &mut self.events;
         out.extend([0, 0, 0]);
         let mut text_end = 0;
