@@ -294,6 +294,11 @@ export class Engine<B extends Binding> {
     };
   }
 
+  /** `len` bytes of the engine's memory at `ptr` (a view of its buffer now: a grown memory detaches it). */
+  memoryBytes(ptr: number, len: number): Uint8Array {
+    return new Uint8Array(this.#memory!.buffer, ptr, len);
+  }
+
   /**
    * The engine's memory as 32-bit words, for numbers a call left there
    * (made again when the memory grew or the instance was replaced). Read it
@@ -334,13 +339,6 @@ export class Engine<B extends Binding> {
     const n = this.#encodeAt(text, offset);
     if (name !== undefined && n !== text.length) this.#refuseLoneSurrogate(name, text, offset, n);
     return n;
-  }
-
-  /** Copies UTF-8 bytes into the input buffer; returns their length. */
-  putInputBytes(bytes: Uint8Array): number {
-    const ptr = this.wasm().reserveInput(bytes.length, 0);
-    new Uint8Array(this.#memory!.buffer, ptr, bytes.length).set(bytes);
-    return bytes.length;
   }
 
   /**

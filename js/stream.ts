@@ -116,6 +116,10 @@ export interface PatchStream<R = string> {
 interface Prepared {
   /** Reads the complete lines the wrapper put in the input buffer (their length in bytes). */
   pushInput(len: number): unknown;
+  /** A diff's stream: its stage in wasm memory, `len` bytes (src/wasm/stream.rs). */
+  stage?(len: number): number;
+  /** A diff's stream: reads the stage's first `complete` bytes, and moves the rest of the `staged` to its start. */
+  pushStaged?(complete: number, staged: number): unknown;
   free(): void;
 }
 
@@ -386,10 +390,17 @@ class Stream<R> implements PatchStream<R> {
    * the text, so that a push allocates nothing (a string per piece made
    * garbage that cost more than the pieces' own work, and its collections
    * pushed the engine's tables out of the cache). Read through
-   * {@link #unsent}.
+   * {@link #unsent}. A diff's stage is in wasm memory (the engine object's),
+   * so that its lines are sent without a copy ({@link #send}); when the
+   * memory grows, the view is detached (its length 0) and {@link #view}
+   * makes it again.
    */
-  #stage = new Uint8Array(STAGE);
+  #stage: Uint8Array;
   #staged = 0;
+  /** A diff's stage: where it is in wasm memory (-1: a patch's or a unified diff's, in JS memory). */
+  #stageAt = -1;
+  /** A diff's stream: the engine object's pushStaged, guarded, looked up once. */
+  #pushStaged: ((complete: number, staged: number) => unknown) | undefined;
   /** The UTF-16 units of the text not sent through its last line break. */
   #complete = 0;
   /** The first unit of the unfinished line (-1: none yet). */
@@ -418,8 +429,27 @@ class Stream<R> implements PatchStream<R> {
     this.#held = held;
     this.#kind = kind;
     this.#pushInput = held.object.pushInput;
-    if (kind.name !== 'diff') this.#sentText = '';
+    if (kind.name === 'diff') {
+      this.#stageAt = held.object.stage!(STAGE);
+      this.#stage = kind.engine.memoryBytes(this.#stageAt, STAGE);
+      this.#pushStaged = held.object.pushStaged;
+    } else {
+      this.#sentText = '';
+      this.#stage = new Uint8Array(STAGE);
+    }
     dropped.register(this, held, this);
+  }
+
+  /**
+   * The stage, its view made again after the memory grew (not into an
+   * instance that replaced the stream's own after a trap: the stream is
+   * lost then, and says so at its next send).
+   */
+  #view(): Uint8Array {
+    if (this.#stage.length === 0) {
+      this.#stage = this.#held.alive() ? this.#kind.engine.memoryBytes(this.#stageAt, STAGE) : new Uint8Array(STAGE);
+    }
+    return this.#stage;
   }
 
   /**
@@ -439,12 +469,13 @@ class Stream<R> implements PatchStream<R> {
     if (this.#quick && typeof chunk === 'string') {
       const n = chunk.length;
       const at = this.#staged;
-      if (n <= SHORT && at + n <= STAGE) {
+      const stage = this.#stage;
+      // (A detached view's length is 0: the long path makes it again.)
+      if (n <= SHORT && at + n <= stage.length) {
         // Copied to the stage, and its line breaks read in the same pass: `nl`
         // the last (`nls` of them); `or` the units or'ed, a carriage return
         // counting as 0x100, so that over 0x7f means a unit the long path
         // takes (one branch a unit: this loop is most of a push's time).
-        const stage = this.#stage;
         let nl = -1;
         let nls = 0;
         let or = 0;
@@ -531,15 +562,13 @@ class Stream<R> implements PatchStream<R> {
     this.#object();
     const complete = this.#complete;
     this.#complete = 0;
-    if (this.#text === '' && this.#sentText === undefined) {
+    if (this.#text === '' && this.#pushStaged !== undefined) {
       // A diff whose text not sent is all in the stage (ASCII): its bytes
-      // are the lines' UTF-8, copied into the input buffer as they are.
-      const stage = this.#stage;
-      const len = this.#kind.engine.putInputBytes(stage.subarray(0, complete));
-      stage.copyWithin(0, complete, this.#staged);
+      // are the lines' UTF-8, read where they are.
+      const staged = this.#staged;
       this.#staged -= complete;
       this.#sent += complete;
-      return this.#events(this.#pushInput(len));
+      return this.#events(this.#pushStaged(complete, staged));
     }
     const text = this.#unsent();
     const lines = text.slice(0, complete);
@@ -582,7 +611,7 @@ class Stream<R> implements PatchStream<R> {
     const n = text.length - from;
     const at = this.#staged;
     if (at + n > STAGE) return false;
-    const stage = this.#stage;
+    const stage = this.#view();
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(from + i);
       if (c > 0x7f) return false;
@@ -595,7 +624,7 @@ class Stream<R> implements PatchStream<R> {
   /** The text not sent: {@link #text}, with the stage moved into it. */
   #unsent(): string {
     if (this.#staged > 0) {
-      this.#text += utf8.decode(this.#stage.subarray(0, this.#staged));
+      this.#text += utf8.decode(this.#view().subarray(0, this.#staged));
       this.#staged = 0;
     }
     return this.#text;

@@ -27,6 +27,8 @@ pub struct PreparedStream {
     texts: String,
     /// The last push's events, drained (kept for its capacity).
     queue: Vec<Event>,
+    /// The wrapper's stage ([`PreparedStream::stage`]).
+    stage: Vec<u8>,
 }
 
 /// A stream applying a diff to the input buffer's first `input_len` bytes
@@ -42,6 +44,7 @@ pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream
         events: Vec::new(),
         texts: String::new(),
         queue: Vec::new(),
+        stage: Vec::new(),
     })
 }
 
@@ -69,6 +72,37 @@ impl PreparedStream {
             Ok(())
         })?;
         Ok(if self.events.is_empty() { std::ptr::null() } else { self.events.as_ptr() })
+    }
+
+    /// Makes the stage `len` bytes long and returns where it is in wasm
+    /// memory. The wrapper copies the short ASCII pieces pushed into it, a
+    /// unit a byte, and sends the complete lines at its start with
+    /// [`Self::push_staged`]: they are never copied again on the JS side.
+    /// (It stays where it is: its view is made again only when the memory
+    /// grows.)
+    pub fn stage(&mut self, len: usize) -> *mut u8 {
+        self.stage.resize(len, 0);
+        self.stage.as_mut_ptr()
+    }
+
+    /// [`Self::push_input`] of the stage's first `complete` bytes (complete
+    /// ASCII lines) of the `staged` written; the rest moves to the stage's
+    /// start.
+    #[wasm_bindgen(js_name = pushStaged)]
+    pub fn push_staged(&mut self, complete: usize, staged: usize) -> Result<*const u32, JsValue> {
+        let mut stage = std::mem::take(&mut self.stage);
+        let lines = if complete <= staged && staged <= stage.len() { stage.get(..complete) } else { None };
+        let result = match lines.map(super::utf8) {
+            None => Err(JsValue::from_str("applypatch: stage overrun")),
+            Some(Err(e)) => Err(JsValue::from_str(&format!("applypatch: stage is not UTF-8: {e}"))),
+            Some(Ok(lines)) => {
+                self.push(lines);
+                stage.copy_within(complete..staged, 0);
+                Ok(if self.events.is_empty() { std::ptr::null() } else { self.events.as_ptr() })
+            }
+        };
+        self.stage = stage;
+        result
     }
 
     /// The error the last push reported (`failed`), once.

@@ -288,6 +288,37 @@ test('a stream left open never keeps the engine from recovering after a trap', (
   assert.equal(fresh.end(), 'A\nb\n');
 });
 
+// A diff's stream holds the pieces not sent yet in wasm memory: memory that
+// grows between pushes (another call, or the memory itself) detaches the
+// view the wrapper writes through, and it must make it again, with every
+// piece kept, whether the memory grows in the middle of a line or between
+// lines, in the short path (pieces of a token) or the long one.
+test('a diff stream keeps its pieces when wasm memory grows between pushes', () => {
+  const input = Array.from({ length: 40 }, (_, i) => `line ${i}\n`).join('');
+  const section = (k) => `@@\n line ${5 * k}\n-line ${5 * k + 1}\n+LINE ${5 * k + 1}\n line ${5 * k + 2}\n`;
+  const diff = Array.from({ length: 8 }, (_, k) => section(k)).join('');
+  const want = apply(input, diff);
+  const memory = core.wasm().wasmMemory();
+  for (const size of [1, 3, 4, 7, 40]) {
+    const s = createPatchStream(input);
+    let placed = 0;
+    for (let at = 0, i = 0; at < diff.length; at += size, i++) {
+      const before = memory.buffer;
+      // Every third piece: another call that needs more memory than there
+      // is, or the memory grown by a page.
+      if (i % 3 === 1) assert.equal(apply(`${'y\n'.repeat(20_000 + i)}x\n`, '@@\n-x\n+z').length, 2 * (20_000 + i) + 2);
+      if (i % 3 === 2) memory.grow(1);
+      if (i % 3 === 2) assert.notEqual(memory.buffer, before, 'the memory grew');
+      for (const e of s.push(diff.slice(at, at + size))) {
+        assert.equal(e.type, 'section');
+        placed++;
+      }
+    }
+    assert.equal(placed, 7, `${size}-unit pieces`);
+    assert.equal(s.end(), want, `${size}-unit pieces`);
+  }
+});
+
 // *** Begin Patch patches over file maps: every case of the Codex parity
 // corpus (and its CRLF copy), in both modes, pushed whole, one UTF-16 unit at
 // a time and in random pieces: end() is applyFiles(), an error event is
@@ -1176,14 +1207,20 @@ test('a V4A diff stream: each line crosses into the engine once, about once per 
   let diff = '';
   for (let i = 0; i < 8000; i += 4) diff += `@@\n row ${i}\n-row ${i + 1}\n+ROW ${i + 1}\n`;
   const proto = core.wasm().PreparedStream.prototype;
-  const push = proto.pushInput;
+  const [push, pushStaged] = [proto.pushInput, proto.pushStaged];
   let sent = 0;
   let calls = 0;
-  // The lines cross through the input buffer: their length in bytes (ASCII here, so units).
+  // The lines cross through the input buffer, or (pieces of a token) the
+  // stage: their length in bytes (ASCII here, so units).
   proto.pushInput = function (len) {
     sent += len;
     calls++;
     return push.call(this, len);
+  };
+  proto.pushStaged = function (complete, staged) {
+    sent += complete;
+    calls++;
+    return pushStaged.call(this, complete, staged);
   };
   try {
     for (const [text, target] of [
@@ -1206,6 +1243,6 @@ test('a V4A diff stream: each line crosses into the engine once, about once per 
       }
     }
   } finally {
-    proto.pushInput = push;
+    [proto.pushInput, proto.pushStaged] = [push, pushStaged];
   }
 });
