@@ -214,11 +214,7 @@ export function createPatchStream(
     const kind: Kind<string> = {
       name: 'diff',
       engine: core,
-      events: (ptr) => {
-        if (ptr === 0) return [];
-        const object = held.object as CoreGlue.PreparedStream;
-        return diffEvents(core.memoryWords(), (ptr as number) >>> 2, () => object.takeError() as PatchErrorFields);
-      },
+      events: (ptr) => (ptr === 0 ? [] : diffEvents(core.memoryWords(), (ptr as number) >>> 2, held.object as CoreGlue.PreparedStream)),
       preview: (object) => merge((object as CoreGlue.PreparedStream).preview()),
       end: (object, rest) => merge(splice(onto, call(() => (object as CoreGlue.PreparedStream).end(rest)) as FlatChanges)),
     };
@@ -591,9 +587,12 @@ class Stream<R> implements PatchStream<R> {
     return this.#events(this.#pushInput(this.#kind.engine.putInput(lines)));
   }
 
+  /** Everything pushed (for a patch's or a unified diff's events). */
+  #whole = (): string => (this.#sentText ?? '') + this.#unsent();
+
   /** The events of what the engine's push returned. */
   #events(raw: unknown): StreamEvent[] {
-    const events = this.#kind.events(raw, () => (this.#sentText ?? '') + this.#unsent());
+    const events = this.#kind.events(raw, this.#whole);
     if (events.at(-1)?.type === 'error') this.#stop('failed');
     return events;
   }
@@ -693,25 +692,27 @@ class Stream<R> implements PatchStream<R> {
  * `failed`: the engine's error comes from `takeError`, called after the
  * numbers are read (it may move them).
  */
-function diffEvents(words: Uint32Array, at: number, takeError: () => PatchErrorFields): StreamEvent[] {
+function diffEvents(words: Uint32Array, at: number, object: CoreGlue.PreparedStream): StreamEvent[] {
   const events: StreamEvent[] = [];
-  const [sections, failed, bytes] = [words[at], words[at + 1], words[at + 2]];
+  const sections = words[at];
+  const failed = words[at + 1];
+  const bytes = words[at + 2];
   let i = at + 3;
   let texts = i;
   for (let k = 0; k < sections; k++) texts += 4 + 3 * words[texts + 3];
   const all = bytes === 0 ? '' : utf8.decode(new Uint8Array(words.buffer, texts * 4, bytes));
   let text = 0;
   for (let k = 0; k < sections; k++) {
-    const [index, diffLine, inputLine, n] = [words[i], words[i + 1], words[i + 2], words[i + 3]];
+    const n = words[i + 3];
+    const event: StreamEvent = { type: 'section', index: words[i], diffLine: words[i + 1], inputLine: words[i + 2], splices: [] };
     i += 4;
-    const splices: StreamSplice[] = [];
     for (const end = i + 3 * n; i < end; i += 3) {
-      splices.push({ from: words[i], to: words[i + 1], insert: all.slice(text, words[i + 2]) });
+      event.splices.push({ from: words[i], to: words[i + 1], insert: all.slice(text, words[i + 2]) });
       text = words[i + 2];
     }
-    events.push({ type: 'section', index, diffLine, inputLine, splices });
+    events.push(event);
   }
-  if (failed === 1) events.push({ type: 'error', error: new PatchError(takeError()) });
+  if (failed === 1) events.push({ type: 'error', error: new PatchError(object.takeError() as PatchErrorFields) });
   return events;
 }
 
