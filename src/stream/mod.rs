@@ -118,6 +118,13 @@ impl Section<'_> {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Bytes whose line breaks [`DiffStream::push_into`] counted in a pass
+    /// of their own (tests: none for a text within the line limit).
+    static COUNTED_FIRST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// A V4A update diff over one input, applied as it arrives.
 ///
 /// ```
@@ -242,16 +249,30 @@ impl DiffStream {
     /// that keeps one vector for every push allocates none for them).
     pub fn push_into(&mut self, chunk: &str, events: &mut Vec<Event>) {
         self.bytes = self.bytes.saturating_add(chunk.len());
-        self.breaks = self.breaks.saturating_add(memchr::memchr2_iter(b'\n', b'\r', chunk.as_bytes()).count());
+        // The piece's `\n` and `\r` bytes are counted in the pass that
+        // splits its lines; but the limit asks for them (only once the text
+        // is longer than the line limit) before any line is read, so such a
+        // piece is counted first.
+        let counted_first = self.bytes > crate::limits::MAX_LINES;
+        if counted_first {
+            #[cfg(test)]
+            COUNTED_FIRST.with(|n| n.set(n.get() + chunk.len()));
+            self.breaks = self.breaks.saturating_add(memchr::memchr2_iter(b'\n', b'\r', chunk.as_bytes()).count());
+        }
         if self.failure.is_none() {
             if let Err(e) = crate::limits::check_size("the diff", self.bytes, || self.breaks) {
                 self.failure = Some((e, self.lines_read));
             }
         }
-        let mut rest = chunk;
-        while let Some(i) = memchr::memchr(b'\n', rest.as_bytes()) {
-            let (line, after) = (rest.get(..i).unwrap_or(""), rest.get(i + 1..).unwrap_or(""));
-            rest = after;
+        let bytes = chunk.as_bytes();
+        let (mut start, mut breaks) = (0, 0usize);
+        for at in text::Breaks::new(bytes, b'\n', b'\r') {
+            breaks += 1;
+            if bytes.get(at) != Some(&b'\n') {
+                continue;
+            }
+            let line = chunk.get(start..at).unwrap_or("");
+            start = at + 1;
             if self.partial.is_empty() {
                 self.line(line);
             } else {
@@ -262,7 +283,10 @@ impl DiffStream {
                 self.partial = whole;
             }
         }
-        self.partial.push_str(rest);
+        if !counted_first {
+            self.breaks = self.breaks.saturating_add(breaks);
+        }
+        self.partial.push_str(chunk.get(start..).unwrap_or(""));
         self.report(events);
     }
 
@@ -518,5 +542,39 @@ impl Utf16Cursor {
         self.units += crate::utf16::len(bytes.get(self.byte..at).unwrap_or(&[]));
         self.byte = at;
         self.units
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::MAX_LINES;
+
+    fn counted_first() -> usize {
+        COUNTED_FIRST.with(std::cell::Cell::get)
+    }
+
+    #[test]
+    fn line_breaks_are_counted_as_lines_are_split_until_the_line_limit_could_be_passed() {
+        // A diff's line breaks are counted in the pass that splits its lines.
+        let mut s = DiffStream::new("a\nb\n", Mode::Strict);
+        let placed: usize = ["@@\n-a\r", "\n+A\n", "@@\n-b\n+B\n"].iter().map(|piece| s.push(piece).len()).sum();
+        assert_eq!((placed, s.breaks, counted_first()), (1, 7, 0));
+        assert_eq!(s.end().unwrap(), "A\nB\n");
+        // Carriage returns alone (one unfinished line): exactly MAX_LINES
+        // bytes need no count of their own; the piece that passes them is
+        // counted first, and fails at once, as the one-shot call fails.
+        let mut s = DiffStream::new("a\n", Mode::Strict);
+        let piece = "\r".repeat(MAX_LINES / 4);
+        for _ in 0..4 {
+            assert_eq!(s.push(&piece), Vec::new());
+        }
+        assert_eq!((s.breaks, counted_first()), (MAX_LINES, 0));
+        let events = s.push("\r");
+        assert_eq!(counted_first(), 1);
+        let whole = format!("{}\r", "\r".repeat(MAX_LINES));
+        let want = Mode::Strict.changes("a\n", &whole).unwrap_err();
+        assert_eq!(events, vec![Event::Error(want.clone())]);
+        assert_eq!(s.end().unwrap_err(), want);
     }
 }
