@@ -209,7 +209,10 @@ export function createPatchStream(
     const base = baseOption(opts);
     const onto = base ?? target;
     const len = core.putInput(onto);
-    const held = core.holdPrepared('PreparedStream', call(() => core.wasm().prepareStream(len, mode)) as CoreGlue.PreparedStream);
+    const held = core.holdPrepared(
+      'PreparedStream',
+      call(() => core.wasm().prepareStream(len, onto.length, mode)) as CoreGlue.PreparedStream,
+    );
     const merge = (text: string) => (base === undefined ? text : mergeInto(core, base, target, text));
     const kind: Kind<string> = {
       name: 'diff',

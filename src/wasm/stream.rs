@@ -18,7 +18,9 @@ use crate::Error;
 #[wasm_bindgen]
 pub struct PreparedStream {
     inner: Option<DiffStream>,
-    utf16: Utf16Cursor,
+    /// Turns the input's byte offsets into UTF-16 units; none for an ASCII
+    /// input, whose offsets are its units.
+    utf16: Option<Utf16Cursor>,
     /// The failure the last push reported, until the wrapper takes it.
     error: Option<Error>,
     /// The last push's events, as numbers ([`PreparedStream::push_input`]).
@@ -32,14 +34,15 @@ pub struct PreparedStream {
 }
 
 /// A stream applying a diff to the input buffer's first `input_len` bytes
-/// (put there as for the apply functions, with `TextEncoder.encodeInto`);
+/// (put there as for the apply functions, with `TextEncoder.encodeInto`),
+/// `input_units` UTF-16 code units long in JS (as many as its bytes: ASCII);
 /// `mode_code` as the apply functions take it (its low bits are the mode).
 #[wasm_bindgen(js_name = prepareStream)]
-pub fn prepare_stream(input_len: usize, mode_code: u32) -> Result<PreparedStream, JsValue> {
+pub fn prepare_stream(input_len: usize, input_units: usize, mode_code: u32) -> Result<PreparedStream, JsValue> {
     let input = with_input(input_len, |input| Ok(input.to_string()))?;
     Ok(PreparedStream {
         inner: Some(DiffStream::new(input, mode(mode_code))),
-        utf16: Utf16Cursor::default(),
+        utf16: (input_units != input_len).then(Utf16Cursor::default),
         error: None,
         events: Vec::new(),
         texts: String::new(),
@@ -163,8 +166,10 @@ impl PreparedStream {
                     let input = s.input();
                     out.extend([p.index as u32, p.diff_line as u32, p.input_line as u32, p.splices.len() as u32]);
                     for sp in &p.splices {
-                        let start = self.utf16.units(input, sp.start);
-                        let end = self.utf16.units(input, sp.end);
+                        let (start, end) = match self.utf16.as_mut() {
+                            None => (sp.start, sp.end),
+                            Some(cursor) => (cursor.units(input, sp.start), cursor.units(input, sp.end)),
+                        };
                         self.texts.push_str(&sp.text);
                         text_end += crate::utf16::len(sp.text.as_bytes());
                         out.extend([start as u32, end as u32, text_end as u32]);
