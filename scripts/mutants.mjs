@@ -5,7 +5,8 @@
 // replaced by a default, an operator swapped); `cargo test` must fail on it.
 //
 // - Modules: matcher, diff, patch, files, blocks, text, unified, repair,
-//   limits, mode (mode, batch, format), lib, error, tool
+//   limits, mode (mode, batch, format), lib, error, tool, stream, merge,
+//   support (near, order, positions, utf16)
 //   (default: all of them; src/wasm/, the binding, is excluded in
 //   .cargo/mutants.toml because host tests never compile it).
 // - One job at a time (in place there is only one), each module in its own run, results in
@@ -67,6 +68,9 @@ const MODULES = {
   lib: { files: ['src/lib.rs'], tests: ALL },
   error: { files: ['src/error.rs'], tests: ALL },
   tool: { files: ['src/tool.rs'], tests: ALL },
+  stream: { files: ['src/stream/*.rs'], tests: ['stream', 'stream_allocations', 'limits'] },
+  merge: { files: ['src/merge/*.rs'], tests: ['merge', 'merge_differential', 'merge_large'] },
+  support: { files: ['src/near.rs', 'src/order.rs', 'src/positions.rs', 'src/utf16.rs'], tests: [...ALL, 'positions_properties', 'stream', 'merge'] },
 };
 const OUTCOMES = ['caught', 'missed', 'timeout', 'unviable'];
 
