@@ -232,6 +232,39 @@ fn an_ambiguous_section_is_decided_on_the_whole_section() {
     assert_eq!(s.end().unwrap(), "x\n1\n2\n");
 }
 
+/// Codex puts a section of added lines alone at the input's end whenever it
+/// comes: the preview applies the placed sections in the input's order, not
+/// in the order found.
+#[test]
+fn the_preview_applies_sections_in_the_input_order() {
+    let mut s = DiffStream::new("a\nb\n", Mode::Codex);
+    assert_eq!(s.input(), "a\nb\n");
+    let placed = s.push("@@\n+x\n@@\n-a\n+A\n@@\n").len();
+    assert_eq!(placed, 2);
+    assert_eq!(s.preview(), "A\nb\nx\n");
+    assert_eq!(s.push("-b\n+B\n"), []);
+    assert_eq!(s.end().unwrap(), "A\nB\nx\n");
+}
+
+/// In a patch, an update's last section is placed at the envelope line after
+/// its body.
+#[test]
+fn a_patch_update_places_its_last_section_at_the_next_envelope_line() {
+    use applypatch::stream::{PatchEvent, PatchStream};
+    let mut s = PatchStream::new([("a.txt".to_string(), "a\nb\n".to_string())], Mode::Strict);
+    let sections = |events: &[PatchEvent]| -> Vec<usize> {
+        events.iter().filter_map(|e| if let PatchEvent::Section { placed, .. } = e { Some(placed.index) } else { None }).collect()
+    };
+    let events = s.push("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n@@\n-b\n+B\n");
+    assert!(matches!(events.first(), Some(PatchEvent::Operation { line: 2, .. })), "{events:?}");
+    assert_eq!(sections(&events), [0]);
+    let events = s.push("*** End Patch\n");
+    assert_eq!(sections(&events), [1]);
+    let Some(PatchEvent::Section { path, placed, input }) = events.first() else { panic!("{events:?}") };
+    assert_eq!((path.as_str(), &**input), ("a.txt", "a\nb\n"));
+    assert_eq!(placed.splices, [applypatch::Splice { start: 2, end: 3, text: "B".into() }]);
+}
+
 #[test]
 fn input_errors_come_at_the_first_push() {
     let mut s = DiffStream::new("a\nb\r\n", Mode::Strict);
