@@ -47,7 +47,7 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
 #[cfg(test)]
 thread_local! {
     /// Words [`len`] counted one at a time (tests: an ASCII block is not).
-    static WORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    pub(crate) static WORDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// UTF-16 code units of whole UTF-8 characters: one per character (every

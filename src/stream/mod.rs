@@ -554,6 +554,25 @@ mod tests {
         COUNTED_FIRST.with(std::cell::Cell::get)
     }
 
+    /// The cursor reads each byte once for offsets that come in order (the
+    /// same offset twice reads nothing again); an earlier one starts over.
+    #[test]
+    fn the_utf16_cursor_reads_on_from_the_last_offset() {
+        let words = || crate::utf16::WORDS.with(std::cell::Cell::get);
+        let text = "é".repeat(100);
+        let mut c = Utf16Cursor::default();
+        assert_eq!(c.units(&text, 100), 50);
+        let after_first = words();
+        assert!(after_first > 0);
+        assert_eq!(c.units(&text, 100), 50);
+        assert_eq!(words(), after_first);
+        assert_eq!(c.units(&text, 200), 100);
+        let read_on = words() - after_first;
+        assert_eq!(c.units(&text, 2), 1);
+        assert_eq!(c.units(&text, 200), 100);
+        assert!(words() - after_first > read_on, "an earlier offset starts over");
+    }
+
     #[test]
     fn line_breaks_are_counted_as_lines_are_split_until_the_line_limit_could_be_passed() {
         // A diff's line breaks are counted in the pass that splits its lines.
