@@ -70,7 +70,10 @@ const MODULES = {
   tool: { files: ['src/tool.rs'], tests: ALL },
   stream: { files: ['src/stream/*.rs'], tests: ['stream', 'stream_allocations', 'limits'] },
   merge: { files: ['src/merge/*.rs'], tests: ['merge', 'merge_differential', 'merge_large'] },
-  support: { files: ['src/near.rs', 'src/order.rs', 'src/positions.rs', 'src/utf16.rs'], tests: [...ALL, 'positions_properties', 'stream', 'merge'] },
+  support: {
+    files: ['src/near.rs', 'src/order.rs', 'src/positions.rs', 'src/utf16.rs'],
+    tests: [...ALL, 'positions_properties', 'stream', 'merge'],
+  },
 };
 const OUTCOMES = ['caught', 'missed', 'timeout', 'unviable'];
 

@@ -265,6 +265,77 @@ fn a_patch_update_places_its_last_section_at_the_next_envelope_line() {
     assert_eq!(placed.splices, [applypatch::Splice { start: 2, end: 3, text: "B".into() }]);
 }
 
+/// An update with no body fails at the envelope line after its header, with
+/// the one-shot call's error for the text through the header.
+#[test]
+fn a_patch_update_with_no_body_fails_at_the_next_envelope_line() {
+    use applypatch::stream::{PatchEvent, PatchStream};
+    let files = [("a.txt".to_string(), "a\n".to_string()), ("b.txt".to_string(), "b\n".to_string())];
+    let lookup = |p: &str| files.iter().find(|(k, _)| k == p).map(|(_, v)| v.as_str());
+    for next in ["*** End Patch\n", "*** Delete File: b.txt\n*** End Patch\n"] {
+        let head = "*** Begin Patch\n*** Update File: a.txt\n";
+        let through = applypatch::apply_patch(&format!("{head}*** End Patch\n"), Mode::Strict, lookup).unwrap_err();
+        let mut s = PatchStream::new(files.clone(), Mode::Strict);
+        assert!(!s.push(head).iter().any(|e| matches!(e, PatchEvent::Error(_))));
+        let events = s.push(next);
+        assert_eq!(events.last(), Some(&PatchEvent::Error(through.clone())), "{next:?}");
+        assert_eq!(through.diff_line, Some(2), "{}", through.message);
+    }
+}
+
+/// Each envelope error comes at its line, as the one-shot call's error for
+/// the text through it: an `*** Environment ID:` after an operation, a
+/// second one, an empty one; a section that cannot apply, found at the end
+/// of its update's body; in Codex mode, a Delete of a file that is not there
+/// (Strict judges that, and "already applied", on the whole patch: no event,
+/// and the end is the one-shot call's).
+#[test]
+fn envelope_errors_come_at_their_line_as_the_one_shot_errors() {
+    use applypatch::stream::{PatchEvent, PatchStream};
+    let files = [("a.txt".to_string(), "a\n".to_string())];
+    let lookup = |p: &str| (p == "a.txt").then_some("a\n");
+    let update = "*** Update File: a.txt\n@@\n-a\n+A\n";
+    let cases = [
+        (Mode::Strict, format!("*** Begin Patch\n{update}*** Environment ID: x\n"), true),
+        (Mode::Strict, "*** Begin Patch\n*** Environment ID: x\n*** Environment ID: y\n".to_string(), true),
+        (Mode::Strict, "*** Begin Patch\n*** Environment ID:  \n".to_string(), true),
+        (Mode::Strict, "*** Begin Patch\n*** Update File: a.txt\n@@\n-missing\n+x\n*** End Patch\n".to_string(), true),
+        (Mode::Codex, "*** Begin Patch\n*** Delete File: gone.txt\n".to_string(), true),
+        (Mode::Strict, "*** Begin Patch\n*** Delete File: gone.txt\n".to_string(), false),
+        (Mode::Strict, "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+a\n*** End Patch\n".to_string(), false),
+    ];
+    for (mode, text, fails_here) in cases {
+        let mut s = PatchStream::new(files.clone(), mode);
+        let events = s.push(&text);
+        let end = if text.ends_with("*** End Patch\n") { text.clone() } else { format!("{text}*** End Patch\n") };
+        let through = applypatch::apply_patch(&end, mode, lookup);
+        match events.last() {
+            Some(PatchEvent::Error(e)) => {
+                assert!(fails_here, "{mode:?} {text:?}: {e:?}");
+                assert_eq!(Err(e.clone()), through, "{mode:?} {text:?}");
+            }
+            last => {
+                assert!(!fails_here, "{mode:?} {text:?}: no error event, {last:?}");
+                assert_eq!(s.push(end.get(text.len()..).unwrap_or("")), []);
+                assert!(through.is_err(), "{mode:?} {text:?}");
+                assert_eq!(s.end(), through, "{mode:?} {text:?}");
+            }
+        }
+    }
+}
+
+/// The preview shows the files written so far and the update being read,
+/// each under its own path.
+#[test]
+fn a_patch_preview_shows_the_update_being_read_beside_the_files_written() {
+    use applypatch::stream::PatchStream;
+    let files = [("a.txt".to_string(), "a\n".to_string()), ("b.txt".to_string(), "b\nc\n".to_string())];
+    let mut s = PatchStream::new(files, Mode::Strict);
+    s.push("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n@@\n");
+    let want = [("a.txt".to_string(), Some("A\n".to_string())), ("b.txt".to_string(), Some("B\nc\n".to_string()))];
+    assert_eq!(s.preview(), want);
+}
+
 #[test]
 fn input_errors_come_at_the_first_push() {
     let mut s = DiffStream::new("a\nb\r\n", Mode::Strict);

@@ -247,8 +247,7 @@ impl PatchStream {
                     None => (None, Some(line)),
                 };
                 if body_line.is_some_and(|l| crate::diff::is_envelope_line(l.trim_end())) {
-                    // An update with no body.
-                    return self.check(n - 1);
+                    return self.no_body(n);
                 }
                 let contents = self.current(&path);
                 let input: Arc<str> = Arc::from(contents.as_deref().unwrap_or(""));
@@ -262,7 +261,7 @@ impl PatchStream {
             At::Update(mut body) => {
                 if crate::diff::is_envelope_line(line.trim_end()) {
                     if body.lines == 0 {
-                        return self.check(n - 1);
+                        return self.no_body(n);
                     }
                     if self.close(*body, line, n) {
                         self.top(line, n);
@@ -393,6 +392,13 @@ impl PatchStream {
                 self.queue.push(PatchEvent::Section { path: path.to_string(), placed, input: Arc::clone(input) });
             }
         }
+    }
+
+    /// An update with no body, found at the envelope line `n` after its
+    /// header (or its `*** Move to:` line): the one-shot call's error for
+    /// the text through the line before.
+    fn no_body(&mut self, n: usize) {
+        self.check(n - 1);
     }
 
     /// Something may have failed at line `n`: the one-shot call on the text
