@@ -385,8 +385,48 @@ mod patches {
         out
     }
 
-    /// Returns the events' counts: operations, sections, errors.
-    fn check(case: &PatchCase, mode: Mode, pieces: &[&str], how: &str) -> Result<[usize; 3], String> {
+    /// Whether the stream may leave the whole patch's failure `w` to the end,
+    /// with no error event: the envelope's own errors at the end of the text
+    /// (an unfinished or empty patch, text after `*** End Patch`), and in
+    /// Strict what is judged with the whole patch: an update already
+    /// applied, a file that is not there, and whatever follows an operation
+    /// on a path that is not there at that point (a later operation may
+    /// explain it: a move sent again).
+    fn left_to_end(case: &PatchCase, mode: Mode, w: &applypatch::Error) -> bool {
+        use applypatch::ErrorKind::*;
+        if matches!(w.kind, InvalidPatch | EmptyPatch) {
+            return true;
+        }
+        if mode == Mode::Codex {
+            return false;
+        }
+        if matches!(w.kind, AlreadyApplied | FileNotFound) {
+            return true;
+        }
+        let mut there: std::collections::BTreeSet<&str> = case.files.iter().map(|(k, _)| k.as_str()).collect();
+        let mut updating = None;
+        for line in case.patch.lines().map(str::trim) {
+            if let Some(p) = line.strip_prefix("*** Add File: ") {
+                there.insert(p);
+            } else if let Some(p) = line.strip_prefix("*** Delete File: ").or(line.strip_prefix("*** Update File: ")) {
+                if !there.contains(p) {
+                    return true;
+                }
+                updating = line.starts_with("*** Update").then_some(p);
+                if updating.is_none() {
+                    there.remove(p);
+                }
+            } else if let (Some(d), Some(p)) = (line.strip_prefix("*** Move to: "), updating) {
+                there.remove(p);
+                there.insert(d);
+            }
+        }
+        false
+    }
+
+    /// Returns the events: operations, sections (as their path and place)
+    /// and the error.
+    fn check(case: &PatchCase, mode: Mode, pieces: &[&str], how: &str) -> Result<Vec<String>, String> {
         let files: BTreeMap<&str, &str> = case.files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let whole = applypatch::apply_patch(&case.patch, mode, |p| files.get(p).copied());
         let mut s = PatchStream::new(case.files.clone(), mode);
@@ -411,6 +451,7 @@ mod patches {
                 return fail(format!("error event {e:?}\none-shot {w:?}"))
             }
             (Some(PatchEvent::Error(e)), Ok(_)) => return fail(format!("error event {e:?} for a patch that applies")),
+            (_, Err(w)) if errors == 0 && !left_to_end(case, mode, w) => return fail(format!("no error event; one-shot {w:?}")),
             _ => {}
         }
         if let Ok(changes) = &whole {
@@ -419,12 +460,14 @@ mod patches {
                 return fail(format!("preview {preview:?}\none-shot {want:?}"));
             }
         }
-        let count = |f: fn(&PatchEvent) -> bool| events.iter().filter(|e| f(e)).count();
-        Ok([
-            count(|e| matches!(e, PatchEvent::Operation { .. })),
-            count(|e| matches!(e, PatchEvent::Section { .. })),
-            count(|e| matches!(e, PatchEvent::Error(_))),
-        ])
+        Ok(events
+            .iter()
+            .map(|e| match e {
+                PatchEvent::Operation { path, kind, line } => format!("operation {kind:?} {path} at {line}"),
+                PatchEvent::Section { path, placed, .. } => format!("section {} of {path} at {}", placed.index, placed.input_line),
+                PatchEvent::Error(e) => format!("error {e:?}"),
+            })
+            .collect())
     }
 
     /// A section that fails, known when the next `@@` opens: the error is the
@@ -466,6 +509,36 @@ mod patches {
         assert!(through.message.contains("b.txt") || through.message.contains("a.txt"), "{}", through.message);
     }
 
+    /// An update whose last section is an empty `@@` fails only when its body
+    /// ends; Codex's message names the envelope line after it (its parser
+    /// reads that line as the section's), so the error comes at that line
+    /// and is the one-shot call's for the whole patch, whatever comes next.
+    #[test]
+    fn an_empty_last_section_fails_at_the_envelope_line_after_it() {
+        let files = [("a.txt".to_string(), "a\nb\n".to_string())];
+        let lookup = |p: &str| (p == "a.txt").then_some("a\nb\n");
+        let nexts = [
+            "*** End Patch\n",
+            "*** Add File: b.txt\n+x\n*** End Patch\n",
+            "*** Delete File: a.txt\n*** End Patch\n",
+            "*** Update File: a.txt\n@@\n-a\n+A\n*** End Patch\n",
+        ];
+        for mode in [Mode::Codex, Mode::Strict] {
+            for next in nexts {
+                let head = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n@@\n";
+                let patch = format!("{head}{next}");
+                let whole = applypatch::apply_patch(&patch, mode, lookup).unwrap_err();
+                let mut s = PatchStream::new(files.clone(), mode);
+                assert!(!s.push(head).iter().any(|e| matches!(e, PatchEvent::Error(_))), "{mode:?}");
+                let header = next.lines().next().unwrap();
+                let events = s.push(&format!("{header}\n"));
+                assert_eq!(events.last(), Some(&PatchEvent::Error(whole.clone())), "{mode:?} {header}");
+                let named = format!("Unexpected line found in update hunk: '{header}'");
+                assert_eq!(whole.message.contains(&named), mode == Mode::Codex && header != "*** End Patch", "{}", whole.message);
+            }
+        }
+    }
+
     #[test]
     fn every_chunking_ends_as_the_one_shot_call() {
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
@@ -479,10 +552,23 @@ mod patches {
                 for round in 0..2 {
                     ways.push((pieces(&case.patch, Some(&mut rng)), format!("random pieces {round}")));
                 }
+                // The events are the same whatever the pieces.
+                let mut first: Option<Vec<String>> = None;
                 for (p, how) in ways {
                     runs += 1;
                     match check(&case, mode, &p, &how) {
-                        Ok(c) => counts.iter_mut().zip(c).for_each(|(a, b)| *a += b),
+                        Ok(events) => {
+                            for (i, kind) in ["operation", "section", "error"].iter().enumerate() {
+                                counts[i] += events.iter().filter(|e| e.starts_with(kind)).count();
+                            }
+                            match &first {
+                                None => first = Some(events),
+                                Some(whole) if *whole != events => {
+                                    failures.push(format!("{} [{mode:?}, {how}]: events {events:#?}\nwhole {whole:#?}", case.name))
+                                }
+                                Some(_) => {}
+                            }
+                        }
                         Err(e) => failures.push(e),
                     }
                 }

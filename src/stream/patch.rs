@@ -120,7 +120,6 @@ pub struct PatchStream {
     ends: Vec<usize>,
     /// Bytes of `text` read into lines.
     read: usize,
-    failed: bool,
     /// Nothing more is read (after an error, or quiet).
     stopped: bool,
     queue: Vec<PatchEvent>,
@@ -141,7 +140,6 @@ impl PatchStream {
             text: String::new(),
             ends: Vec::new(),
             read: 0,
-            failed: false,
             stopped: false,
             queue: Vec::new(),
         }
@@ -155,12 +153,9 @@ impl PatchStream {
             let (start, end) = (self.read, self.read + i + 1);
             self.read = end;
             self.ends.push(end);
-            if !matches!(self.at, At::Done) {
+            if !self.stopped && !matches!(self.at, At::Done) {
                 let line = self.text.get(start..end - 1).unwrap_or("").to_string();
                 self.line(&line);
-                if self.stopped {
-                    self.at = At::Done;
-                }
             }
         }
         std::mem::take(&mut self.queue)
@@ -306,11 +301,11 @@ impl PatchStream {
             OperationKind::Add => At::Add { path, contents: String::new() },
             OperationKind::Delete => {
                 if self.current(&path).is_none() {
-                    // Codex fails it; Strict judges it with the whole patch.
+                    // Codex fails it; Strict judges it with the whole patch
+                    // (the stream stays quiet: `self.at` is `Done`).
                     if self.mode == Mode::Codex {
-                        return self.check(n);
+                        self.check(n);
                     }
-                    self.quiet();
                     return;
                 }
                 self.write(&path, None);
@@ -342,14 +337,14 @@ impl PatchStream {
 
     /// Ends an update's body (the line after it is an envelope line): its
     /// last section is placed, and the file takes its new contents. Returns
-    /// false when that failed (or the stream went quiet).
+    /// false when that failed, or when the verdict waits for the whole patch
+    /// (the stream then stays quiet: `self.at` is `Done`).
     fn close(&mut self, body: Body, next: &str, n: usize) -> bool {
         let last = body.before + body.lines;
         let Some(mut stream) = body.stream else {
             // The file is not there: Codex fails; Strict may find a move sent again.
-            match self.mode {
-                Mode::Codex => self.check(last),
-                Mode::Strict => self.quiet(),
+            if self.mode == Mode::Codex {
+                self.check(last);
             }
             return false;
         };
@@ -372,10 +367,7 @@ impl PatchStream {
                 true
             }
             // Strict's "already applied" waits for the whole patch.
-            Err(e) if e.kind == ErrorKind::AlreadyApplied => {
-                self.quiet();
-                false
-            }
+            Err(e) if e.kind == ErrorKind::AlreadyApplied => false,
             // An error at the body's end may name the line after it: the
             // one-shot call reads that line too.
             Err(_) => {
@@ -428,32 +420,46 @@ impl PatchStream {
     /// The one-shot call on the text through line `n`, then `close`.
     fn check_text(&mut self, n: usize, close: &str) {
         let end = n.checked_sub(1).and_then(|i| self.ends.get(i).copied()).unwrap_or(0);
+        // Complete lines: the prefix ends with a line break (or is empty).
         let mut prefix = self.text.get(..end).unwrap_or("").to_string();
-        if !prefix.is_empty() && !prefix.ends_with('\n') {
-            prefix.push('\n');
-        }
         prefix.push_str(close);
         if self.heredoc {
             prefix.push_str("EOF\n");
         }
         let files = &self.files;
         match apply_patch(&prefix, self.mode, |p| files.get(p).map(String::as_str)) {
-            Err(e) if e.kind != ErrorKind::AlreadyApplied => {
-                self.queue.push(PatchEvent::Error(e));
-                self.failed = true;
-                self.stopped = true;
-            }
-            _ => self.quiet(),
+            Err(e) if e.kind != ErrorKind::AlreadyApplied => self.queue.push(PatchEvent::Error(e)),
+            // The text so far applies (or is already applied): the verdict
+            // waits for the whole patch.
+            _ => {}
         }
-    }
-
-    /// Nothing more is reported; the end still answers for everything.
-    fn quiet(&mut self) {
+        // Nothing more is reported; the end still answers for everything.
         self.stopped = true;
     }
+}
 
-    /// Whether an error was reported.
-    pub fn failed(&self) -> bool {
-        self.failed
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `check` leaves the verdict to the one-shot call on the text so far:
+    /// its error is the event; when that text applies, or is already
+    /// applied, nothing is reported and the stream goes quiet. (A stream
+    /// asks only after a failure it saw, so the quiet answers are reached
+    /// here, by asking directly.)
+    #[test]
+    fn check_reports_only_the_one_shot_error_and_stops_either_way() {
+        let text = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n";
+        for (contents, error) in [("a\n", None), ("b\n", None), ("c\n", Some(ErrorKind::ContextNotFound))] {
+            let mut s = PatchStream::new([("a.txt".to_string(), contents.to_string())], Mode::Strict);
+            assert_eq!(s.push(text).len(), 1, "{contents:?}: the operation only");
+            s.check(5);
+            let kinds: Vec<_> = s.queue.iter().filter_map(|e| if let PatchEvent::Error(e) = e { Some(e.kind) } else { None }).collect();
+            assert_eq!(kinds, Vec::from_iter(error), "{contents:?}");
+            assert!(s.stopped, "{contents:?}");
+            // Quiet: later lines complete nothing.
+            s.queue.clear();
+            assert_eq!(s.push("*** Add File: b.txt\n+x\n*** End Patch\n"), [], "{contents:?}");
+        }
     }
 }
