@@ -639,8 +639,23 @@ mod unified_diffs {
         out
     }
 
-    /// Returns the events' counts: files, hunks, errors.
-    fn check(case: &UnifiedCase, mode: UnifiedMode, pieces: &[&str], how: &str) -> Result<[usize; 3], String> {
+    /// Whether the whole diff's failure `w` may come with no error event: when
+    /// what it names ends only with the text. That is the last hunk (every
+    /// line after the one it names is a hunk line), or the last file diff,
+    /// when the error is the whole file's (it names the file diff's first
+    /// line, and no other file diff starts after it).
+    fn left_to_end(case: &UnifiedCase, w: &applypatch::Error) -> bool {
+        let after = w.diff_line.unwrap_or(0);
+        let lines: Vec<&str> = case.diff.split_inclusive('\n').collect();
+        let hunk_lines = |from: usize| lines.iter().skip(from).all(|l| l.starts_with([' ', '+', '-', '\\']) || l.trim_end().is_empty());
+        let last_file = lines.iter().rposition(|l| l.starts_with("diff --git ")).map(|i| i + 1);
+        let last_plain = lines.iter().rposition(|l| l.starts_with("--- ")).map(|i| i + 1);
+        hunk_lines(after) || [last_file, last_plain].contains(&Some(after))
+    }
+
+    /// Returns the events: files, hunks (as their path and place) and the
+    /// error; and whether the whole diff's error may be left to the end.
+    fn check(case: &UnifiedCase, mode: UnifiedMode, pieces: &[&str], how: &str) -> Result<(Vec<String>, bool), String> {
         let files: BTreeMap<&str, &str> = case.files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let whole = unified::apply(&case.diff, mode, |p| files.get(p).copied());
         let mut s = UnifiedStream::new(case.files.clone(), mode);
@@ -659,6 +674,11 @@ mod unified_diffs {
         if errors > 1 || (errors == 1 && !matches!(events.last(), Some(UnifiedEvent::Error(_)))) {
             return fail(format!("{errors} error events, or events after one: {events:?}"));
         }
+        if let (Err(w), 0) = (&whole, errors) {
+            if !left_to_end(case, w) {
+                return fail(format!("no error event; one-shot {w:?}"));
+            }
+        }
         if let (Some(UnifiedEvent::Error(e)), Some(n)) = (events.last(), through) {
             let prefix = unified::apply(first_lines(&case.diff, n), mode, |p| files.get(p).copied());
             if prefix.as_ref().err() != Some(e) {
@@ -668,7 +688,9 @@ mod unified_diffs {
                 Ok(_) => return fail(format!("error event {e:?} for a diff that applies")),
                 // The whole text may fail earlier in its reading: at a later
                 // line that is malformed (the whole diff is parsed first).
-                Err(w) if w != e && w.diff_line <= e.diff_line => return fail(format!("error event {e:?}\none-shot {w:?}")),
+                Err(w) if w != e && !(e.diff_line.is_some() && w.diff_line > e.diff_line) => {
+                    return fail(format!("error event {e:?}\none-shot {w:?}"))
+                }
                 Err(_) => {}
             }
         }
@@ -702,12 +724,15 @@ mod unified_diffs {
                 }
             }
         }
-        let count = |f: fn(&UnifiedEvent) -> bool| events.iter().filter(|e| f(e)).count();
-        Ok([
-            count(|e| matches!(e, UnifiedEvent::File { .. })),
-            count(|e| matches!(e, UnifiedEvent::Hunk { .. })),
-            count(|e| matches!(e, UnifiedEvent::Error(_))),
-        ])
+        let events = events
+            .iter()
+            .map(|e| match e {
+                UnifiedEvent::File { path, kind, line } => format!("file {kind:?} {path} at {line}"),
+                UnifiedEvent::Hunk { path, placed, .. } => format!("hunk {} of {path} at {}", placed.index, placed.input_line),
+                UnifiedEvent::Error(e) => format!("error {e:?}"),
+            })
+            .collect();
+        Ok((events, whole.as_ref().err().is_some_and(|w| left_to_end(case, w))))
     }
 
     /// `text` with `splices` (sorted, disjoint byte ranges of it) applied.
@@ -736,10 +761,32 @@ mod unified_diffs {
                 for round in 0..2 {
                     ways.push((pieces(&case.diff, Some(&mut rng)), format!("random pieces {round}")));
                 }
+                // The events are the same whatever the pieces; but for an
+                // error that may be left to the end: the stream reads a step
+                // again only at a line that can end it, or when its lines have
+                // doubled, so in pieces it may not have read it again by the
+                // end (a miscounted last hunk, whose extra lines are hunk lines).
+                let mut first: Option<Vec<String>> = None;
                 for (p, how) in ways {
                     runs += 1;
                     match check(&case, mode, &p, &how) {
-                        Ok(c) => counts.iter_mut().zip(c).for_each(|(a, b)| *a += b),
+                        Ok((events, late)) => {
+                            for (i, kind) in ["file", "hunk", "error"].iter().enumerate() {
+                                counts[i] += events.iter().filter(|e| e.starts_with(kind)).count();
+                            }
+                            let error_left = |whole: &[String]| {
+                                late && whole.len() == events.len() + 1
+                                    && whole.starts_with(&events)
+                                    && whole.last().is_some_and(|e| e.starts_with("error"))
+                            };
+                            match &first {
+                                None => first = Some(events),
+                                Some(whole) if *whole != events && !error_left(whole) => {
+                                    failures.push(format!("{} [{mode:?}, {how}]: events {events:#?}\nwhole {whole:#?}", case.name))
+                                }
+                                Some(_) => {}
+                            }
+                        }
                         Err(e) => failures.push(e),
                     }
                 }
@@ -764,6 +811,8 @@ mod unified_diffs {
             matches!(events.as_slice(), [UnifiedEvent::File { path, kind: unified::FileKind::Modify, line: 1 }] if path == "a.txt"),
             "{events:?}"
         );
+        // Nothing placed yet: the file is not in the preview.
+        assert_eq!(s.preview(), []);
         // The hunk's counts are used up, but a '\\ No newline' line could still change its last line.
         assert_eq!(s.push("\n"), []);
         let events = s.push("\\ No newline at end of file\nThat is all.\n");
@@ -842,6 +891,30 @@ mod unified_diffs {
         assert_eq!(s.end().unwrap_err(), *e);
     }
 
+    /// A file diff for a file that is not there, and a hunk that goes on past
+    /// its counts (Strict refuses it): each error comes at the line that
+    /// shows it (the `+++` line; the first line after the hunk that is no
+    /// hunk line, here the `@@` after the next file's `---` and `+++`), and
+    /// it is the one-shot error of the whole diff.
+    #[test]
+    fn a_missing_file_and_an_overrun_hunk_fail_as_the_whole_diff() {
+        let files = [("a.txt".to_string(), "a\nb\nc\n".to_string())];
+        let map: BTreeMap<&str, &str> = files.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let rest = "--- a/a.txt\n+++ b/a.txt\n@@ -3 +3 @@\n-c\n+C\n";
+        let missing = format!("--- a/gone.txt\n+++ b/gone.txt\n@@ -1 +1 @@\n-x\n+y\n{rest}");
+        let overrun = format!("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n b\n c\n{rest}");
+        for (diff, kind, at) in [(missing, "file_not_found", 2), (overrun, "hunk_count_mismatch", 10)] {
+            let whole = unified::apply(&diff, UnifiedMode::Strict, |p| map.get(p).copied()).unwrap_err();
+            assert_eq!(whole.kind.code(), kind);
+            let mut s = UnifiedStream::new(files.clone(), UnifiedMode::Strict);
+            for (i, line) in diff.split_inclusive('\n').enumerate() {
+                let events = s.push(line);
+                let error = events.iter().find_map(|e| if let UnifiedEvent::Error(e) = e { Some(e) } else { None });
+                assert_eq!(error, (i + 1 == at).then_some(&whole), "{kind}: diff line {}", i + 1);
+            }
+        }
+    }
+
     #[test]
     fn each_line_is_read_a_few_times_whatever_the_pieces() {
         // 2,000 hunks in one file, one character at a time; then one hunk of
@@ -859,7 +932,10 @@ mod unified_diffs {
             hunks += s.push(&diff[i..i + 1]).iter().filter(|e| matches!(e, UnifiedEvent::Hunk { .. })).count();
         }
         assert_eq!(hunks, 1999);
-        assert!(s.lines_read() < 3 * lines, "{} lines read for {lines}", s.lines_read());
+        // Each hunk's lines are read when its last one comes (the reading
+        // runs out there: a `\\ No newline` line could follow), and again
+        // at the next `@@`, which ends it.
+        assert_eq!(s.lines_read(), 2 * (lines - 2), "{lines} lines");
         eprintln!("2,000 hunks, one char at a time: {} lines read for {lines}", s.lines_read());
         assert!(s.end().is_ok());
 
@@ -868,13 +944,45 @@ mod unified_diffs {
         big.extend((0..20000).map(|i| format!("+new {i}\n")));
         big.push_str("Done.\n");
         let lines = big.matches('\n').count();
-        let mut s = UnifiedStream::new([("f.txt".to_string(), input)], UnifiedMode::Strict);
+        let mut s = UnifiedStream::new([("f.txt".to_string(), input.clone())], UnifiedMode::Strict);
         let mut hunks = 0;
         for line in big.split_inclusive('\n') {
             hunks += s.push(line).iter().filter(|e| matches!(e, UnifiedEvent::Hunk { .. })).count();
         }
         assert_eq!(hunks, 1);
-        assert!(s.lines_read() < 4 * lines, "{} lines read for {lines}", s.lines_read());
+        // Read at its 1st, 2nd, 4th, ... line (each time it had too few),
+        // then at the last: a little over twice its lines.
+        assert_eq!(s.lines_read(), 60_772, "{lines} lines");
         eprintln!("one hunk of 28,000 lines, a line at a time: {} lines read for {lines}", s.lines_read());
+
+        // A git header of 2,000 extended lines, a line at a time: each of
+        // them could end it, but only 8 such readings come before the rule
+        // of doubling takes over.
+        let mut header = String::from("diff --git a/f.txt b/f.txt\n");
+        header.extend((0..2000).map(|i| format!("index {i}..2 100644\n")));
+        header.push_str("--- a/f.txt\n+++ b/f.txt\n@@ -3 +3 @@\n-row 2\n+ROW 2\n");
+        let mut s = UnifiedStream::new([("f.txt".to_string(), input)], UnifiedMode::Strict);
+        for line in header.split_inclusive('\n') {
+            s.push(line);
+        }
+        assert_eq!(s.lines_read(), 2_595);
+    }
+
+    /// Blank lines are context lines (some tools drop the space of an empty
+    /// one): they do not count among the lines that could end a hunk, whose
+    /// readings are few (8), so the line that does end it is read at once.
+    #[test]
+    fn blank_lines_keep_a_hunk_open() {
+        let input: String = (0..200).map(|i| if i % 2 == 0 { "\n".to_string() } else { format!("r{i}\n") }).collect();
+        let mut diff = String::from("--- a/f.txt\n+++ b/f.txt\n@@ -1,200 +1,200 @@\n");
+        diff.extend((0..199).map(|i| if i % 2 == 0 { "\n".to_string() } else { format!(" r{i}\n") }));
+        diff.push_str("-r199\n+R199\n");
+        let mut s = UnifiedStream::new([("f.txt".to_string(), input)], UnifiedMode::Strict);
+        for line in diff.split_inclusive('\n') {
+            let events = s.push(line);
+            assert!(events.iter().all(|e| matches!(e, UnifiedEvent::File { .. })), "{line:?}: {events:?}");
+        }
+        let events = s.push("Done.\n");
+        assert!(matches!(events.as_slice(), [UnifiedEvent::Hunk { placed, .. }] if placed.input_line == 1), "{events:?}");
     }
 }

@@ -120,9 +120,9 @@ pub struct UnifiedStream {
     done: usize,
     /// The file diff being read, if any.
     file: Option<Box<File>>,
-    /// Readings of the next step that ran out of lines, the lines it had at
-    /// the last, and the readings not due to its lines doubling.
-    tries: usize,
+    /// The lines the next step had when its last reading ran out of them
+    /// (0: no reading ran out), and the readings not due to its lines
+    /// doubling.
     tried: usize,
     early: usize,
     /// The first failure and the diff lines through which the one-shot call gives it.
@@ -145,7 +145,6 @@ impl UnifiedStream {
             ends: Vec::new(),
             done: 0,
             file: None,
-            tries: 0,
             tried: 0,
             early: 0,
             failure: None,
@@ -166,7 +165,7 @@ impl UnifiedStream {
             at += i + 1;
             self.ends.push(at);
         }
-        if self.ends.len() > before && !self.stopped && self.due(before) {
+        if self.ends.len() != before && !self.stopped && self.due(before) {
             let text = std::mem::take(&mut self.text);
             self.read(&text);
             self.text = text;
@@ -179,8 +178,9 @@ impl UnifiedStream {
     pub fn preview(&self) -> Vec<(String, Option<String>)> {
         let mut out: Vec<(String, Option<String>)> = self.written.changes().iter().map(|c| (c.path.clone(), c.contents.clone())).collect();
         if let Some(f) = &self.file {
+            // (An opened file has a name: the parser refuses a file diff with none.)
             let name = f.opened.name();
-            if f.hunks > 0 && !name.is_empty() {
+            if f.hunks > 0 {
                 let text = f.text();
                 match out.iter_mut().find(|(p, _)| p == name) {
                     Some(entry) => entry.1 = Some(text),
@@ -203,11 +203,6 @@ impl UnifiedStream {
         self.failure.as_ref().map(|(_, n)| *n)
     }
 
-    /// The text pushed so far.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
     /// The lines given to the parser so far, counted once per reading: a
     /// small multiple of the lines pushed, whatever the pieces.
     pub fn lines_read(&self) -> usize {
@@ -220,7 +215,7 @@ impl UnifiedStream {
     /// line can end a hunk (no hunk line) 8 times.
     fn due(&mut self, before: usize) -> bool {
         let waiting = self.ends.len().saturating_sub(self.done);
-        if self.tries == 0 || waiting >= 2 * self.tried {
+        if waiting >= 2 * self.tried {
             return true;
         }
         if self.early >= 8 {
@@ -243,11 +238,11 @@ impl UnifiedStream {
         let start = self.done.checked_sub(1).and_then(|i| self.ends.get(i)).copied().unwrap_or(0);
         let end = self.ends.last().copied().unwrap_or(0);
         let mut r = Reader::window(text.get(start..end).unwrap_or(""), self.done);
-        let total = self.ends.len();
-        self.lines_read += total - self.done;
+        let lines = self.ends.len() - self.done;
+        self.lines_read += lines;
         loop {
             let before = r.consumed();
-            if self.stopped || self.done + before >= total {
+            if self.stopped || before == lines {
                 break;
             }
             let read = match self.file.take() {
@@ -256,12 +251,10 @@ impl UnifiedStream {
             };
             if !read {
                 // The step looked past the lines there are: read it again later.
-                self.tries += 1;
-                self.tried = total - (self.done + before);
+                self.tried = lines - before;
                 self.done += before;
                 return;
             }
-            self.tries = 0;
             self.tried = 0;
             self.early = 0;
         }
@@ -307,7 +300,8 @@ impl UnifiedStream {
     /// A step in a file diff: its next hunk, or its end. False when it is
     /// not final (the file diff is then put back).
     fn hunk(&mut self, text: &str, r: &mut Reader, mut file: Box<File>) -> bool {
-        let hunk = next_hunk(r, file.display.as_deref(), file.hunks + 1);
+        let k = file.hunks + 1;
+        let hunk = next_hunk(r, file.display.as_deref(), k);
         if r.starved() {
             self.file = Some(file);
             return false;
@@ -330,7 +324,6 @@ impl UnifiedStream {
             }
             Ok(Some(h)) => h,
         };
-        let k = file.hunks + 1;
         let through = self.done + r.consumed() + if self.mode == UnifiedMode::Strict { h.overrun } else { 0 };
         let name = file.opened.name().to_string();
         let old = Arc::clone(&file.old);
