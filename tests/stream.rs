@@ -834,6 +834,10 @@ mod unified_diffs {
         let events = s.push("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-l1\n+L1\n");
         assert_eq!(events.len(), 1, "{events:?}");
         let mut events = s.push("@@ -3,8 +3,8 @@\n");
+        // The first hunk is placed, in the file diff still being read.
+        let preview = s.preview();
+        let [(path, Some(text))] = preview.as_slice() else { panic!("{preview:?}") };
+        assert_eq!((path.as_str(), text.get(..10)), ("a.txt", Some("L1\nl2\nl3\nl")));
         for i in 3..=9 {
             events.extend(s.push(&format!(" l{i}\n")));
         }
