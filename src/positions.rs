@@ -92,7 +92,8 @@ pub fn compose_splices(input: &str, done: &mut Vec<Splice>, later: &Splice) {
 
 /// Minimal splices of edits placed in `input` (sorted, disjoint splices, as
 /// [`compose_splices`] leaves them): each widened to the whole lines it
-/// touches (those sharing a line become one), then split into the runs of
+/// touches (but for the last line's break, the same before and after; those
+/// sharing a line become one), then split into the runs of
 /// lines that differ between its old lines and its new text and trimmed, as
 /// [`splices_between`] does for whole texts. A SEARCH/REPLACE edit names
 /// where it goes but not which of its lines change: this compares only the
@@ -109,11 +110,14 @@ pub fn compose_splices(input: &str, done: &mut Vec<Splice>, later: &Splice) {
 /// ```
 pub fn edit_splices(input: &str, placed: &[Splice]) -> Vec<Splice> {
     let line_start = |at: usize| input.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
+    // Where a group's comparison ends: at `at` when it starts a line, else
+    // at the line break of its line (the break itself is the same before and
+    // after, so it is left out of the comparison).
     let line_end = |at: usize| {
-        if at == 0 || input.get(..at).is_some_and(|t| t.ends_with('\n')) {
+        if line_start(at) == at {
             at
         } else {
-            input.get(at..).and_then(|t| t.find('\n')).map_or(input.len(), |i| at + i + 1)
+            input.get(at..).and_then(|t| t.find('\n')).map_or(input.len(), |i| at + i)
         }
     };
     let mut out = Vec::new();
@@ -155,5 +159,29 @@ mod tests {
         assert_eq!(got, [(0, 1, "A"), (8, 12, "😁"), (19, 19, "\nd")]);
         assert!(splices_between("same", "same").is_empty());
         assert_eq!(text::apply_splices("", &splices_between("", "x\n")), "x\n");
+    }
+
+    fn placed(list: &[(usize, usize, &str)]) -> Vec<Splice> {
+        list.iter().map(|&(start, end, text)| Splice { start, end, text: text.into() }).collect()
+    }
+
+    fn shape(s: &[Splice]) -> Vec<(usize, usize, &str)> {
+        s.iter().map(|s| (s.start, s.end, s.text.as_str())).collect()
+    }
+
+    #[test]
+    fn edits_in_the_middle_of_lines_are_grouped_by_the_lines_they_share() {
+        // Two lines, one edit each: two splices.
+        let input = "ab\ncd\n";
+        assert_eq!(shape(&edit_splices(input, &placed(&[(0, 1, "X"), (3, 4, "Y")]))), [(0, 1, "X"), (3, 4, "Y")]);
+        // An edit that ends at a line's start does not reach the next line.
+        assert_eq!(shape(&edit_splices(input, &placed(&[(0, 3, "Q\n"), (3, 4, "Y")]))), [(0, 2, "Q"), (3, 4, "Y")]);
+        // Two edits of one line: the line's one splice.
+        assert_eq!(shape(&edit_splices("abc\n", &placed(&[(0, 1, "X"), (2, 3, "Z")]))), [(0, 3, "XbZ")]);
+        // An edit that ends just before the line break, or in the middle of the line.
+        assert_eq!(shape(&edit_splices("abc\n", &placed(&[(1, 3, "Z")]))), [(1, 3, "Z")]);
+        assert_eq!(shape(&edit_splices("abcd\nx", &placed(&[(1, 2, "")]))), [(1, 2, "")]);
+        // On a last line without a line break.
+        assert_eq!(shape(&edit_splices("ab\ncd", &placed(&[(4, 5, "Y")]))), [(4, 5, "Y")]);
     }
 }

@@ -13,7 +13,8 @@
 //!   placements composed that way give the text `apply_edits` gives,
 //!   minimal, with no two touching; split by their lines (`edit_splices`,
 //!   what `applyEdits` reports) likewise, and for one edit the splices the
-//!   texts' line diff gives.
+//!   texts' line diff gives; and from splices anywhere in a line, the same
+//!   text, minimal, within the lines they touch.
 #![cfg(not(target_arch = "wasm32"))]
 
 use applypatch::blocks::{self, Edit, Options};
@@ -123,6 +124,25 @@ proptest! {
         prop_assert_eq!(apply_all(&input, &minimal), text.as_str());
         check_minimal(&input, &minimal)?;
         check_apart(&minimal)?;
+        // Split by their lines (`edit_splices`), from places anywhere in a
+        // line: the same text, minimal, and only within the lines the
+        // places touch.
+        let by_lines = edit_splices(&input, &done);
+        prop_assert_eq!(apply_all(&input, &by_lines), text.as_str());
+        check_minimal(&input, &by_lines)?;
+        let start_of = |at: usize| input[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end_of = |at: usize| input[at..].find('\n').map_or(input.len(), |i| at + i + 1);
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for p in &done {
+            let (a, b) = (start_of(p.start), end_of(p.end));
+            match spans.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => spans.push((a, b)),
+            }
+        }
+        for o in &by_lines {
+            prop_assert!(spans.iter().any(|&(a, b)| a <= o.start && o.end <= b), "{o:?} is outside the lines of {done:?}");
+        }
     }
 
     #[test]
