@@ -167,5 +167,26 @@ mod tests {
         let near = near_paths("f.txt", &many);
         assert_eq!(near.len(), LISTED + 1);
         assert!(list(&near).ends_with("d9/f.txt and more"), "{}", list(&near));
+        // Exactly as many as are listed: no "and more".
+        assert_eq!(
+            list(&near[..LISTED]),
+            "d0/f.txt, d1/f.txt, d2/f.txt, d3/f.txt, d4/f.txt, d5/f.txt, d6/f.txt, d7/f.txt, d8/f.txt and d9/f.txt"
+        );
+    }
+
+    #[test]
+    fn a_path_edits_away_comes_before_one_that_only_shares_the_name() {
+        // Three edits, the most for a path this long, against a path five edits away with the same file name.
+        let known = ["x/y/z/w/main_file.py", "a/b/c/mxyz_file.py"];
+        assert_eq!(near_paths("a/b/c/main_file.py", &known), ["a/b/c/mxyz_file.py", "x/y/z/w/main_file.py"]);
+    }
+
+    #[test]
+    fn a_path_past_the_longest_is_compared_by_name_only() {
+        let wanted = "a".repeat(LONGEST);
+        let longer = format!("{wanted}b");
+        // One edit away, but 1,025 characters long: only its name is compared, and it differs.
+        assert_eq!(near_paths(&wanted, &[longer.as_str()]), Vec::<&str>::new());
+        assert_eq!(near_paths(&wanted[1..], &[&longer[2..]]), [&longer[2..]]);
     }
 }

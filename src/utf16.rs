@@ -103,6 +103,9 @@ mod tests {
             bytes[at] = 0x80;
             assert!(!is_ascii(&bytes), "{at}");
         }
+        // Two words with a non-ASCII byte at the same place in one block.
+        let twice = [b"a\xc3\xa9bcdef".as_slice(), b"a\xc3\xa9bcdef", &[b'x'; 16]].concat();
+        assert!(!is_ascii(&twice));
         let mut ascii = [2, 0];
         offsets("abc", &mut ascii);
         assert_eq!(ascii, [2, 0]);
