@@ -92,8 +92,7 @@ pub fn compose_splices(input: &str, done: &mut Vec<Splice>, later: &Splice) {
 
 /// Minimal splices of edits placed in `input` (sorted, disjoint splices, as
 /// [`compose_splices`] leaves them): each widened to the whole lines it
-/// touches (but for the last line's break, the same before and after; those
-/// sharing a line become one), then split into the runs of
+/// touches (those sharing a line become one), then split into the runs of
 /// lines that differ between its old lines and its new text and trimmed, as
 /// [`splices_between`] does for whole texts. A SEARCH/REPLACE edit names
 /// where it goes but not which of its lines change: this compares only the
@@ -111,13 +110,13 @@ pub fn compose_splices(input: &str, done: &mut Vec<Splice>, later: &Splice) {
 pub fn edit_splices(input: &str, placed: &[Splice]) -> Vec<Splice> {
     let line_start = |at: usize| input.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
     // Where a group's comparison ends: at `at` when it starts a line, else
-    // at the line break of its line (the break itself is the same before and
-    // after, so it is left out of the comparison).
+    // after the line break of its line (the whole line is compared, so the
+    // line diff pairs whole lines, as it does for the whole texts).
     let line_end = |at: usize| {
         if line_start(at) == at {
             at
         } else {
-            input.get(at..).and_then(|t| t.find('\n')).map_or(input.len(), |i| at + i)
+            input.get(at..).and_then(|t| t.find('\n')).map_or(input.len(), |i| at + i + 1)
         }
     };
     let mut out = Vec::new();
@@ -181,6 +180,9 @@ mod tests {
         // An edit that ends just before the line break, or in the middle of the line.
         assert_eq!(shape(&edit_splices("abc\n", &placed(&[(1, 3, "Z")]))), [(1, 3, "Z")]);
         assert_eq!(shape(&edit_splices("abcd\nx", &placed(&[(1, 2, "")]))), [(1, 2, "")]);
+        // Deleting a line break and the line after it: the line diff of the
+        // whole lines deletes the second line with its own break.
+        assert_eq!(shape(&edit_splices("a\nb\n", &placed(&[(1, 3, "")]))), [(2, 4, "")]);
         // On a last line without a line break.
         assert_eq!(shape(&edit_splices("ab\ncd", &placed(&[(4, 5, "Y")]))), [(4, 5, "Y")]);
     }
