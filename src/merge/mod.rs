@@ -130,10 +130,18 @@ fn merged(
     Ok((merge, changes))
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Calls of [`changes_to_ours`] (tests: a merge works out its splices only when asked, and clean).
+    static CHANGES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// A clean merge's changes to ours: each region where the merge took
 /// theirs replaces ours' lines there with theirs, trimmed to the characters
 /// that differ ([`text::minimize`]). The other regions keep ours' lines.
 fn changes_to_ours(t: &Texts, regions: &[Region], ours: &str) -> Vec<Splice> {
+    #[cfg(test)]
+    CHANGES.with(|n| n.set(n.get() + 1));
     let mut out = Vec::new();
     // Byte offset of ours' line `line`.
     let (mut line, mut at) = (0usize, 0usize);
@@ -535,7 +543,28 @@ fn merge_into_with(base: &str, input: &str, patched: &str, splices: bool) -> Res
 
 #[cfg(test)]
 mod tests {
-    use super::{records, Table};
+    use super::{merge3, merge_into, merge_into_splices, records, Merge3Options, Table, CHANGES};
+
+    /// A merge's splices are worked out only for `merge_into_splices`, and
+    /// only when it is clean.
+    #[test]
+    fn splices_are_worked_out_only_when_asked_and_clean() {
+        let (base, ours, theirs) = ("a\nb\nc\nd\n", "a\nB\nc\nd\n", "a\nb\nc\nD\n");
+        let calls = || CHANGES.with(std::cell::Cell::get);
+        CHANGES.with(|n| n.set(0));
+        assert!(merge3(base, ours, theirs, &Merge3Options::default()).unwrap().is_clean());
+        assert_eq!(merge_into(base, ours, theirs).unwrap(), "a\nB\nc\nD\n");
+        assert_eq!(calls(), 0);
+        let (text, splices) = merge_into_splices(base, ours, theirs).unwrap();
+        assert_eq!((text.as_str(), calls()), ("a\nB\nc\nD\n", 1));
+        let splices: Vec<_> = splices.unwrap().into_iter().map(|s| (s.start, s.end, s.text)).collect();
+        assert_eq!(splices, [(6, 7, "D".to_string())]);
+        // Both sides changed line 2: a conflict, and no splices worked out.
+        let clash = "a\nX\nc\nd\n";
+        assert!(!merge3(base, ours, clash, &Merge3Options::default()).unwrap().is_clean());
+        assert!(merge_into_splices(base, ours, clash).is_err());
+        assert_eq!(calls(), 1);
+    }
 
     /// Code-like lines: a blank line and a closing brace in ten repeat.
     fn line(i: usize) -> String {
