@@ -187,15 +187,17 @@ struct Table<'a> {
     base: &'a [&'a str],
     /// The base's ids, one per line.
     base_ids: Vec<u32>,
-    /// Fingerprint << 32 | id + 1 per slot; 0: empty. A power of two long.
+    /// Fingerprint << 32, plus id + 1, per slot; 0: empty. A power of two long.
     slots: Vec<u64>,
     /// Per id: its line.
     lines: Vec<&'a str>,
     /// Per id: its first line in the base, or `u32::MAX` (not in the base).
     first: Vec<u32>,
-    /// Lines hashed (the work the tests count).
+    /// Lines hashed and slots probed for them (the work the tests count).
     #[cfg(test)]
     hashed: usize,
+    #[cfg(test)]
+    probed: usize,
 }
 
 /// A slot's fingerprint and id (`None`: empty).
@@ -292,6 +294,8 @@ impl<'a> Table<'a> {
             first,
             #[cfg(test)]
             hashed: n,
+            #[cfg(test)]
+            probed: 0,
         }
     }
 
@@ -311,6 +315,10 @@ impl<'a> Table<'a> {
         let mask = self.slots.len() - 1;
         let mut i = home(fp, self.slots.len());
         loop {
+            #[cfg(test)]
+            {
+                self.probed += 1;
+            }
             match self.slots.get(i).copied().and_then(slot) {
                 None => break,
                 Some((f, id)) if f == fp && self.lines.get(id as usize) == Some(&line) => return id,
@@ -321,7 +329,7 @@ impl<'a> Table<'a> {
         self.lines.push(line);
         self.first.push(at);
         if let Some(s) = self.slots.get_mut(i) {
-            *s = (u64::from(fp) << 32) | u64::from(id + 1);
+            *s = (u64::from(fp) << 32) + u64::from(id + 1);
         }
         if self.lines.len() * 2 > self.slots.len() {
             self.grow();
@@ -566,6 +574,36 @@ mod tests {
         assert_eq!(calls(), 1);
     }
 
+    /// Two lines with one fingerprint are two lines: the table compares
+    /// their text when the fingerprints agree.
+    #[test]
+    fn lines_that_share_a_fingerprint_stay_apart() {
+        let (a, b) = ("ejaebiacbb\n", "ebjjceeadg\n");
+        assert_eq!(crate::matcher::index::fingerprint(a.as_bytes()), crate::matcher::index::fingerprint(b.as_bytes()));
+        assert_eq!(merge3(a, b, a, &Merge3Options::default()).unwrap().text, b);
+        assert_eq!(
+            merge3(&format!("x\nm\n{a}"), &format!("x\nm\n{b}"), &format!("y\nm\n{a}"), &Merge3Options::default()).unwrap().text,
+            format!("y\nm\n{b}")
+        );
+    }
+
+    /// The slots double when more than half are taken, and not before: 1,024
+    /// lines fill 2,048 slots half (the probes pinned: a mutant that grows later probes more).
+    #[test]
+    fn the_table_grows_past_half_full() {
+        let base: String = (0..4).map(|i| format!("b{i}\n")).collect();
+        let side: String = (0..1020).map(|i| format!("s{i}\n")).collect();
+        let (b, o) = (records(&base), records(&side));
+        let mut table = Table::new(&b);
+        assert_eq!(table.slots.len(), 16);
+        let ids = table.side_ids(&o);
+        assert_eq!(ids, (4..1024).collect::<Vec<u32>>());
+        assert_eq!((table.len(), table.slots.len()), (1024, 2048));
+        assert_eq!(table.probed, 1_818);
+        // Each line again: the same ids, found where they were put.
+        assert_eq!(table.side_ids(&o), ids);
+    }
+
     /// Code-like lines: a blank line and a closing brace in ten repeat.
     fn line(i: usize) -> String {
         match i % 10 {
@@ -606,10 +644,14 @@ mod tests {
         let ours_ids = table.side_ids(&o);
         let changed_ours = n / 50 + n / 100 + n / 200;
         assert!(table.hashed - n <= 2 * changed_ours, "ours hashed {} lines for {changed_ours} changes", table.hashed - n);
+        // And exactly what these edits cost (each side line hashed is counted).
+        assert_eq!(table.hashed - n, 5_500);
         let before = table.hashed;
         let theirs_ids = table.side_ids(&t);
         let changed_theirs = n / 100 * 3;
         assert!(table.hashed - before <= 2 * changed_theirs, "theirs hashed {} lines", table.hashed - before);
+        assert_eq!(table.hashed - before, 4_001);
+        assert_eq!(table.probed, 11_863);
         // The same ids as hashing every line.
         let mut all = std::collections::HashMap::new();
         let mut id = |l: &str| {
