@@ -574,6 +574,19 @@ mod tests {
         assert_eq!(calls(), 1);
     }
 
+    /// Where a conflict is in the input: its lines, or the line it follows
+    /// when the input deleted the lines the patch changed.
+    #[test]
+    fn a_conflict_names_its_input_lines() {
+        let tail = "Nothing was applied. Read the text again and write the patch against it as it is now.";
+        let head =
+            "The patch was written against an earlier version of the text, and the text changed since in the same places: 1 conflict at";
+        let e = merge_into("a\nb\nc\n", "a\nc\n", "a\nB\nc\n").unwrap_err();
+        assert_eq!(e.message, format!("{head} input after line 1 (base lines 2-2). {tail}"));
+        let e = merge_into("a\nb\nc\n", "a\nX\nc\n", "a\nB\nc\n").unwrap_err();
+        assert_eq!(e.message, format!("{head} input lines 2-2 (base lines 2-2). {tail}"));
+    }
+
     /// Two lines with one fingerprint are two lines: the table compares
     /// their text when the fingerprints agree.
     #[test]

@@ -2,7 +2,7 @@
 // few distinct lines (tests/fixtures/merge-small.json, read by
 // tests/merge.rs): edits close together, so conflicts are joined (merge),
 // trimmed (zdiff3) and placed in every way the real histories of
-// merge-git.json rarely reach. Run: node tests/differential/record-merge-small.mjs
+// merge-git.json rarely reach, and with CRLF line endings. Run: node tests/differential/record-merge-small.mjs
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,27 @@ for (let i = 0; i < 1500; i++) {
   const base = Array.from({ length: 3 + rand(8) }, line);
   const [ours, theirs] = [edit(base).join(''), edit(base).join('')];
   const b = base.join('');
+  cases.push({
+    base: b,
+    ours,
+    theirs,
+    merge: mergeFile(b, ours, theirs, 'merge'),
+    diff3: mergeFile(b, ours, theirs, 'diff3'),
+    zdiff3: mergeFile(b, ours, theirs, 'zdiff3'),
+  });
+}
+// Then 500 with other line endings: each file all CRLF (half of them), all
+// LF or mixed, and a quarter without a line break at the end: where git
+// decides whether a conflict's markers end with CRLF.
+const endings = (lines) => {
+  const mode = rand(4);
+  let text = lines.map((l) => l.slice(0, -1) + (mode < 2 ? '\r\n' : mode === 2 || rand(2) ? '\n' : '\r\n')).join('');
+  if (rand(4) === 0) text = text.replace(/\r?\n$/, '');
+  return text;
+};
+for (let i = 0; i < 500; i++) {
+  const base = Array.from({ length: 3 + rand(8) }, line);
+  const [b, ours, theirs] = [endings(base), endings(edit(base)), endings(edit(base))];
   cases.push({
     base: b,
     ours,
