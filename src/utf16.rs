@@ -44,6 +44,15 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
     chunks.remainder().is_ascii()
 }
 
+/// Whether UTF-8 `bytes` hold U+FFFD (EF BF BD). `TextEncoder.encodeInto`
+/// writes a lone surrogate as that character, so a string whose encoding
+/// does not hold it was well-formed UTF-16: the npm wrapper checks a string
+/// in full only when this is true. The lead byte is found by `memchr`
+/// (16 bytes at a time in wasm), not one byte at a time in JS.
+pub fn holds_replacement(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(0xEF, bytes).any(|i| bytes.get(i + 1..i + 3) == Some(&[0xBF, 0xBD]))
+}
+
 #[cfg(test)]
 thread_local! {
     /// Words [`len`] counted one at a time (tests: an ASCII block is not).
@@ -84,6 +93,21 @@ pub fn len(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn holds_replacement_finds_the_whole_sequence_only() {
+        assert!(holds_replacement("a\u{FFFD}b".as_bytes()));
+        assert!(holds_replacement("\u{FFFD}".as_bytes()));
+        // Other characters led by EF (U+F000 to U+FFFF), and EF BF at the end.
+        assert!(!holds_replacement("\u{FF0C}\u{FFFC}\u{F8FF}".as_bytes()));
+        assert!(!holds_replacement(&[b'a', 0xEF, 0xBF]));
+        assert!(!holds_replacement(&[0xEF, 0xBD, 0xBF]));
+        // Past the first EF, and past 16 bytes (memchr's blocks).
+        let long = format!("{}\u{FF0C}{}\u{FFFD}", "x".repeat(40), "y".repeat(40));
+        assert!(holds_replacement(long.as_bytes()));
+        assert!(!holds_replacement(long.replace('\u{FFFD}', "z").as_bytes()));
+        assert!(!holds_replacement(b""));
+    }
 
     #[test]
     fn offsets_count_code_units() {

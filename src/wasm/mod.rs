@@ -221,6 +221,18 @@ pub fn reserve_input(len: usize, keep: usize) -> *mut u8 {
     })
 }
 
+/// Whether the `len` bytes at `offset` of the input buffer hold U+FFFD, as
+/// [`crate::utf16::holds_replacement`]: the wrapper's test of whether a
+/// non-ASCII string it encoded there needs its full well-formedness check.
+/// Bytes out of the buffer's range answer true (the full check decides).
+#[wasm_bindgen(js_name = holdsReplacement)]
+pub fn holds_replacement(offset: usize, len: usize) -> bool {
+    INPUT.with(|cell| {
+        let Ok(buf) = cell.try_borrow() else { return true };
+        offset.checked_add(len).and_then(|end| buf.get(offset..end)).is_none_or(crate::utf16::holds_replacement)
+    })
+}
+
 /// The input as text. Checking that ASCII text is UTF-8 takes one pass of
 /// [`crate::utf16::is_ascii`]; `str::from_utf8` reads four bytes at a time in
 /// wasm32, a tenth of an exact edit-block match in a small file.
