@@ -51,6 +51,18 @@ export type ExtraBinding = typeof ExtraGlue;
 /** Either engine (for what both have: the merge, the splices). */
 export type AnyEngine = Engine<CoreBinding> | Engine<ExtraBinding>;
 
+/**
+ * An object the engine hands out (a wasm-bindgen class): `free` frees it in
+ * its instance; `__destroy_into_raw` forgets its pointer and takes it out of
+ * the glue's FinalizationRegistry without a call into wasm (every class of
+ * the glue has it: scripts/build.mjs checks).
+ */
+export interface Handed {
+  free(): void;
+  // Not in wasm-bindgen's declarations, which leave out its internals.
+  __destroy_into_raw?(): number;
+}
+
 /** What every module's binding has: its memory and input buffer. */
 export interface Binding {
   wasmMemory(): WebAssembly.Memory;
@@ -110,7 +122,7 @@ export class Engine<B extends Binding> {
    * While there is one, no call replaces the instance for its memory: the
    * object lives in it. (A trap replaces it anyway; the object is then lost.)
    */
-  #live = 0;
+  #live = new Set<Handed>();
 
   /**
    * `load` compiles the module on the first call that needs it and hands
@@ -177,7 +189,12 @@ export class Engine<B extends Binding> {
   #renew(): boolean {
     if (this.#renewInstance === undefined || this.#glue === undefined) return false;
     this.#generation++;
-    this.#live = 0;
+    // The objects of the old instance are let go without a call into wasm.
+    // Left registered, the glue's FinalizationRegistry would free their
+    // pointers into the new instance once they are collected: a trap there,
+    // or a corrupted heap.
+    for (const object of this.#live) object.__destroy_into_raw?.();
+    this.#live.clear();
     try {
       this.#renewInstance();
     } catch {
@@ -189,7 +206,7 @@ export class Engine<B extends Binding> {
 
   /** After a call: an instance whose memory grew past the limit is replaced, unless an object still lives in it. */
   #giveBackMemory(): void {
-    if (this.#memory!.buffer.byteLength > MEMORY_LIMIT && this.#live === 0) this.#renew();
+    if (this.#memory!.buffer.byteLength > MEMORY_LIMIT && this.#live.size === 0) this.#renew();
   }
 
   /**
@@ -200,15 +217,15 @@ export class Engine<B extends Binding> {
    * one. Memory over {@link MEMORY_LIMIT} is given back once the object is
    * freed. @internal
    */
-  withPrepared<P extends { free(): void }, R>(kind: string, make: () => P, use: (prepared: P) => R): R {
+  withPrepared<P extends Handed, R>(kind: string, make: () => P, use: (prepared: P) => R): R {
     const prepared = make();
     const born = this.#generation;
-    this.#live++;
+    this.#live.add(prepared);
     try {
       return use(this.#guardObject(kind, prepared));
     } finally {
       if (this.#generation === born) {
-        this.#live--;
+        this.#live.delete(prepared);
         prepared.free();
         this.#giveBackMemory();
       }
@@ -222,10 +239,10 @@ export class Engine<B extends Binding> {
    * object stops holding the instance once it is collected. A trap still
    * replaces the instance at once; the object is then lost. @internal
    */
-  holdPrepared<P extends { free(): void }>(kind: string, prepared: P): Held<P> {
+  holdPrepared<P extends Handed>(kind: string, prepared: P): Held<P> {
     const born = this.#generation;
     let released = false;
-    this.#live++;
+    this.#live.add(prepared);
     // Its methods guarded once each, not at every call (a stream calls push once per section).
     const methods = new Map<PropertyKey, unknown>();
     const object = new Proxy(prepared, {
@@ -247,7 +264,7 @@ export class Engine<B extends Binding> {
         if (released) return;
         released = true;
         if (this.#generation !== born) return;
-        this.#live--;
+        this.#live.delete(prepared);
         prepared.free();
         this.#giveBackMemory();
       },
@@ -290,7 +307,7 @@ export class Engine<B extends Binding> {
       // reserveInput and holdsReplacement are followed by the call that reads the input, and a
       // prepare call hands out an object that lives in the instance: never
       // drop the instance in between.
-      if (mayRenew && this.#memory!.buffer.byteLength > MEMORY_LIMIT && this.#live === 0) this.#renew();
+      if (mayRenew && this.#memory!.buffer.byteLength > MEMORY_LIMIT && this.#live.size === 0) this.#renew();
       return result;
     };
   }

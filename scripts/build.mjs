@@ -112,6 +112,16 @@ for (const name of engines) {
   if (/import\.meta|\brequire\(|^import /m.test(glue) || !glue.includes('export function __wbg_set_wasm')) {
     throw new Error('wasm-bindgen glue changed shape: expected plain exports and __wbg_set_wasm, no imports');
   }
+  // js/binding.ts lets go of an old instance's objects with each class's
+  // __destroy_into_raw (out of the glue's FinalizationRegistry, so that it
+  // never frees them into a new instance).
+  const classes = [...glue.matchAll(/^export class (\w+)/gm)].map((m) => m[1]);
+  const detachable = (glue.match(/^ {4}__destroy_into_raw\(\) \{$/gm) ?? []).length;
+  if (detachable !== classes.length) {
+    throw new Error(
+      `wasm-bindgen glue changed shape: ${classes.length} classes, ${detachable} with __destroy_into_raw(); update js/binding.ts (Handed)`,
+    );
+  }
   // A fresh wasm instance on demand: js/binding.ts asks js/load.ts for one
   // after a trap, or to give back memory a call grew. The glue caches views
   // of the instance's memory; this function, added here, forgets them. The

@@ -8,11 +8,13 @@
 // maximum, so the engine's next allocation fails inside wasm (an allocation
 // failure aborts, which is a trap), as it would on a huge input.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import {
   apply,
   applyBatch,
@@ -36,6 +38,7 @@ import {
 import { applyPatchToDirectory, createEditor } from 'applypatch/node';
 
 const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binding = require('../../dist/cjs/binding.js');
 const engines = {
   core: require('../../dist/cjs/engines/core.js').core,
@@ -234,4 +237,49 @@ test('ordinary calls keep one instance (its memory is not dropped each time)', (
   const memory = engines.core.wasm().wasmMemory();
   for (let i = 0; i < 50; i++) apply(`${'a\n'.repeat(1000)}end\n`, '@@\n-end\n+END');
   assert.equal(engines.core.wasm().wasmMemory(), memory);
+});
+
+// An object the engine handed out (here the patch applyFiles prepared) is
+// lost when a trap replaces its instance. wasm-bindgen's glue registers each
+// such object with a FinalizationRegistry that frees its pointer when it is
+// collected, into whatever instance the glue holds then: the new one, where
+// that pointer means nothing (a trap there, or a corrupted heap). The engine
+// lets go of the old instance's objects when it replaces it: each forgets its
+// pointer (0) and leaves the registry. Run in a child with --expose-gc, so the
+// lost objects are collected and their finalizers would run.
+test('an object lost to a trap is never freed into the new instance when it is collected', () => {
+  const code = `import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/');
+const ap = require('applypatch');
+const { core } = require('./dist/cjs/engines/core.js');
+const uncaught = [];
+process.on('uncaughtException', (e) => uncaught.push(String(e)));
+const patch = ${JSON.stringify(patch)};
+const large = 'x\\n'.repeat(1 << 20) + 'a\\n';
+const exhaust = () => {
+  const memory = core.wasm().wasmMemory();
+  for (let pages = 32768; pages >= 1; pages = Math.floor(pages / 2)) for (;;) try { memory.grow(pages); } catch { break; }
+};
+const out = [];
+for (let round = 0; round < 3; round++) {
+  const b = core.wasm();
+  const { reserveInput, preparePatch } = b;
+  let calls = 0;
+  let prepared;
+  b.preparePatch = (...args) => (prepared = preparePatch(...args));
+  // The patch goes in first and is prepared; copying the file in traps.
+  b.reserveInput = (...args) => { if (++calls === 2) exhaust(); return reserveInput(...args); };
+  try { ap.applyFiles({ 'a.txt': large }, patch); out.push('returned'); } catch (e) { out.push(e.code); }
+  finally { Object.assign(b, { reserveInput, preparePatch }); }
+  out.push(prepared.__wbg_ptr);
+  prepared = undefined;
+  for (let i = 0; i < 3; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 20)); }
+  for (let i = 0; i < 200; i++) if (ap.applyFiles({ 'a.txt': 'a\\n' }, patch)['a.txt'] !== 'b\\n') throw new Error('applyFiles');
+}
+console.log(JSON.stringify({ out, uncaught }));
+`;
+  const result = JSON.parse(
+    execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }),
+  );
+  assert.deepEqual(result, { out: ['internal_error', 0, 'internal_error', 0, 'internal_error', 0], uncaught: [] });
 });
