@@ -389,6 +389,9 @@ impl Reader {
     }
 }
 
+/// The lines a section has room for when its first line is read.
+const FIRST_LINES: usize = 16;
+
 /// Adds what one line did to the sections read so far.
 fn build<'d>(sections: &mut Vec<Section<'d>>, step: Step<'d>) {
     match step {
@@ -405,6 +408,12 @@ fn build<'d>(sections: &mut Vec<Section<'d>>, step: Step<'d>) {
                 sections.push(Section::default());
             }
             if let Some(s) = sections.last_mut() {
+                if s.lines.capacity() == 0 {
+                    // A Vec grows to 4, 8, then 16: most sections have a
+                    // dozen lines, so they start at 16 (at most 16 unused a
+                    // section) instead of growing three times.
+                    s.lines.reserve_exact(FIRST_LINES);
+                }
                 s.lines.push(l);
             }
         }

@@ -302,7 +302,7 @@ pub fn splices(lines: &Lines, edits: &[LineEdit], nl: Ending, policy: FinalNewli
     }
 
     // Kept bytes past the real end are the virtual newline: emit it as text.
-    let mut out: Vec<Splice> = Vec::new();
+    let mut out: Vec<Splice> = Vec::with_capacity(edits.len() + 1);
     let mut kept_to = 0; // end of the last kept range of the input
     let mut pending = String::new();
     let flush = |out: &mut Vec<Splice>, upto: usize, kept_to: usize, pending: &mut String| {
@@ -322,6 +322,9 @@ pub fn splices(lines: &Lines, edits: &[LineEdit], nl: Ending, policy: FinalNewli
                     pending.push_str(nl.as_str().get(a.max(len) - len..).unwrap_or(""));
                 }
             }
+            // The edit's text becomes the pending text itself when there is
+            // none yet (most splices hold one edit's text): no second copy.
+            Piece::Text(t) if pending.is_empty() => pending = t,
             Piece::Text(t) => pending.push_str(&t),
         }
     }

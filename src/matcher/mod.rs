@@ -29,7 +29,7 @@ pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<DiffEdit<'d>> {
     let mut out = Vec::new();
     let mut old = 0; // lines of the old side seen so far
     let mut run: Option<(usize, DiffEdit<'d>)> = None;
-    for l in &section.lines {
+    for (i, l) in section.lines.iter().enumerate() {
         if l.kind == LineKind::Context {
             if let Some((_, mut e)) = run.take() {
                 e.edit.end = at + old;
@@ -45,7 +45,13 @@ pub fn runs<'d>(section: &Section<'d>, at: usize) -> Vec<DiffEdit<'d>> {
         });
         match l.kind {
             LineKind::Remove => old += 1,
-            LineKind::Add => e.edit.new.push(Cow::Borrowed(l.text)),
+            LineKind::Add => {
+                if e.edit.new.capacity() == 0 {
+                    // Room for the section's lines left (at most 16), not 4, 8, 16.
+                    e.edit.new.reserve_exact(section.lines.len().saturating_sub(i).min(16));
+                }
+                e.edit.new.push(Cow::Borrowed(l.text))
+            }
             LineKind::Context => {}
         }
     }

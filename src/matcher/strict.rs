@@ -111,7 +111,8 @@ impl Plan {
             last_anchor = Some(at);
         }
         let anchored = last_anchor.is_some();
-        let old: Vec<&str> = section.old().map(|l| l.text).collect();
+        let mut old: Vec<&str> = Vec::with_capacity(section.lines.len());
+        old.extend(section.old().map(|l| l.text));
         if old.is_empty() {
             let at = if section.eof.is_some() {
                 n

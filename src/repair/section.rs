@@ -579,7 +579,9 @@ pub fn skip_anchor(idx: &Index, a: &Anchor, ctx: &mut Ctx) -> bool {
 /// Whether a section can be "already applied" at all: it changes something,
 /// and leaves some lines to look for.
 pub(crate) fn new_side<'d>(section: &Section<'d>) -> Option<Vec<&'d str>> {
-    let new: Vec<&str> = section.new_side().map(|l| l.text).collect();
+    // Sized for the whole section: a filtered collect starts at 4 and grows.
+    let mut new: Vec<&str> = Vec::with_capacity(section.lines.len());
+    new.extend(section.new_side().map(|l| l.text));
     let old = section.old().map(|l| l.text);
     if new.is_empty() || !section.has_changes() || old.eq(new.iter().copied()) {
         return None;
