@@ -409,11 +409,13 @@ fn copy(out: &mut String, lines: &[&str], add_nl: bool, crlf: bool) {
 }
 
 /// Whether line `i` of a text ends with CRLF; `None` when that cannot be
-/// told (an empty text, or a single line without a break).
+/// told (an empty text, or a single line without a break). A last line
+/// without a break is told by the line before it. `lines` are [`records`]:
+/// every line but the last ends with `\n`.
 fn crlf_at(lines: &[&str], i: usize) -> Option<bool> {
     let crlf = |l: &str| l.len() > 1 && l.as_bytes().get(l.len() - 2) == Some(&b'\r');
     let line = lines.get(i)?;
-    if i + 1 < lines.len() || line.ends_with('\n') {
+    if line.ends_with('\n') {
         return Some(crlf(line));
     }
     if i == 0 {
@@ -551,7 +553,20 @@ fn merge_into_with(base: &str, input: &str, patched: &str, splices: bool) -> Res
 
 #[cfg(test)]
 mod tests {
-    use super::{merge3, merge_into, merge_into_splices, records, Merge3Options, Table, CHANGES};
+    use super::{crlf_at, merge3, merge_into, merge_into_splices, records, Merge3Options, Table, CHANGES};
+
+    /// A last line without a break is told by the line before it (the
+    /// fallback that git's conflict markers take their CRLF from).
+    #[test]
+    fn a_last_line_without_a_break_is_told_by_the_line_before_it() {
+        assert_eq!(crlf_at(&records("a\r\nb"), 1), Some(true));
+        assert_eq!(crlf_at(&records("a\nb"), 1), Some(false));
+        assert_eq!(crlf_at(&records("a\r\nb\n"), 1), Some(false));
+        assert_eq!(crlf_at(&records("a\nb\r\n"), 1), Some(true));
+        assert_eq!(crlf_at(&records("b"), 0), None);
+        assert_eq!(crlf_at(&records(""), 0), None);
+        assert_eq!(crlf_at(&records("a\r\n"), 1), None);
+    }
 
     /// A merge's splices are worked out only for `merge_into_splices`, and
     /// only when it is clean.
