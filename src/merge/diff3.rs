@@ -107,24 +107,19 @@ pub(crate) fn regions(files: &Files, style: Style, counts: &mut Counts, work: &m
         let same_change =
             x_i1 == y_i1 && x_chg1 == y_chg1 && x_chg2 == y_chg2 && ids(files.ours, x_i2, x_chg2) == ids(files.theirs, y_i2, y_chg2);
         if !same_change {
+            // The conflict starts where the earlier of the two changes
+            // starts, and here ends where ours ends (in the base and ours)
+            // and theirs ends (in theirs). git's xdl_do_merge widens it to
+            // the later of the two ends at once; here `append` does: the
+            // change that ends later is not consumed below, so it is
+            // appended next (alone or in the next conflict), and being
+            // within this conflict it joins it, which sets all three ends
+            // from its own. (The recorded triples of git merge-file pin the
+            // outcome: tests/merge_differential.rs, tests/merge_large.rs.)
             let off = x_i1 - y_i1;
-            let ffo = off + x_chg1 - y_chg1;
-            let (mut i0, mut i1, mut i2) = (x_i1, x_i2, y_i2);
-            if off > 0 {
-                i0 -= off;
-                i1 -= off;
-            } else {
-                i2 += off;
-            }
-            let mut chg0 = x_i1 + x_chg1 - i0;
-            let mut chg1 = x_i2 + x_chg2 - i1;
-            let mut chg2 = y_i2 + y_chg2 - i2;
-            if ffo < 0 {
-                chg0 -= ffo;
-                chg1 -= ffo;
-            } else {
-                chg2 += ffo;
-            }
+            let (ahead, behind) = (off.max(0), off.min(0));
+            let (i0, i1, i2) = (x_i1 - ahead, x_i2 - ahead, y_i2 + behind);
+            let (chg0, chg1, chg2) = (x_i1 + x_chg1 - i0, x_i2 + x_chg2 - i1, y_i2 + y_chg2 - i2);
             append(&mut out, Region { mode: Mode::Conflict, i0, chg0, i1, chg1, i2, chg2 });
         }
         let end1 = x_i1 + x_chg1;
@@ -224,5 +219,39 @@ fn trim_conflicts(files: &Files, regions: &mut [Region]) {
             m.chg1 -= 1;
             m.chg2 -= 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{append, Mode, Region};
+
+    fn region(mode: Mode, [i0, chg0, i1, chg1, i2, chg2]: [isize; 6]) -> Region {
+        Region { mode, i0, chg0, i1, chg1, i2, chg2 }
+    }
+
+    fn spans(regions: &[Region]) -> Vec<(Mode, [isize; 6])> {
+        regions.iter().map(|r| (r.mode, [r.i0, r.chg0, r.i1, r.chg1, r.i2, r.chg2])).collect()
+    }
+
+    /// A region that overlaps or touches the last one on either side joins
+    /// it, reaching to its own ends; a join of different modes is a
+    /// conflict, of one mode keeps it. (The merge itself joins a change only
+    /// to a conflict it is part of; this is the rule as git's
+    /// xdl_append_merge states it.)
+    #[test]
+    fn a_region_joins_the_last_where_it_touches_either_side() {
+        // Touching on our side only (ours 2..4, the next from 4): joined.
+        let mut out = vec![region(Mode::Ours, [2, 2, 2, 2, 2, 2])];
+        append(&mut out, region(Mode::Ours, [5, 1, 4, 3, 9, 1]));
+        assert_eq!(spans(&out), [(Mode::Ours, [2, 4, 2, 5, 2, 8])]);
+        // Touching on their side only (theirs 2..4, the next from 4).
+        let mut out = vec![region(Mode::Ours, [2, 2, 2, 2, 2, 2])];
+        append(&mut out, region(Mode::Theirs, [5, 1, 9, 1, 4, 3]));
+        assert_eq!(spans(&out), [(Mode::Conflict, [2, 4, 2, 8, 2, 5])]);
+        // Apart on both sides by a line: two regions.
+        let mut out = vec![region(Mode::Theirs, [2, 2, 2, 2, 2, 2])];
+        append(&mut out, region(Mode::Theirs, [5, 1, 5, 1, 5, 1]));
+        assert_eq!(spans(&out), [(Mode::Theirs, [2, 2, 2, 2, 2, 2]), (Mode::Theirs, [5, 1, 5, 1, 5, 1])]);
     }
 }

@@ -587,6 +587,13 @@ mod tests {
         assert!(!merge3(base, ours, clash, &Merge3Options::default()).unwrap().is_clean());
         assert!(merge_into_splices(base, ours, clash).is_err());
         assert_eq!(calls(), 1);
+        // One side is the base: the result is the other side, as it is, and
+        // no regions are worked out. An input that is the base has no
+        // splices of its own (they are the patch's); a patch that changed
+        // nothing has none.
+        assert_eq!(merge_into_splices(base, base, theirs).unwrap(), (theirs.to_string(), None));
+        assert_eq!(merge_into_splices(base, ours, base).unwrap(), (ours.to_string(), Some(Vec::new())));
+        assert_eq!(calls(), 1);
     }
 
     /// Where a conflict is in the input: its lines, or the line it follows
