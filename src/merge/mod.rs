@@ -553,7 +553,9 @@ fn merge_into_with(base: &str, input: &str, patched: &str, splices: bool) -> Res
 
 #[cfg(test)]
 mod tests {
-    use super::{crlf_at, merge3, merge_into, merge_into_splices, records, Merge3Options, Table, CHANGES};
+    use super::{
+        crlf_at, merge3, merge3_counted, merge_into, merge_into_splices, records, Merge3Options, Table, Work, CHANGES, MAX_MERGE_WORK,
+    };
 
     /// A last line without a break is told by the line before it (the
     /// fallback that git's conflict markers take their CRLF from).
@@ -594,6 +596,20 @@ mod tests {
         assert_eq!(merge_into_splices(base, base, theirs).unwrap(), (theirs.to_string(), None));
         assert_eq!(merge_into_splices(base, ours, base).unwrap(), (ours.to_string(), Some(Vec::new())));
         assert_eq!(calls(), 1);
+    }
+
+    /// In the `merge` style a conflict where one side removed the lines is
+    /// not diffed again, side against side (git skips it too): that diff
+    /// could only find every line of the other side new. The merge's work
+    /// is its two diffs against the base.
+    #[test]
+    fn a_conflict_with_an_empty_side_is_not_diffed_again() {
+        for (ours, theirs) in [("a\nd\n", "a\nB\nC\nd\n"), ("a\nB\nC\nd\n", "a\nd\n")] {
+            let mut work = Work::new(MAX_MERGE_WORK);
+            let merged = merge3_counted("a\nb\nc\nd\n", ours, theirs, &Merge3Options::default(), &mut work).unwrap();
+            assert_eq!(merged.conflicts.len(), 1);
+            assert_eq!(MAX_MERGE_WORK - work.left(), 14, "{ours:?} {theirs:?}");
+        }
     }
 
     /// Where a conflict is in the input: its lines, or the line it follows

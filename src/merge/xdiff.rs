@@ -53,6 +53,12 @@ impl Work {
         Work { left: limit }
     }
 
+    /// The work left (tests count a merge's work with it).
+    #[cfg(test)]
+    pub(crate) fn left(&self) -> u64 {
+        self.left
+    }
+
     fn spend(&mut self, n: u64) -> Result<()> {
         match self.left.checked_sub(n) {
             Some(left) => {
