@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // What a browser downloads and what loading the engine costs, for the design
-// the package uses (the .wasm as hex inside the JS, compiled synchronously
+// the package uses (the .wasm packed inside the JS, compiled synchronously
 // during the import) against the alternative (a separate .wasm file, fetched
 // and compiled asynchronously).
 //
 // Sizes: gzip -9 and brotli -11 of
 //   - the core engine's .wasm alone, and its module (dist/wasm/core.mjs:
-//     the glue and the .wasm as hex),
+//     the glue and the packed .wasm),
 //   - an esbuild --bundle --minify of a page importing `apply` alone, and of
 //     one using the whole API (what a browser downloads: JS with the engine).
 // Start-up (medians, in this Node and in headless Chromium when present):
-//   - hex → bytes, new WebAssembly.Module (sync), new WebAssembly.Instance,
+//   - unpacking (js/load.ts unpack), new WebAssembly.Module (sync),
 //   - WebAssembly.compile (async) of the same bytes, for comparison (Node),
 //   - the whole import of dist/browser.mjs.
 //
@@ -34,8 +34,9 @@ if (!existsSync(stamp) || statSync(join(bundlers, 'package-lock.json')).mtimeMs 
 }
 
 const bytesModule = readFileSync(join(root, 'dist', 'wasm', 'core.mjs'));
-const { hex } = await import(pathToFileURL(join(root, 'dist', 'wasm', 'core.mjs')).href);
-const wasm = Buffer.from(hex, 'hex');
+const { packed } = await import(pathToFileURL(join(root, 'dist', 'wasm', 'core.mjs')).href);
+const { unpack } = await import(pathToFileURL(join(root, 'dist', 'esm', 'load.js')).href);
+const wasm = Buffer.from(unpack(packed));
 
 const work = mkdtempSync(join(tmpdir(), 'applypatch-load-'));
 const bundle = (name, code) => {
@@ -60,7 +61,7 @@ rmSync(work, { recursive: true, force: true });
 console.log('what a browser downloads                      raw       gzip     brotli');
 for (const [name, b] of [
   ['the .wasm alone (if it were a separate file)', wasm],
-  ['dist/wasm/core.mjs (glue, the .wasm as hex)', bytesModule],
+  ['dist/wasm/core.mjs (glue, the packed .wasm)', bytesModule],
   ['a page using `apply` alone (esbuild bundle)', applyOnly],
   ['a page using the whole API (esbuild bundle)', whole],
 ]) {
@@ -70,16 +71,10 @@ for (const [name, b] of [
 // Each start-up is measured in a fresh process (V8 reuses a module compiled
 // from the same bytes within one process), as the first compile a user pays.
 const probe = `
-const { hex } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'wasm', 'core.mjs')).href)});
+const { packed } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'wasm', 'core.mjs')).href)});
+const { unpack } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'esm', 'load.js')).href)});
 const t0 = performance.now();
-let bytes;
-if (process.argv[1] === 'loop') {
-  bytes = new Uint8Array(hex.length >>> 1);
-  for (let i = 0, j = 0; i < bytes.length; i++, j += 2) {
-    const hi = hex.charCodeAt(j), lo = hex.charCodeAt(j + 1);
-    bytes[i] = (((hi & 0xf) + (hi >> 6) * 9) << 4) | ((lo & 0xf) + (lo >> 6) * 9);
-  }
-} else bytes = Uint8Array.fromHex ? Uint8Array.fromHex(hex) : Buffer.from(hex, 'hex');
+const bytes = unpack(packed);
 const t1 = performance.now();
 let module;
 if (process.argv[1] === 'async') module = await WebAssembly.compile(bytes);
@@ -94,15 +89,13 @@ const runs = (mode) =>
 const med = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
 const sync = runs('sync');
 const async_ = runs('async');
-const loop = runs('loop');
 // The whole import of the package, as a user's first line does it.
 const importProbe = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'browser.mjs')).href)}); console.log(performance.now() - t);`;
 const imports = Array.from({ length: 11 }, () =>
   Number(execFileSync(process.execPath, ['--input-type=module', '-e', importProbe], { encoding: 'utf8' })),
 );
 console.log(`\nstart-up in Node ${process.version}, first time in a fresh process (median of 11, ms)`);
-console.log(`  hex -> bytes, native (Buffer or fromHex)      ${med(sync.map((r) => r[0])).toFixed(2)}`);
-console.log(`  hex -> bytes, the JS loop (other platforms)   ${med(loop.map((r) => r[0])).toFixed(2)}`);
+console.log(`  unpacking the .wasm (js/load.ts unpack)       ${med(sync.map((r) => r[0])).toFixed(2)}`);
 console.log(`  new WebAssembly.Module (sync, as shipped)     ${med(sync.map((r) => r[1])).toFixed(2)}`);
 console.log(`  WebAssembly.compile (async), for comparison   ${med(async_.map((r) => r[1])).toFixed(2)}`);
 console.log(`  the whole import of dist/browser.mjs          ${med(imports).toFixed(2)}`);
@@ -125,9 +118,10 @@ if (chromiumPath) {
     await page.goto(`${base}dist/browser.mjs`);
     rows.push(
       await page.evaluate(async () => {
-        const { hex } = await import('/dist/wasm/core.mjs');
+        const { packed } = await import('/dist/wasm/core.mjs');
+        const { unpack } = await import('/dist/esm/load.js');
         const t0 = performance.now();
-        const bytes = Uint8Array.fromHex(hex);
+        const bytes = unpack(packed);
         const t1 = performance.now();
         new WebAssembly.Module(bytes);
         const t2 = performance.now();
@@ -143,7 +137,7 @@ if (chromiumPath) {
   server.close();
   const col = (k) => med(rows.map((r) => r[k])).toFixed(2);
   console.log(`\nstart-up in Chromium ${version} (median of 11 fresh contexts, ms)`);
-  console.log(`  Uint8Array.fromHex                            ${col(0)}`);
+  console.log(`  unpacking the .wasm (js/load.ts unpack)       ${col(0)}`);
   console.log(`  new WebAssembly.Module (sync, as shipped)     ${col(1)}`);
   console.log(`  the whole import of dist/browser.mjs          ${col(2)}  (local server: fetching its modules, parsing, compiling)`);
 }

@@ -4,8 +4,9 @@
 //                        the cargo features of src/wasm/mod.rs), each
 //                        as wasm-bindgen's glue (wasm-pack --target bundler,
 //                        wrapped in a function that makes a fresh copy) and
-//                        the .wasm as a hex string: the package's one copy of
-//                        it, for Node and browsers alike (js/load.ts)
+//                        the .wasm packed in a string (pack() below): the
+//                        package's one copy of it, for Node and browsers
+//                        alike (js/load.ts unpack)
 //   dist/cjs/engines/, esm/engines/  each engine's Engine (js/binding.ts),
 //                        which loads its wasm module on first use
 //   dist/cjs/, esm/      the TypeScript wrapper (js/), compiled twice, with .d.ts
@@ -84,6 +85,45 @@ mkdirSync(join(dist, 'wasm'), { recursive: true });
 // One wasm module per engine, built with its cargo features (src/wasm/mod.rs),
 // so a bundle carries only the engines its imports use (docs/size.md): V4A
 // diffs and Codex patches in one, the other formats in the other.
+// An engine's .wasm as a string of printable ASCII (js/load.ts `unpack`,
+// js/unpack.wat): its 87 most frequent bytes one character each, the other
+// 169 a prefix (the alphabet's first two characters) and one of those 87.
+// Every byte has one code, so the repeats gzip finds in the .wasm are
+// repeats in the string too: it gzips to within 1% of the .wasm, where hex
+// was 12% larger (docs/size.md). The alphabet leaves out what a string
+// literal or a bundler would escape or treat specially: \ ' " ` $ <.
+// Before the codes, 512 bytes of tables as hex: the byte of each code
+// (a one-character code c at c, a two-character one at 128 * prefix + its
+// second character) and each character's prefix number (at 384 + c).
+const ALPHABET = [];
+for (let c = 0x20; c < 0x7f; c++) if (!'\\\'"`$<'.includes(String.fromCharCode(c))) ALPHABET.push(c);
+function packWasm(bytes) {
+  const counts = new Array(256).fill(0);
+  for (const b of bytes) counts[b]++;
+  const order = [...counts.keys()].sort((a, b) => counts[b] - counts[a] || a - b);
+  const [first, second, ...single] = ALPHABET;
+  const tables = Buffer.alloc(512);
+  tables[384 + first] = 1;
+  tables[384 + second] = 2;
+  const codes = [];
+  order.forEach((b, rank) => {
+    if (rank < single.length) {
+      tables[single[rank]] = b;
+      codes[b] = String.fromCharCode(single[rank]);
+      return;
+    }
+    // The second character is never a prefix (js/unpack.wat reads each
+    // character on its own): 2 * 87 codes for the other 169 bytes.
+    const prefix = 1 + Math.floor((rank - single.length) / single.length);
+    const c = single[(rank - single.length) % single.length];
+    tables[128 * prefix + c] = b;
+    codes[b] = String.fromCharCode(prefix === 1 ? first : second, c);
+  });
+  let text = tables.toString('hex');
+  for (const b of bytes) text += codes[b];
+  return text;
+}
+
 const features = { core: ['wasm-core'], extra: ['wasm-blocks', 'wasm-unified'] };
 const engines = Object.keys(features);
 const wasmSizes = {};
@@ -155,22 +195,22 @@ return { ${[...exported, '__wbg_reset_caches'].join(', ')} };
   writeFileSync(
     join(dist, 'wasm', `${name}.mjs`),
     `// The ${name} engine (scripts/build.mjs): wasm-bindgen's glue, made fresh by glue()
-// for each engine that loads it, and the wasm (${bytes.length} bytes) as hex,
-// compiled by js/load.ts on the engine's first use.
+// for each engine that loads it, and the wasm (${bytes.length} bytes) packed (scripts/build.mjs
+// packWasm), unpacked and compiled by js/load.ts on the engine's first use.
 export ${glueFunction}
-export const hex = '${bytes.toString('hex')}';
+export const packed = '${packWasm(bytes)}';
 `,
   );
-  // dist/cjs/engines/hex.js finds the hex by its first line: the glue must not hold that line.
-  if (glueFunction.includes("\nexport const hex = '")) throw new Error("wasm-bindgen glue holds the line export const hex = '");
-  // require() in Node: the same glue as CommonJS, and the hex read from the
+  // dist/cjs/engines/packed.js finds the string by its first line: the glue must not hold that line.
+  if (glueFunction.includes("\nexport const packed = '")) throw new Error("wasm-bindgen glue holds the line export const packed = '");
+  // require() in Node: the same glue as CommonJS, and the packed engine read from the
   // ES module above as text (dist/cjs/engines/), not through Node's ES
   // module loader.
   writeFileSync(
     join(dist, 'wasm', `${name}.cjs`),
     `'use strict';
 // The ${name} engine's glue for require() in Node (scripts/build.mjs): ${name}.mjs's
-// glue(), whose hex dist/cjs/engines/${name}.js reads from ${name}.mjs as text.
+// glue(), whose packed engine dist/cjs/engines/${name}.js reads from ${name}.mjs as text.
 exports.glue = ${glueFunction};
 `,
   );
@@ -184,6 +224,21 @@ run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.esm.json']);
 writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 writeFileSync(join(dist, 'esm', 'package.json'), '{ "type": "module" }\n');
+// The packing round-trips through the loader the package ships, and the
+// loader's decoder is js/unpack.wat assembled.
+{
+  const load = await import(pathToFileURL(join(dist, 'esm', 'load.js')).href);
+  const binaryen = (await import(pathToFileURL(createRequire(import.meta.url).resolve('binaryen')).href)).default;
+  const wat = binaryen.parseText(readFileSync(join(root, 'js', 'unpack.wat'), 'utf8'));
+  const assembled = Buffer.from(wat.emitBinary()).toString('hex');
+  wat.dispose();
+  if (assembled !== load.DECODER) throw new Error(`js/load.ts DECODER is not js/unpack.wat assembled: set it to\n${assembled}`);
+  for (const name of engines) {
+    const { packed } = await import(pathToFileURL(join(dist, 'wasm', `${name}.mjs`)).href);
+    const wasm = readFileSync(join(root, 'target', 'wasm-pack', name, 'applypatch_bg.wasm'));
+    if (!Buffer.from(load.unpack(packed)).equals(wasm)) throw new Error(`the packed ${name} engine does not unpack to its .wasm`);
+  }
+}
 for (const out of ['cjs', 'esm']) {
   mkdirSync(join(dist, out, 'engines'), { recursive: true });
   for (const name of engines) {
@@ -201,8 +256,8 @@ for (const name of engines) {
     `// The ${name} engine (written by scripts/build.mjs): compiled on its first use.
 import { Engine } from '../binding.js';
 import { compile } from '../load.js';
-import { glue, hex } from '../../wasm/${name}.mjs';
-export const ${name} = /* @__PURE__ */ new Engine('${name}', (engine) => compile(engine, glue(), hex));
+import { glue, packed } from '../../wasm/${name}.mjs';
+export const ${name} = /* @__PURE__ */ new Engine('${name}', (engine) => compile(engine, glue(), packed));
 `,
   );
   writeFileSync(
@@ -211,28 +266,28 @@ export const ${name} = /* @__PURE__ */ new Engine('${name}', (engine) => compile
 // The ${name} engine (written by scripts/build.mjs): its wasm module is read and compiled on its first use.
 const { Engine } = require('../binding.js');
 const { compile } = require('../load.js');
-const { readHex } = require('./hex.js');
+const { readPacked } = require('./packed.js');
 exports.${name} = new Engine('${name}', (engine) => {
-  const hex = readHex('${name}');
-  if (hex !== undefined) compile(engine, require('../../wasm/${name}.cjs').glue(), hex);
+  const packed = readPacked('${name}');
+  if (packed !== undefined) compile(engine, require('../../wasm/${name}.cjs').glue(), packed);
   else {
     const wasm = require('../../wasm/${name}.mjs');
-    compile(engine, wasm.glue(), wasm.hex);
+    compile(engine, wasm.glue(), wasm.packed);
   }
 });
 `,
   );
 }
-// In Node the hex is read from dist/wasm/NAME.mjs as text: a require() of
-// that ES module starts Node's ES module loader and parses 0.7 to 0.8 MB of
+// In Node the packed engine is read from dist/wasm/NAME.mjs as text: a require() of
+// that ES module starts Node's ES module loader and parses 0.4 MB of
 // JavaScript, about 5 ms of start-up (docs/size.md). Where the file is not
 // where this module expects it (a bundle), the ES module is required.
 writeFileSync(
-  join(dist, 'cjs', 'engines', 'hex.js'),
+  join(dist, 'cjs', 'engines', 'packed.js'),
   `'use strict';
-// Written by scripts/build.mjs: an engine's hex, read from its ES module as text.
-const mark = "\\nexport const hex = '";
-exports.readHex = (name) => {
+// Written by scripts/build.mjs: an engine's packed .wasm, read from its ES module as text.
+const mark = "\\nexport const packed = '";
+exports.readPacked = (name) => {
   let text;
   try {
     text = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', 'wasm', name + '.mjs'), 'latin1');
@@ -254,7 +309,7 @@ exports.readHex = (name) => {
 // instance from its bundle, where modules run on their first require as
 // before; so every entry (index, node, mcp, cli) and a test that reaches a
 // module directly share one instance of each. The bundles sit as deep as
-// the modules that find files from __dirname (engines/hex.js, mcp/server.js).
+// the modules that find files from __dirname (engines/packed.js, mcp/server.js).
 const cjs = join(dist, 'cjs');
 const modules = readdirSync(cjs, { recursive: true })
   .map((f) => String(f).replaceAll('\\', '/'))

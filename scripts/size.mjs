@@ -57,13 +57,14 @@ if (!existsSync(esbuild)) {
 
 const result = { date: new Date().toISOString(), node: process.version };
 result.wasm = {};
-/** The first bytes of each engine's hex: a bundle that holds them carries that engine. */
+/** The start of each packed engine: a bundle that holds it carries that engine. */
 const markers = {};
+const { unpack } = await import(pathToFileURL(join(dist, 'esm', 'load.js')).href);
 for (const name of engines) {
-  const { hex } = await import(pathToFileURL(join(dist, 'wasm', `${name}.mjs`)).href);
-  const wasm = Buffer.from(hex, 'hex');
+  const { packed } = await import(pathToFileURL(join(dist, 'wasm', `${name}.mjs`)).href);
+  const wasm = Buffer.from(unpack(packed));
   result.wasm[name] = { raw: wasm.length, gzip: gz(wasm) };
-  markers[name] = hex.slice(0, 4096);
+  markers[name] = packed.slice(0, 4096);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'applypatch-size-'));

@@ -4,11 +4,14 @@
 // extra: applyEdit). Node's --jitless has no WebAssembly at all.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { DECODER, unpack } = createRequire(import.meta.url)(join(root, 'dist', 'cjs', 'load.js'));
 
 const script = (load) => `${load}
 const out = {};
@@ -43,6 +46,7 @@ for (const [kind, load, flags] of [
 // Each engine is compiled on the first call that needs it, and only then:
 // importing the package compiles nothing, `apply` compiles the core engine,
 // and the extra engine waits for a function of its own (edit blocks here).
+// Before the first, the small decoder of the engines' packed bytes (js/unpack.wat).
 for (const [kind, load, flags] of [
   ['require', "const ap = require('applypatch');", []],
   ['import', "const ap = await import('applypatch');", ['--input-type=module']],
@@ -53,32 +57,33 @@ const compiled = [];
 WebAssembly.Module = function (bytes) { compiled.push(bytes.length); return new Module(bytes); };
 WebAssembly.Module.imports = Module.imports;
 ${load}
-const steps = [compiled.length];
+const steps = [compiled.slice()];
 ap.apply('a\\n', '@@\\n-a\\n+b');
 ap.applyFiles({ 'a.txt': 'a\\n' }, '*** Begin Patch\\n*** Delete File: a.txt\\n*** End Patch');
-steps.push(compiled.length);
+steps.push(compiled.slice());
 ap.applyEdit('a\\n', { search: 'a', replace: 'b' });
 ap.applyUnified({ 'a.txt': 'a\\n' }, '--- a/a.txt\\n+++ b/a.txt\\n@@ -1 +1 @@\\n-a\\n+b\\n');
-steps.push(compiled.length);
+steps.push(compiled.slice());
 console.log(JSON.stringify({ steps, sizes: compiled }));
 `;
     const out = JSON.parse(execFileSync(process.execPath, [...flags, '-e', code], { cwd: root, encoding: 'utf8' }));
-    assert.deepEqual(out.steps, [0, 1, 2]);
-    const [core, extra] = out.sizes;
+    const decoder = DECODER.length / 2;
+    const [core, extra] = out.sizes.filter((n) => n !== decoder);
+    assert.deepEqual(out.steps, [[], [decoder, core], [decoder, core, extra]]);
     assert.ok(core > 100_000 && extra > 100_000 && core !== extra, `two engines of their own: ${out.sizes}`);
   });
 }
 
-// In Node, an engine's hex is read from dist/wasm/NAME.mjs as text and its
+// In Node, an engine's packed .wasm is read from dist/wasm/NAME.mjs as text and its
 // glue comes from NAME.cjs: requiring the ES module would start Node's ES
-// module loader and parse 0.7 MB of JavaScript (5 ms of start-up, docs/size.md).
+// module loader and parse 0.4 MB of JavaScript (docs/size.md).
 // A bundle, where the file is not beside the engine's module, requires the
 // ES module instead (tests/bundlers/matrix.test.mjs runs such bundles).
 for (const [kind, load] of [
   ['require', "const ap = require('applypatch');"],
   ['import', "const ap = await import('applypatch');"],
 ]) {
-  test(`${kind}: each engine's glue is CommonJS and its hex is read as text, not through the ES module loader`, () => {
+  test(`${kind}: each engine's glue is CommonJS and its packed .wasm is read as text, not through the ES module loader`, () => {
     const code = `import { createRequire } from 'node:module';
 const require = createRequire(process.cwd() + '/');
 ${load}
@@ -132,3 +137,28 @@ console.log(JSON.stringify(seen));
     );
   });
 }
+
+// Each engine travels packed in its module (scripts/build.mjs packWasm):
+// printable ASCII that no bundler escapes, unpacked to exactly as many bytes
+// as the module says the .wasm has (the build checks them byte for byte).
+for (const name of ['core', 'extra']) {
+  test(`the ${name} engine unpacks to its .wasm`, async () => {
+    const text = readFileSync(join(root, 'dist', 'wasm', `${name}.mjs`), 'latin1');
+    const size = Number(/and the wasm \((\d+) bytes\) packed/.exec(text)?.[1]);
+    const { packed } = await import(join(root, 'dist', 'wasm', `${name}.mjs`));
+    assert.match(packed, /^[0-9a-f]{1024}[ !#%&()*+,\-./0-9:;=>?@A-Z[\]^_a-z{|}~]+$/);
+    const bytes = unpack(packed);
+    assert.equal(bytes.length, size);
+    assert.deepEqual([...bytes.subarray(0, 8)], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+    assert.ok(WebAssembly.validate(bytes));
+  });
+}
+
+test('a packed engine that is not printable ASCII is refused', () => {
+  const tables = '00'.repeat(512);
+  assert.throws(() => unpack(tables), /the packed engine is not printable ASCII/);
+  assert.throws(() => unpack(`${tables}a\u00e9b`), /the packed engine is not printable ASCII/);
+  // A prefix (here ' ', the first) without its second character is no byte.
+  const prefixed = `${'00'.repeat(384 + 32)}01${'00'.repeat(512 - 384 - 33)}`;
+  assert.deepEqual([...unpack(`${prefixed}a a `)], [0, 0]);
+});

@@ -37,7 +37,7 @@ try {
     'dist/wasm/core.cjs',
     'dist/wasm/extra.cjs',
     'dist/cjs/engines/core.js',
-    'dist/cjs/engines/hex.js',
+    'dist/cjs/engines/packed.js',
     'dist/esm/engines/extra.js',
     'README.md',
     'LICENSE',
@@ -47,7 +47,7 @@ try {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
   // One copy of each engine: inside dist/wasm/core.mjs and extra.mjs, for Node and browsers alike
-  // (require() in Node reads its hex from there as text).
+  // (require() in Node reads its packed engine from there as text).
   const wasmFiles = files.filter((f) => f.endsWith('.wasm'));
   if (wasmFiles.length) throw new Error(`the tarball ships .wasm files besides dist/wasm/*.mjs: ${wasmFiles.join(', ')}`);
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
