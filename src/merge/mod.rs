@@ -598,17 +598,25 @@ mod tests {
         assert_eq!(calls(), 1);
     }
 
-    /// In the `merge` style a conflict where one side removed the lines is
-    /// not diffed again, side against side (git skips it too): that diff
-    /// could only find every line of the other side new. The merge's work
-    /// is its two diffs against the base.
+    /// In the `merge` style only a conflict whose sides both have lines is
+    /// diffed again, side against side (as git does): a change of one side
+    /// is taken whole, and a conflict where one side removed the lines could
+    /// only find every line of the other side new. The merge's work is then
+    /// its two diffs against the base.
     #[test]
-    fn a_conflict_with_an_empty_side_is_not_diffed_again() {
-        for (ours, theirs) in [("a\nd\n", "a\nB\nC\nd\n"), ("a\nB\nC\nd\n", "a\nd\n")] {
+    fn only_conflicts_with_lines_on_both_sides_are_diffed_again() {
+        let base = "a\nb\nc\nd\n";
+        for (ours, theirs, conflicts) in [("a\nd\n", "a\nB\nC\nd\n", 1), ("a\nB\nC\nd\n", "a\nd\n", 1), ("a\nB\nc\nd\n", "a\nb\nc\nD\n", 0)]
+        {
             let mut work = Work::new(MAX_MERGE_WORK);
-            let merged = merge3_counted("a\nb\nc\nd\n", ours, theirs, &Merge3Options::default(), &mut work).unwrap();
-            assert_eq!(merged.conflicts.len(), 1);
-            assert_eq!(MAX_MERGE_WORK - work.left(), 14, "{ours:?} {theirs:?}");
+            let merged = merge3_counted(base, ours, theirs, &Merge3Options::default(), &mut work).unwrap();
+            assert_eq!(merged.conflicts.len(), conflicts);
+            let mut alone = Work::new(MAX_MERGE_WORK);
+            let mut counts = super::Counts::new(256);
+            let ids = |t: &str| -> Vec<u32> { t.lines().map(|l| u32::from(l.as_bytes()[0])).collect() };
+            super::xdiff::diff(&ids(base), &ids(ours), &mut counts, &mut alone).unwrap();
+            super::xdiff::diff(&ids(base), &ids(theirs), &mut counts, &mut alone).unwrap();
+            assert_eq!(MAX_MERGE_WORK - work.left(), MAX_MERGE_WORK - alone.left(), "{ours:?} {theirs:?}");
         }
     }
 
