@@ -204,13 +204,13 @@ export const packed = '${packWasm(bytes)}';
   // dist/cjs/engines/packed.js finds the string by its first line: the glue must not hold that line.
   if (glueFunction.includes("\nexport const packed = '")) throw new Error("wasm-bindgen glue holds the line export const packed = '");
   // require() in Node: the same glue as CommonJS, and the packed engine read from the
-  // ES module above as text (dist/cjs/engines/), not through Node's ES
+  // ES module above as bytes (dist/cjs/engines/), not through Node's ES
   // module loader.
   writeFileSync(
     join(dist, 'wasm', `${name}.cjs`),
     `'use strict';
 // The ${name} engine's glue for require() in Node (scripts/build.mjs): ${name}.mjs's
-// glue(), whose packed engine dist/cjs/engines/${name}.js reads from ${name}.mjs as text.
+// glue(), whose packed engine dist/cjs/engines/${name}.js reads from ${name}.mjs as bytes.
 exports.glue = ${glueFunction};
 `,
   );
@@ -278,25 +278,26 @@ exports.${name} = new Engine('${name}', (engine) => {
 `,
   );
 }
-// In Node the packed engine is read from dist/wasm/NAME.mjs as text: a require() of
+// In Node the packed engine is read from dist/wasm/NAME.mjs as bytes: a require() of
 // that ES module starts Node's ES module loader and parses 0.4 MB of
 // JavaScript, about 5 ms of start-up (docs/size.md). Where the file is not
 // where this module expects it (a bundle), the ES module is required.
 writeFileSync(
   join(dist, 'cjs', 'engines', 'packed.js'),
   `'use strict';
-// Written by scripts/build.mjs: an engine's packed .wasm, read from its ES module as text.
+// Written by scripts/build.mjs: an engine's packed .wasm, read from its ES module
+// as bytes (js/load.ts unpack copies them as they are: no string is made).
 const mark = "\\nexport const packed = '";
 exports.readPacked = (name) => {
-  let text;
+  let bytes;
   try {
-    text = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', 'wasm', name + '.mjs'), 'latin1');
+    bytes = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', 'wasm', name + '.mjs'));
   } catch {
     return undefined;
   }
-  const start = text.indexOf(mark) + mark.length;
-  const end = text.indexOf("'", start);
-  return start >= mark.length && end > start ? text.slice(start, end) : undefined;
+  const start = bytes.indexOf(mark) + mark.length;
+  const end = bytes.indexOf("'", start);
+  return start >= mark.length && end > start ? bytes.subarray(start, end) : undefined;
 };
 `,
 );

@@ -74,7 +74,7 @@ console.log(JSON.stringify({ steps, sizes: compiled }));
   });
 }
 
-// In Node, an engine's packed .wasm is read from dist/wasm/NAME.mjs as text and its
+// In Node, an engine's packed .wasm is read from dist/wasm/NAME.mjs as bytes and its
 // glue comes from NAME.cjs: requiring the ES module would start Node's ES
 // module loader and parse 0.4 MB of JavaScript (docs/size.md).
 // A bundle, where the file is not beside the engine's module, requires the
@@ -83,7 +83,7 @@ for (const [kind, load] of [
   ['require', "const ap = require('applypatch');"],
   ['import', "const ap = await import('applypatch');"],
 ]) {
-  test(`${kind}: each engine's glue is CommonJS and its packed .wasm is read as text, not through the ES module loader`, () => {
+  test(`${kind}: each engine's glue is CommonJS and its packed .wasm is read as bytes, not through the ES module loader`, () => {
     const code = `import { createRequire } from 'node:module';
 const require = createRequire(process.cwd() + '/');
 ${load}
@@ -149,6 +149,10 @@ for (const name of ['core', 'extra']) {
     assert.match(packed, /^[0-9a-f]{1024}[ !#%&()*+,\-./0-9:;=>?@A-Z[\]^_a-z{|}~]+$/);
     const bytes = unpack(packed);
     assert.equal(bytes.length, size);
+    // As Node's require() reads it: the string's bytes, from the file.
+    const read = createRequire(import.meta.url)(join(root, 'dist', 'cjs', 'engines', 'packed.js')).readPacked(name);
+    assert.ok(read instanceof Uint8Array && read.length === packed.length);
+    assert.deepEqual(unpack(read), bytes);
     assert.deepEqual([...bytes.subarray(0, 8)], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
     assert.ok(WebAssembly.validate(bytes));
   });
