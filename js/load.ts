@@ -109,8 +109,22 @@ export function unpack(packed: string | Uint8Array): Uint8Array<ArrayBuffer> {
     view.set(fromHex(String.fromCharCode(...packed.subarray(0, TABLES))), 0);
     view.set(packed.subarray(TABLES), from);
   }
-  return view.subarray(out, decoder.decode(from, from + codes, out));
+  // In chunks: V8 runs the decoder's first calls in its baseline tier and
+  // the later ones optimized, once that is compiled (the core engine in
+  // Chromium: 1.9 ms against 3.0 in one call). A chunk never ends on a
+  // prefix, so each starts at a code.
+  let end = out;
+  for (let i = from, last = from + codes; i < last; ) {
+    let j = Math.min(i + CHUNK, last);
+    while (j < last && view[384 + (view[j - 1] ?? 0)] !== 0) j++;
+    end = decoder.decode(i, j, end);
+    i = j;
+  }
+  return view.subarray(out, end);
 }
+
+/** Characters the decoder takes per call (`unpack`). */
+const CHUNK = 32768;
 
 /** Native decoders where the platform has one: browsers since 2025, and Node, Deno and Bun (Buffer). */
 interface HexDecoders {

@@ -166,3 +166,21 @@ test('a packed engine that is not printable ASCII is refused', () => {
   const prefixed = `${'00'.repeat(384 + 32)}01${'00'.repeat(512 - 384 - 33)}`;
   assert.deepEqual([...unpack(`${prefixed}a a `)], [0, 0]);
 });
+
+test('a packed engine is decoded in chunks that never split a code', () => {
+  // ' ' is the first prefix; 'a' alone is byte 1, after the prefix byte 7.
+  const tables = Buffer.alloc(512);
+  tables[97] = 1;
+  tables[128 + 97] = 7;
+  tables[384 + 32] = 1;
+  // A code of two characters every three: the chunks' ends (32,768
+  // characters apart) fall on a prefix too.
+  const codes = ' aa'.repeat(40_000);
+  // The first byte that differs (assert's diff of two long texts takes minutes).
+  const wrong = (bytes) => {
+    const at = bytes.findIndex((b, i) => b !== (i % 2 ? 1 : 7));
+    return at >= 0 ? at : bytes.length === 80_000 ? -1 : bytes.length;
+  };
+  assert.equal(wrong(unpack(tables.toString('hex') + codes)), -1);
+  assert.equal(wrong(unpack(Buffer.from(tables.toString('hex') + codes, 'latin1'))), -1);
+});
