@@ -89,6 +89,16 @@ export const MEMORY_LIMIT = 256 * 1024 * 1024;
 export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
 
 const encoder = new TextEncoder();
+// As wasm-bindgen's glue decodes: a leading U+FEFF is text, not a mark to drop.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * The calls that leave their changes in the engine's memory (src/wasm/diff.rs
+ * `leave_changes`) for {@link Engine.takeChanges}: the guard does not replace
+ * the instance after them (that would drop the changes), `takeChanges` does
+ * once it has read them.
+ */
+const LEAVES_CHANGES = new Set(['applyChanges', 'applyBatchChanges']);
 
 /** An object the engine handed out that outlives one call ({@link Engine.holdPrepared}). */
 export interface Held<P> {
@@ -285,7 +295,7 @@ export class Engine<B extends Binding> {
   }
 
   #guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
-    const mayRenew = name !== 'reserveInput' && name !== 'holdsReplacement' && !name.startsWith('prepare');
+    const mayRenew = name !== 'reserveInput' && name !== 'holdsReplacement' && !name.startsWith('prepare') && !LEAVES_CHANGES.has(name);
     return (...args) => {
       let result: unknown;
       try {
@@ -310,6 +320,30 @@ export class Engine<B extends Binding> {
       if (mayRenew && this.#memory!.buffer.byteLength > MEMORY_LIMIT && this.#live.size === 0) this.#renew();
       return result;
     };
+  }
+
+  /**
+   * The changes a call left in the engine's memory at `ptr` (src/wasm/diff.rs
+   * `leave_changes`), copied out: `[offsets, texts]`, and with `placed` the
+   * placed sections too. Read right after that call, before any other call
+   * into the instance; then the instance is replaced if the call left its
+   * memory past {@link MEMORY_LIMIT}, as the guard does after other calls.
+   */
+  takeChanges(ptr: number, placed: true): [Uint32Array, string, Uint32Array];
+  takeChanges(ptr: number, placed: boolean): FlatChanges | [Uint32Array, string, Uint32Array];
+  takeChanges(ptr: number, placed: boolean): FlatChanges | [Uint32Array, string, Uint32Array] {
+    const words = this.memoryWords();
+    const at = ptr >>> 2;
+    const textsAt = words[at]!;
+    const textsLen = words[at + 1]!;
+    const offsetsEnd = at + 4 + 3 * words[at + 2]!;
+    const offsets = words.slice(at + 4, offsetsEnd);
+    const texts = textsLen === 0 ? '' : decoder.decode(new Uint8Array(words.buffer, textsAt, textsLen));
+    const out: FlatChanges | [Uint32Array, string, Uint32Array] = placed
+      ? [offsets, texts, words.slice(offsetsEnd, offsetsEnd + 5 * words[at + 3]!)]
+      : [offsets, texts];
+    this.#giveBackMemory();
+    return out;
   }
 
   /** `len` bytes of the engine's memory at `ptr` (a view of its buffer now: a grown memory detaches it). */

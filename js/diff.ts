@@ -131,8 +131,8 @@ export function apply(input: string, diff: string, options?: ApplyOptions | Appl
   const e = callMode(opts, modeCode(opts));
   const len = core.putInput(input, 0, 'input');
   const diffLen = core.putInput(diff, len, 'diff');
-  const changes = call(() => core.wasm().applyChanges(len, diffLen, e.code, report)) as Crossing;
-  return answer(input, changes, e.report(), report, false);
+  const left = call(() => core.wasm().applyChanges(len, diffLen, e.code, report));
+  return answer(input, core.takeChanges(left, report), e.report(), report, false);
 }
 
 /**
@@ -153,6 +153,6 @@ export function applyBatch(input: string, diffs: readonly string[], options?: Ap
     return merged(input, base, applyBatch(base, list, { ...opts, base: undefined, report: undefined } as ApplyOptions), report);
   const e = callMode(opts, modeCode(opts));
   const len = core.putInput(input, 0, 'input');
-  const changes = call(() => core.wasm().applyBatchChanges(len, list, e.code, report)) as Crossing;
-  return answer(input, changes, e.report(), report, true);
+  const left = call(() => core.wasm().applyBatchChanges(len, list, e.code, report));
+  return answer(input, core.takeChanges(left, report), e.report(), report, true);
 }

@@ -6,7 +6,7 @@
 // wasm is whole lines (never half a surrogate pair or half a CRLF), about
 // once per section.
 import { checkOptions, checkString, invalidString, loneSurrogate, modeCode, wellFormed } from './args.js';
-import type { AnyEngine, FlatChanges, Held } from './binding.js';
+import type { AnyEngine, Held } from './binding.js';
 import { blockOptions, type EditOptions } from './blocks.js';
 import { type ApplyOptions, apply, splice } from './diff.js';
 import { core } from './engines/core.js';
@@ -219,7 +219,10 @@ export function createPatchStream(
       engine: core,
       events: (ptr) => (ptr === 0 ? [] : diffEvents(core.memoryWords(), (ptr as number) >>> 2, held.object as CoreGlue.PreparedStream)),
       preview: (object) => merge((object as CoreGlue.PreparedStream).preview()),
-      end: (object, rest) => merge(splice(onto, call(() => (object as CoreGlue.PreparedStream).end(rest)) as FlatChanges)),
+      end: (object, rest) => {
+        const left = call(() => (object as CoreGlue.PreparedStream).end(rest));
+        return merge(splice(onto, core.takeChanges(left, false)));
+      },
     };
     return new Stream(held as Held<Prepared>, kind);
   }

@@ -1,27 +1,41 @@
 //! V4A update diffs (js/diff.ts): one diff or a batch over one input, answered with the changes.
 
-use js_sys::Array;
+use std::cell::RefCell;
+
 use wasm_bindgen::prelude::*;
 
 use super::{ctx, keep_repairs, mode, to_js_error, with_input};
 use crate::Changes;
 
-/// Changes as `[offsets, texts]`: every splice's new text joined into one
-/// string, and a `Uint32Array` of `[start, end, textEnd, …]`, three per
+thread_local! {
+    /// The last changes [`leave_changes`] wrote: the words it points the
+    /// wrapper to, and the splices' texts. Kept (with their room) until the next
+    /// call that leaves changes.
+    static LEFT: RefCell<(Vec<u32>, String)> = const { RefCell::new((Vec::new(), String::new())) };
+}
+
+/// Room (in words, and in bytes of text) kept for the next call's changes:
+/// a call that left more gives the rest back to the allocator first.
+const KEEP: usize = 1 << 16;
+
+/// Leaves the changes in wasm memory for the wrapper to read
+/// (js/binding.ts `takeChanges`, before its next call into this instance)
+/// and returns where: the words `[textsAt, textsLen, splices, sections,
+/// offsets…, placed…]`. `offsets` are `[start, end, textEnd, …]`, three per
 /// splice: `start..end` is the range of `input` it replaces, in UTF-16 code
-/// units, and its text is `texts` from the previous splice's `textEnd` (0 for
-/// the first) to its own. Two crossings whatever the number of splices,
-/// where one JS value per number and one string per splice cost more than a
-/// small call's search.
+/// units, and its text is the UTF-8 bytes at `textsAt` (`textsLen` of them,
+/// every splice's text joined) from the previous splice's `textEnd` (0 for
+/// the first) to its own, in UTF-16 code units. Nothing crosses as a JS
+/// value: an array and a typed array made by the glue took a third of a
+/// small call.
 ///
-/// With `report`, the splices are minimal ([`Changes::minimal`]) and a third
-/// value follows: `sections`, a `Uint32Array` of `[diff, diffLine, inputLine,
-/// from, to, …]`, five per placed run, `from..to` in UTF-16 code units of
-/// `input` (converted in the same pass as the splices). Without it, the
-/// engine's whole-line splices go back as they are (they make the same text):
-/// trimming them and sending the sections cost a tenth of a small call that
-/// does not read them.
-pub(super) fn to_js_changes(input: &str, changes: Changes, report: bool) -> Array {
+/// With `report`, the splices are minimal ([`Changes::minimal`]) and
+/// `placed` follows: `[diff, diffLine, inputLine, from, to, …]`, five per
+/// placed run, `from..to` in UTF-16 code units of `input` (converted in the
+/// same pass as the splices). Without it, the engine's whole-line splices go
+/// as they are (they make the same text): trimming them and working out the
+/// sections cost a tenth of a small call that does not read them.
+pub(super) fn leave_changes(input: &str, changes: Changes, report: bool) -> *const u32 {
     let changes = if report { changes.minimal(input) } else { changes };
     let splices = changes.splices();
     let placed = if report { changes.sections() } else { &[] };
@@ -29,38 +43,45 @@ pub(super) fn to_js_changes(input: &str, changes: Changes, report: bool) -> Arra
         splices.iter().flat_map(|s| [s.start, s.end]).chain(placed.iter().flat_map(|p| [p.start, p.end])).collect();
     crate::utf16::offsets(input, &mut offsets);
     let (spliced, sectioned) = offsets.split_at(splices.len() * 2);
-    let mut texts = String::with_capacity(splices.iter().map(|s| s.text.len()).sum());
-    let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
+    // Out of the cell while it is filled: a trap leaves no borrow behind.
+    let (mut words, mut texts) = LEFT.with(|cell| cell.take());
+    words.clear();
+    words.shrink_to(KEEP);
+    texts.clear();
+    texts.shrink_to(KEEP);
+    texts.reserve(splices.iter().map(|s| s.text.len()).sum());
+    words.reserve(4 + splices.len() * 3 + placed.len() * 5);
+    words.extend([0, 0, splices.len() as u32, placed.len() as u32]);
     let mut text_end = 0;
     for (s, o) in splices.iter().zip(spliced.chunks(2)) {
         texts.push_str(&s.text);
         text_end += crate::utf16::len(s.text.as_bytes());
-        flat.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
+        words.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
     }
-    let out = Array::of2(&js_sys::Uint32Array::from(flat.as_slice()), &JsValue::from_str(&texts));
-    if report {
-        let mut sections: Vec<u32> = Vec::with_capacity(placed.len() * 5);
-        for (p, o) in placed.iter().zip(sectioned.chunks(2)) {
-            let [from, to] = [o.first(), o.get(1)].map(|x| x.copied().unwrap_or(0) as u32);
-            sections.extend([p.diff as u32, p.diff_line as u32, p.input_line as u32, from, to]);
-        }
-        out.push(&js_sys::Uint32Array::from(sections.as_slice()));
+    for (p, o) in placed.iter().zip(sectioned.chunks(2)) {
+        let [from, to] = [o.first(), o.get(1)].map(|x| x.copied().unwrap_or(0) as u32);
+        words.extend([p.diff as u32, p.diff_line as u32, p.input_line as u32, from, to]);
     }
-    out
+    if let Some(head) = words.get_mut(..2) {
+        head.copy_from_slice(&[texts.as_ptr() as u32, texts.len() as u32]);
+    }
+    let at = words.as_ptr();
+    LEFT.with(|cell| cell.replace((words, texts)));
+    at
 }
 
 /// Applies a diff to an input, both put in the input buffer one after the
 /// other (`input_len`, then `diff_len` bytes): the diff crosses like the
 /// input, since wasm-bindgen's `&str` glue copies one character at a time.
 #[wasm_bindgen(js_name = applyChanges)]
-pub fn apply_changes(input_len: usize, diff_len: usize, mode_code: u32, report: bool) -> Result<Array, JsValue> {
+pub fn apply_changes(input_len: usize, diff_len: usize, mode_code: u32, report: bool) -> Result<*const u32, JsValue> {
     let mut ctx = ctx(mode_code);
     let result = with_input(input_len + diff_len, |all| {
         let (Some(input), Some(diff)) = (all.get(..input_len), all.get(input_len..)) else {
             return Err(JsValue::from_str("applypatch: bad input lengths"));
         };
         let changes = mode(mode_code).changes_with(input, diff, &mut ctx);
-        changes.map(|c| to_js_changes(input, c, report)).map_err(|e| to_js_error(&e))
+        changes.map(|c| leave_changes(input, c, report)).map_err(|e| to_js_error(&e))
     });
     keep_repairs(ctx);
     result
@@ -68,11 +89,11 @@ pub fn apply_changes(input_len: usize, diff_len: usize, mode_code: u32, report: 
 
 /// Applies a batch of diffs to the input buffer's first `input_len` bytes.
 #[wasm_bindgen(js_name = applyBatchChanges)]
-pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u32, report: bool) -> Result<Array, JsValue> {
+pub fn apply_batch_changes(input_len: usize, diffs: Vec<String>, mode_code: u32, report: bool) -> Result<*const u32, JsValue> {
     let mut ctx = ctx(mode_code);
     let result = with_input(input_len, |input| {
         let changes = mode(mode_code).batch_changes_with(input, &diffs, &mut ctx);
-        changes.map(|c| to_js_changes(input, c, report)).map_err(|e| to_js_error(&e))
+        changes.map(|c| leave_changes(input, c, report)).map_err(|e| to_js_error(&e))
     });
     keep_repairs(ctx);
     result

@@ -3,7 +3,7 @@
 //! with serde (errors, parsed patches and their touches, repairs, edit-block
 //! failures and parsed blocks, parsed unified diffs, hunk placements and
 //! modes), or flat arrays where a benchmark says a JS object costs more than
-//! the work: the changes of a diff (`to_js_changes`, bench/strict.mjs), the
+//! the work: the changes of a diff (left in wasm memory, `leave_changes`), the
 //! files a patch or diff changed (`changes_to_js`), edit-block outcomes
 //! (`to_js_outcome`, bench/blocks.mjs: ~10 µs a call through serde), the
 //! blocks of `applyBlocks` (`PreparedBlocks::apply`, npm run stress: ~1.3 µs

@@ -3,7 +3,7 @@
 //! new contents where no placement gives them (`spliceTexts`), the
 //! placed splices of a patch's updates trimmed when read (`trimSplices`),
 //! and those of edit blocks split by their lines when read (`editSplices`). The
-//! diffs' own splices and sections cross with their changes (`to_js_changes`
+//! diffs' own splices and sections go with their changes (`leave_changes`
 //! in the binding), a unified diff's with its report.
 
 use js_sys::{Array, Uint32Array};

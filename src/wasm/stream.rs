@@ -8,7 +8,7 @@ use std::sync::Arc;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::diff::to_js_changes;
+use super::diff::leave_changes;
 use super::positions::section;
 use super::{file_list, mode, to_js_error, with_input};
 use crate::stream::{DiffStream, Event, PatchEvent, PatchStream, Utf16Cursor};
@@ -117,12 +117,12 @@ impl PreparedStream {
     /// Ends the stream with its last piece (`rest`, possibly an unfinished
     /// line): the changes of the one-shot call, as `applyChanges` gives
     /// them, or its error.
-    pub fn end(&mut self, rest: &str) -> Result<Array, JsValue> {
+    pub fn end(&mut self, rest: &str) -> Result<*const u32, JsValue> {
         let mut s = self.inner.take().ok_or_else(|| JsValue::from_str("applypatch: the stream has ended"))?;
         s.push(rest);
         let (changes, input) = s.end_changes().map_err(|e| to_js_error(&e))?;
         // Only the text is built from them (js/stream.ts): whole-line splices, as `apply` without `report`.
-        Ok(to_js_changes(&input, changes, false))
+        Ok(leave_changes(&input, changes, false))
     }
 
     /// The input with every placed section applied.

@@ -109,6 +109,30 @@ test('applyBatch with report: splices against the original input, sections name 
   assert.throws(() => apply('a', '@@\n-a\n+b', { report: 'yes' }), TypeError);
 });
 
+test('the changes a call leaves in the engine: a leading U+FEFF in a new text stays, and a large answer, then a small one, are each whole', () => {
+  assert.equal(apply('a\nb\n', '@@\n-a\n+\uFEFFa'), '\uFEFFa\nb\n');
+  assert.deepEqual(apply('a\n', '@@\n-a\n+\uFEFF', { report: true }).splices, [{ from: 0, to: 1, insert: '\uFEFF' }]);
+  // More than the engine keeps between calls (64 Ki words, 64 KiB of text):
+  // 35,000 runs of one changed line each.
+  const many = Array.from({ length: 70_000 }, (_, i) => `line ${i}`);
+  const input = `${many.join('\n')}\n`;
+  const diff = many.map((l, i) => (i % 2 ? ` ${l}` : `-${l}\n+${l}!`)).join('\n');
+  const text = `${many.map((l, i) => (i % 2 ? l : `${l}!`)).join('\n')}\n`;
+  const rep = apply(input, diff, { report: true });
+  assert.equal(rep.text, text);
+  assert.equal(rep.splices.length, 35_000);
+  const last = input.indexOf('\nline 69999\n');
+  assert.deepEqual(rep.splices[34_999], { from: last, to: last, insert: '!' });
+  assert.equal(rep.sections.length, 35_000);
+  assert.equal(apply(input, diff), text);
+  assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
+  assert.deepEqual(apply('a\nb\n', '@@\n a\n-b\n+c', { report: true }), {
+    text: 'a\nc\n',
+    splices: [{ from: 2, to: 3, insert: 'c' }],
+    sections: [{ diffLine: 3, inputLine: 2, from: 2, to: 4 }],
+  });
+});
+
 test('repairs come with the report', () => {
   const rep = apply('  a\n', '@@\n-a\n+b', { repair: true, report: true });
   assert.equal(applySplices('  a\n', rep.splices), rep.text);
