@@ -4,7 +4,7 @@
 // argument), loads alternating in one run, so that the machine's load falls
 // on both alike.
 //   - Node: `require('applypatch')` alone and plus a first `apply`, CPU time
-//     of fresh processes over `node -e 0` (median of 15);
+//     measured in fresh processes from before the `require` (median of 15);
 //   - Chromium (when present): the `apply`-only page (esbuild --bundle
 //     --minify), import() alone and plus a first `apply`, each load in a
 //     fresh context of one browser (median of 15), beside a module of one
@@ -29,25 +29,36 @@ if (!other || !existsSync(join(other, 'index.cjs'))) {
 const work = mkdtempSync(join(tmpdir(), 'applypatch-startup-'));
 const dists = { [resolve(other)]: resolve(other), 'dist/ (this build)': join(root, 'dist') };
 
-const cpu = (code) =>
-  Number(
-    execFileSync(process.execPath, ['-e', `${code}\nconst u = process.cpuUsage(); console.log(u.user + u.system);`], { encoding: 'utf8' }),
-  ) / 1000;
-const call = "if (api.apply('a\\n', '@@\\n-a\\n+b') !== 'b\\n') throw new Error('apply');";
+// CPU (user + system, every thread) from just before the `require` to after
+// it, and to after a first `apply`, measured in the fresh process: what they
+// add over `node -e 0`, without subtracting two whole processes, whose
+// start-up alone swings by more than the difference between two builds.
+const cpu = (load) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `const cpu = (u) => (u.user + u.system) / 1000; const u0 = process.cpuUsage();
+const api = require(${JSON.stringify(load)}); const loaded = cpu(process.cpuUsage(u0));
+if (api.apply('a\\n', '@@\\n-a\\n+b') !== 'b\\n') throw new Error('apply');
+console.log(JSON.stringify([loaded, cpu(process.cpuUsage(u0))]));`,
+      ],
+      { encoding: 'utf8' },
+    ),
+  );
 const node = Object.fromEntries(Object.keys(dists).map((k) => [k, { import: [], first: [] }]));
-const bare = [];
 for (let i = 0; i < runs; i++) {
-  bare.push(cpu(''));
   for (const [k, dir] of Object.entries(dists)) {
-    const load = `const api = require(${JSON.stringify(join(dir, 'index.cjs'))});`;
-    node[k].import.push(cpu(load));
-    node[k].first.push(cpu(`${load}\n${call}`));
+    const [loaded, called] = cpu(join(dir, 'index.cjs'));
+    node[k].import.push(loaded);
+    node[k].first.push(called);
   }
 }
-console.log(`Node ${process.version}: CPU over node -e 0, median of ${runs}`);
+console.log(`Node ${process.version}: CPU in the process from before the require, median of ${runs}`);
 for (const [k, r] of Object.entries(node)) {
   console.log(
-    `  ${k.padEnd(40)} import ${(med(r.import) - med(bare)).toFixed(1).padStart(6)} ms   import + first apply ${(med(r.first) - med(bare)).toFixed(1).padStart(6)} ms`,
+    `  ${k.padEnd(40)} require ${med(r.import).toFixed(1).padStart(6)} ms   require + first apply ${med(r.first).toFixed(1).padStart(6)} ms`,
   );
 }
 
