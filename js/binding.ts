@@ -338,12 +338,17 @@ export class Engine<B extends Binding> {
     const textsLen = words[at + 1]!;
     const offsetsEnd = at + 4 + 3 * words[at + 2]!;
     const offsets = words.slice(at + 4, offsetsEnd);
-    const texts = textsLen === 0 ? '' : decoder.decode(new Uint8Array(words.buffer, textsAt, textsLen));
+    const texts = this.memoryText(textsAt, textsLen);
     const out: FlatChanges | [Uint32Array, string, Uint32Array] = placed
       ? [offsets, texts, words.slice(offsetsEnd, offsetsEnd + 5 * words[at + 3]!)]
       : [offsets, texts];
     this.#giveBackMemory();
     return out;
+  }
+
+  /** The `len` bytes of UTF-8 at `ptr` in the engine's memory, as a string. */
+  memoryText(ptr: number, len: number): string {
+    return len === 0 ? '' : decoder.decode(new Uint8Array(this.#memory!.buffer, ptr, len));
   }
 
   /** `len` bytes of the engine's memory at `ptr` (a view of its buffer now: a grown memory detaches it). */

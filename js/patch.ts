@@ -1,7 +1,7 @@
 // parse, applyFiles and summary: `*** Begin Patch` patches over several files.
 import { checkOptions, checkString, checkText, describe, modeCode, STRICT } from './args.js';
 import type { AnyEngine, FlatChanges, PatchTouch, PreparedPatch } from './binding.js';
-import type { ApplyOptions, DistributiveOmit } from './diff.js';
+import { type ApplyOptions, type DistributiveOmit, splice } from './diff.js';
 import { core } from './engines/core.js';
 import { call, PatchError } from './errors.js';
 import type { operationKinds } from './generated.js';
@@ -275,16 +275,40 @@ function preparedChanges(
   const missing = paths.filter((p, i) => read[i] && map.get(p) === undefined);
   const known = missing.length > 0 ? map.known(missing) : undefined;
   if (known !== undefined) prepared.knownPaths(knownText(known));
-  const flat = call(() => prepared.apply(lengths, mode, placed !== undefined)) as Array<number | string | null>;
-  if (placed !== undefined) {
-    // Last: [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).
-    const s = flat.pop() as unknown as Uint32Array;
-    for (let i = 0; i < s.length; i += 2 + 4 * (s[i + 1] as number)) {
-      placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
-    }
+  if (placed === undefined) {
+    const left = call(() => prepared.applyLeft(lengths, mode));
+    return leftFiles(map, paths, left);
+  }
+  const flat = call(() => prepared.apply(lengths, mode)) as Array<number | string | null>;
+  // Last: [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).
+  const s = flat.pop() as unknown as Uint32Array;
+  for (let i = 0; i < s.length; i += 2 + 4 * (s[i + 1] as number)) {
+    placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
   }
   for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
   return flat as Array<string | null>;
+}
+
+/**
+ * The final state of each path `PreparedPatch.applyLeft` left in the
+ * engine's memory at `ptr` (src/wasm/patch.rs), as `[path, contents | null,
+ * …]`: a file made from the one given by one update is that file with the
+ * update's splices, so only its changed lines were decoded. Read right
+ * after the call.
+ */
+function leftFiles(map: FileMap<Files>, paths: readonly string[], ptr: number): Array<string | null> {
+  const words = core.memoryWords();
+  let at = ptr >>> 2;
+  const flat: Array<string | null> = [];
+  for (let n = words[at++] as number; n > 0; n--) {
+    const path = paths[words[at] as number] as string;
+    const kind = words[at + 1];
+    const text = kind === 0 ? null : core.memoryText(words[at + 2] as number, words[at + 3] as number);
+    const end = at + 5 + 3 * (words[at + 4] as number);
+    flat.push(path, kind === 2 ? splice(map.get(path) as string, [words.subarray(at + 5, end), text as string]) : text);
+    at = end;
+  }
+  return flat;
 }
 
 /**

@@ -1,22 +1,9 @@
 //! V4A update diffs (js/diff.ts): one diff or a batch over one input, answered with the changes.
 
-use std::cell::RefCell;
-
 use wasm_bindgen::prelude::*;
 
-use super::{ctx, keep_repairs, mode, to_js_error, with_input};
+use super::{ctx, keep_repairs, leave, mode, to_js_error, with_input, Left};
 use crate::Changes;
-
-thread_local! {
-    /// The last changes [`leave_changes`] wrote: the words it points the
-    /// wrapper to, and the splices' texts. Kept (with their room) until the next
-    /// call that leaves changes.
-    static LEFT: RefCell<(Vec<u32>, String)> = const { RefCell::new((Vec::new(), String::new())) };
-}
-
-/// Room (in words, and in bytes of text) kept for the next call's changes:
-/// a call that left more gives the rest back to the allocator first.
-const KEEP: usize = 1 << 16;
 
 /// Leaves the changes in wasm memory for the wrapper to read
 /// (js/binding.ts `takeChanges`, before its next call into this instance)
@@ -25,9 +12,7 @@ const KEEP: usize = 1 << 16;
 /// splice: `start..end` is the range of `input` it replaces, in UTF-16 code
 /// units, and its text is the UTF-8 bytes at `textsAt` (`textsLen` of them,
 /// every splice's text joined) from the previous splice's `textEnd` (0 for
-/// the first) to its own, in UTF-16 code units. Nothing crosses as a JS
-/// value: an array and a typed array made by the glue took a third of a
-/// small call.
+/// the first) to its own, in UTF-16 code units.
 ///
 /// With `report`, the splices are minimal ([`Changes::minimal`]) and
 /// `placed` follows: `[diff, diffLine, inputLine, from, to, …]`, five per
@@ -43,31 +28,25 @@ pub(super) fn leave_changes(input: &str, changes: Changes, report: bool) -> *con
         splices.iter().flat_map(|s| [s.start, s.end]).chain(placed.iter().flat_map(|p| [p.start, p.end])).collect();
     crate::utf16::offsets(input, &mut offsets);
     let (spliced, sectioned) = offsets.split_at(splices.len() * 2);
-    // Out of the cell while it is filled: a trap leaves no borrow behind.
-    let (mut words, mut texts) = LEFT.with(|cell| cell.take());
-    words.clear();
-    words.shrink_to(KEEP);
-    texts.clear();
-    texts.shrink_to(KEEP);
-    texts.reserve(splices.iter().map(|s| s.text.len()).sum());
-    words.reserve(4 + splices.len() * 3 + placed.len() * 5);
-    words.extend([0, 0, splices.len() as u32, placed.len() as u32]);
-    let mut text_end = 0;
-    for (s, o) in splices.iter().zip(spliced.chunks(2)) {
-        texts.push_str(&s.text);
-        text_end += crate::utf16::len(s.text.as_bytes());
-        words.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
-    }
-    for (p, o) in placed.iter().zip(sectioned.chunks(2)) {
-        let [from, to] = [o.first(), o.get(1)].map(|x| x.copied().unwrap_or(0) as u32);
-        words.extend([p.diff as u32, p.diff_line as u32, p.input_line as u32, from, to]);
-    }
-    if let Some(head) = words.get_mut(..2) {
-        head.copy_from_slice(&[texts.as_ptr() as u32, texts.len() as u32]);
-    }
-    let at = words.as_ptr();
-    LEFT.with(|cell| cell.replace((words, texts)));
-    at
+    leave(|left| {
+        let Left { words, texts, .. } = left;
+        texts.reserve(splices.iter().map(|s| s.text.len()).sum());
+        words.reserve(4 + splices.len() * 3 + placed.len() * 5);
+        words.extend([0, 0, splices.len() as u32, placed.len() as u32]);
+        let mut text_end = 0;
+        for (s, o) in splices.iter().zip(spliced.chunks(2)) {
+            texts.push_str(&s.text);
+            text_end += crate::utf16::len(s.text.as_bytes());
+            words.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
+        }
+        for (p, o) in placed.iter().zip(sectioned.chunks(2)) {
+            let [from, to] = [o.first(), o.get(1)].map(|x| x.copied().unwrap_or(0) as u32);
+            words.extend([p.diff as u32, p.diff_line as u32, p.input_line as u32, from, to]);
+        }
+        if let Some(head) = words.get_mut(..2) {
+            head.copy_from_slice(&[texts.as_ptr() as u32, texts.len() as u32]);
+        }
+    })
 }
 
 /// Applies a diff to an input, both put in the input buffer one after the

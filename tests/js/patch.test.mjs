@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { apply, applyBatch, applyFiles, applyOperation, codexGrammar, codexTool, PatchError, parse, summary } from 'applypatch';
+import { apply, applyBatch, applyFiles, applyOperation, applyPatch, codexGrammar, codexTool, PatchError, parse, summary } from 'applypatch';
 
 const patch = `*** Begin Patch
 *** Update File: src/app.py
@@ -46,6 +46,77 @@ test('applyFiles in both modes, on objects and Maps, without touching the argume
     assert.equal(map.get('old.txt'), 'bye\n');
   }
   assert.equal(JSON.stringify(files), before);
+});
+
+test('applyFiles: every way a file ends (deleted, added, moved, updated twice, updated in place) crosses back whole', () => {
+  const given = {
+    'gone.txt': 'bye\n',
+    'emoji.txt': '😀 one\r\ntwo\r\n三\r\n',
+    'twice.txt': 'a\nb\nc\n',
+    'from.txt': 'x\ny\n',
+    'bom.txt': 'first\nsecond\n',
+    'empty.txt': 'only\n',
+  };
+  const patch = [
+    '*** Begin Patch',
+    '*** Delete File: gone.txt',
+    '*** Add File: new.txt',
+    '+n',
+    '*** Update File: emoji.txt',
+    '@@',
+    ' two',
+    '-三',
+    '+四 🎉',
+    '*** Update File: twice.txt',
+    '@@',
+    '-a',
+    '+A',
+    '*** Update File: twice.txt',
+    '@@',
+    '-c',
+    '+C',
+    '*** Update File: from.txt',
+    '*** Move to: to.txt',
+    '@@',
+    '-y',
+    '+Y',
+    '*** Update File: bom.txt',
+    '@@',
+    '-first',
+    '+\uFEFFfirst',
+    '*** Update File: empty.txt',
+    '@@',
+    '-only',
+    '*** End Patch',
+  ].join('\n');
+  const out = applyFiles(given, patch);
+  assert.deepEqual(out, {
+    'emoji.txt': '😀 one\r\ntwo\r\n四 🎉\r\n',
+    'twice.txt': 'A\nb\nC\n',
+    'bom.txt': '\uFEFFfirst\nsecond\n',
+    'empty.txt': '',
+    'new.txt': 'n\n',
+    'to.txt': 'x\nY\n',
+  });
+  assert.deepEqual(applyPatch(given, patch).files, out, 'applyPatch, whose files cross whole');
+});
+
+test('applyFiles gives the files applyPatch gives, on every recorded Codex parity case that applies', () => {
+  const { cases } = JSON.parse(readFileSync(new URL('../fixtures/codex-parity.json', import.meta.url), 'utf8'));
+  let compared = 0;
+  for (const c of cases) {
+    for (const options of [undefined, { mode: 'codex' }]) {
+      let files;
+      try {
+        files = applyPatch(c.files, c.patch, options).files;
+      } catch {
+        continue;
+      }
+      assert.deepEqual(applyFiles(c.files, c.patch, options), files, c.name);
+      compared++;
+    }
+  }
+  assert.ok(compared > 300, `${compared} compared`);
 });
 
 test('applyFiles is all or nothing', () => {
