@@ -33,12 +33,7 @@ pub(super) fn leave_changes(input: &str, changes: Changes, report: bool) -> *con
         texts.reserve(splices.iter().map(|s| s.text.len()).sum());
         words.reserve(4 + splices.len() * 3 + placed.len() * 5);
         words.extend([0, 0, splices.len() as u32, placed.len() as u32]);
-        let mut text_end = 0;
-        for (s, o) in splices.iter().zip(spliced.chunks(2)) {
-            texts.push_str(&s.text);
-            text_end += crate::utf16::len(s.text.as_bytes());
-            words.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
-        }
+        push_splices(words, texts, splices, spliced);
         for (p, o) in placed.iter().zip(sectioned.chunks(2)) {
             let [from, to] = [o.first(), o.get(1)].map(|x| x.copied().unwrap_or(0) as u32);
             words.extend([p.diff as u32, p.diff_line as u32, p.input_line as u32, from, to]);
@@ -47,6 +42,18 @@ pub(super) fn leave_changes(input: &str, changes: Changes, report: bool) -> *con
             head.copy_from_slice(&[texts.as_ptr() as u32, texts.len() as u32]);
         }
     })
+}
+
+/// Appends `splices` to what a call leaves: `[start, end, textEnd]` each
+/// (`offsets` holds their `start, end` in UTF-16 code units), their texts
+/// joined onto `texts`, `textEnd` counted from where they start there.
+pub(super) fn push_splices(words: &mut Vec<u32>, texts: &mut String, splices: &[crate::Splice], offsets: &[usize]) {
+    let mut text_end = 0;
+    for (s, o) in splices.iter().zip(offsets.chunks(2)) {
+        texts.push_str(&s.text);
+        text_end += crate::utf16::len(s.text.as_bytes());
+        words.extend([o.first().copied().unwrap_or(0) as u32, o.get(1).copied().unwrap_or(0) as u32, text_end as u32]);
+    }
 }
 
 /// Applies a diff to an input, both put in the input buffer one after the

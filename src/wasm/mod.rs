@@ -201,7 +201,7 @@ struct Left {
 
 thread_local! {
     /// What the last call that left something left; kept until the next one.
-    static LEFT: RefCell<Left> = RefCell::new(Left::default());
+    static LEFT: RefCell<Left> = const { RefCell::new(Left { words: Vec::new(), texts: String::new(), files: Vec::new() }) };
 }
 
 /// Room (in words, and in bytes of text) kept between calls: a call that

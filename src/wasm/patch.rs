@@ -3,6 +3,7 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+use super::diff::push_splices;
 use super::positions::ranges;
 use super::{
     allow, by_position, changes_to_js, ctx, keep_repairs, leave, mode, serialize, split_inputs, to_js_error, with_input, Left, REPAIRS,
@@ -150,16 +151,7 @@ impl PreparedPatch {
                             let from = texts.len();
                             in_texts.push(words.len() + 2);
                             words.extend([w.slot as u32, 2, from as u32, 0, splices.len() as u32]);
-                            let mut text_end = 0;
-                            for (s, o) in splices.iter().zip(offsets.chunks(2)) {
-                                texts.push_str(&s.text);
-                                text_end += crate::utf16::len(s.text.as_bytes());
-                                words.extend([
-                                    o.first().copied().unwrap_or(0) as u32,
-                                    o.get(1).copied().unwrap_or(0) as u32,
-                                    text_end as u32,
-                                ]);
-                            }
+                            push_splices(words, texts, splices, &offsets);
                             if let Some(len) = words.get_mut(in_texts.last().copied().unwrap_or(0) + 1) {
                                 *len = (texts.len() - from) as u32;
                             }
