@@ -275,28 +275,19 @@ function preparedChanges(
   const missing = paths.filter((p, i) => read[i] && map.get(p) === undefined);
   const known = missing.length > 0 ? map.known(missing) : undefined;
   if (known !== undefined) prepared.knownPaths(knownText(known));
-  if (placed === undefined) {
-    const left = call(() => prepared.applyLeft(lengths, mode));
-    return leftFiles(map, paths, left);
-  }
-  const flat = call(() => prepared.apply(lengths, mode)) as Array<number | string | null>;
-  // Last: [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).
-  const s = flat.pop() as unknown as Uint32Array;
-  for (let i = 0; i < s.length; i += 2 + 4 * (s[i + 1] as number)) {
-    placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
-  }
-  for (let i = 0; i < flat.length; i += 2) flat[i] = paths[flat[i] as number] as string;
-  return flat as Array<string | null>;
+  const left = call(() => prepared.applyLeft(lengths, mode, placed !== undefined));
+  return leftFiles(map, paths, left, placed);
 }
 
 /**
  * The final state of each path `PreparedPatch.applyLeft` left in the
  * engine's memory at `ptr` (src/wasm/patch.rs), as `[path, contents | null,
  * …]`: a file made from the one given by one update is that file with the
- * update's splices, so only its changed lines were decoded. Read right
- * after the call.
+ * update's splices, so only its changed lines were decoded. With `placed`,
+ * where those updates placed their changes, by path. Read right after the
+ * call.
  */
-function leftFiles(map: FileMap<Files>, paths: readonly string[], ptr: number): Array<string | null> {
+function leftFiles(map: FileMap<Files>, paths: readonly string[], ptr: number, placed?: Map<string, Uint32Array>): Array<string | null> {
   const words = core.memoryWords();
   let at = ptr >>> 2;
   const flat: Array<string | null> = [];
@@ -307,6 +298,13 @@ function leftFiles(map: FileMap<Files>, paths: readonly string[], ptr: number): 
     const end = at + 5 + 3 * (words[at + 4] as number);
     flat.push(path, kind === 2 ? splice(map.get(path) as string, [words.subarray(at + 5, end), text as string]) : text);
     at = end;
+  }
+  if (placed !== undefined) {
+    // Then [index, n, start, end, newStart, newEnd, …], where one update placed each file's changes (trimmed when read).
+    const s = words.slice(at + 1, at + 1 + (words[at] as number));
+    for (let i = 0; i < s.length; i += 2 + 4 * (s[i + 1] as number)) {
+      placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
+    }
   }
   return flat;
 }

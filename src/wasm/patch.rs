@@ -94,114 +94,94 @@ impl PreparedPatch {
     }
 
     /// Applies the patch to the files the wrapper put in the input buffer one
-    /// after another: `lengths` has one entry per path of `paths`, its
+    /// after another (`lengths` has one entry per path of `paths`, its
     /// length in bytes, or `u32::MAX` for a path whose contents are not
-    /// given. Returns `[index, contents | null, …, placed]`: each path the
-    /// patch touched, as its position in `paths`, and its final contents;
-    /// then where the updates placed their changes, for each file one update
-    /// changed (`Written::splices`), a `Uint32Array` of `[index, n, start,
-    /// end, newStart, newEnd, …]`: the index of its path in `paths` and its
-    /// `n` splices as byte ranges of the file as given and of its new
-    /// contents (whole lines, numbers only: most callers never read them;
-    /// `trimSplices` makes the minimal splices of one file when read). A
-    /// file not listed was written otherwise (added, moved onto, updated
-    /// twice): `spliceTexts` compares its texts.
-    pub fn apply(&self, lengths: Vec<u32>, mode_code: u32) -> Result<Array, JsValue> {
-        self.written(&lengths, mode_code, |_, written| {
-            let out = Array::new();
-            let mut placed: Vec<u32> = Vec::new();
-            for w in written {
-                if let (Some(s), Some(_)) = (&w.splices, &w.contents) {
-                    placed.extend([w.slot as u32, s.len() as u32]);
-                    placed.extend(ranges(s));
-                }
-                out.push(&JsValue::from(w.slot as u32));
-                out.push(&w.contents.map_or(JsValue::NULL, |t| JsValue::from_str(&t)));
-            }
-            out.push(&js_sys::Uint32Array::from(placed.as_slice()));
-            Ok(out)
-        })
-    }
-
-    /// Applies the patch as [`Self::apply`] does, and leaves the final state
-    /// of each path it touched in wasm memory for the wrapper to read (js/patch.ts
-    /// `leftFiles`, before its next call into this instance); returns where:
-    /// the words `[files, then for each: index, kind, textAt, textLen, n,
-    /// offsets…]`, `index` its path's position in `paths`. `kind` 0: deleted
-    /// (or moved away). 1: its contents are the `textLen` UTF-8 bytes at
-    /// `textAt`. 2: the file as given with `n` splices, `offsets` `[start,
-    /// end, textEnd, …]` as `applyChanges` gives them, the splices' texts
-    /// joined at `textAt`: only the changed lines cross, not the whole new
-    /// file, whose decoding took a fifth of an `applyFiles` call.
+    /// given), and leaves the final state of each path it touched in wasm
+    /// memory for the wrapper to read (js/patch.ts `leftFiles`, before its
+    /// next call into this instance); returns where: the words `[files, then
+    /// for each: index, kind, textAt, textLen, n, offsets…]`, `index` its
+    /// path's position in `paths`. `kind` 0: deleted (or moved away). 1: its
+    /// contents are the `textLen` UTF-8 bytes at `textAt`. 2: the file as
+    /// given with `n` splices, `offsets` `[start, end, textEnd, …]` as
+    /// `applyChanges` gives them, the splices' texts joined at `textAt`: only
+    /// the changed lines cross, not the whole new file, whose decoding took
+    /// a fifth of an `applyFiles` call.
+    ///
+    /// With `placed`, the words go on with `m`, then `m` words: where the
+    /// updates placed their changes, for each file of kind 2, `[index, n,
+    /// start, end, newStart, newEnd, …]`, its `n` splices as byte ranges of
+    /// the file as given and of its new contents (whole lines, numbers only:
+    /// most callers never read them; `trimSplices` makes the minimal splices
+    /// of one file when read). A file of kind 1 was written otherwise
+    /// (added, moved onto, updated twice): `spliceTexts` compares its texts.
     #[wasm_bindgen(js_name = applyLeft)]
-    pub fn apply_left(&self, lengths: Vec<u32>, mode_code: u32) -> Result<*const u32, JsValue> {
-        self.written(&lengths, mode_code, |files, written| {
-            Ok(leave(|left| {
-                let Left { words, texts, files: kept } = left;
-                words.push(written.len() as u32);
-                // Where the texts of kind 2 start, in `texts`: made pointers once it stops growing.
-                let mut in_texts: Vec<usize> = Vec::new();
-                for w in &written {
-                    let given = files.get(w.slot).copied().flatten();
-                    match (&w.contents, &w.splices, given) {
-                        (None, _, _) => words.extend([w.slot as u32, 0, 0, 0, 0]),
-                        (Some(_), Some(splices), Some(input)) => {
-                            let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
-                            crate::utf16::offsets(input, &mut offsets);
-                            let from = texts.len();
-                            in_texts.push(words.len() + 2);
-                            words.extend([w.slot as u32, 2, from as u32, 0, splices.len() as u32]);
-                            push_splices(words, texts, splices, &offsets);
-                            if let Some(len) = words.get_mut(in_texts.last().copied().unwrap_or(0) + 1) {
-                                *len = (texts.len() - from) as u32;
-                            }
-                        }
-                        (Some(contents), _, _) => words.extend([w.slot as u32, 1, contents.as_ptr() as u32, contents.len() as u32, 0]),
-                    }
-                }
-                let base = texts.as_ptr() as u32;
-                for i in in_texts {
-                    if let Some(at) = words.get_mut(i) {
-                        *at += base;
-                    }
-                }
-                // The contents of kind 1 stay where they are, kept until the next call that leaves something.
-                *kept = written;
-            }))
-        })
-    }
-}
-
-impl PreparedPatch {
-    /// Applies the patch to the files in the input buffer (`lengths` as
-    /// [`Self::apply`] takes them) and hands `answer` them by position and
-    /// the final state of each path; the repairs are kept for `takeRepairs`.
-    fn written<T>(
-        &self,
-        lengths: &[u32],
-        mode_code: u32,
-        answer: impl FnOnce(&[Option<&str>], Vec<crate::Written>) -> Result<T, JsValue>,
-    ) -> Result<T, JsValue> {
+    pub fn apply_left(&self, lengths: Vec<u32>, mode_code: u32, placed: bool) -> Result<*const u32, JsValue> {
         let total: usize = lengths.iter().filter(|&&l| l != u32::MAX).map(|&l| l as usize).sum();
         // The envelope's repairs (from preparePatch) come first.
         let mut ctx = Ctx::new(allow(mode_code));
         ctx.repairs = REPAIRS.with(|r| std::mem::take(&mut *r.borrow_mut()));
         let result = with_input(total, |all| {
             // The files by position in `touches`, as the engine takes them: no lookup by path.
-            let contents = by_position(all, lengths)?;
+            let files = by_position(all, &lengths)?;
             let known: Option<Vec<&str>> = self.known.as_deref().map(|k| k.split_terminator('\n').collect());
             let written =
-                self.patch.apply_touched_placed(mode(mode_code), &mut ctx, &contents, known.as_deref()).map_err(|e| to_js_error(&e))?;
-            answer(&contents, written)
+                self.patch.apply_touched_placed(mode(mode_code), &mut ctx, &files, known.as_deref()).map_err(|e| to_js_error(&e))?;
+            Ok(leave(|left| leave_files(left, &files, written, placed)))
         });
         keep_repairs(ctx);
         result
     }
+}
 
+impl PreparedPatch {
     /// The paths the patch touches, computed once: `paths`, `reads` and `apply` number the paths by them.
     fn touched(&self) -> &[crate::Touch] {
         self.patch.touched()
     }
+}
+
+/// Writes what [`PreparedPatch::apply_left`] leaves: `written`, the final
+/// state of each path, made from `files`, the files as given by position.
+fn leave_files(left: &mut Left, files: &[Option<&str>], written: Vec<crate::Written>, placed: bool) {
+    let Left { words, texts, files: kept } = left;
+    words.push(written.len() as u32);
+    // Where the texts of kind 2 start, in `texts`: made pointers once it stops growing.
+    let mut in_texts: Vec<usize> = Vec::new();
+    let mut runs: Vec<u32> = Vec::new();
+    for w in &written {
+        let given = files.get(w.slot).copied().flatten();
+        match (&w.contents, &w.splices, given) {
+            (None, _, _) => words.extend([w.slot as u32, 0, 0, 0, 0]),
+            (Some(_), Some(splices), Some(input)) => {
+                if placed {
+                    runs.extend([w.slot as u32, splices.len() as u32]);
+                    runs.extend(ranges(splices));
+                }
+                let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
+                crate::utf16::offsets(input, &mut offsets);
+                let from = texts.len();
+                in_texts.push(words.len() + 2);
+                words.extend([w.slot as u32, 2, from as u32, 0, splices.len() as u32]);
+                push_splices(words, texts, splices, &offsets);
+                if let Some(len) = words.get_mut(in_texts.last().copied().unwrap_or(0) + 1) {
+                    *len = (texts.len() - from) as u32;
+                }
+            }
+            (Some(contents), _, _) => words.extend([w.slot as u32, 1, contents.as_ptr() as u32, contents.len() as u32, 0]),
+        }
+    }
+    if placed {
+        words.push(runs.len() as u32);
+        words.extend(runs);
+    }
+    let base = texts.as_ptr() as u32;
+    for i in in_texts {
+        if let Some(at) = words.get_mut(i) {
+            *at += base;
+        }
+    }
+    // The contents of kind 1 stay where they are, kept until the next call that leaves something.
+    *kept = written;
 }
 
 /// The contents of a Responses API create diff.
