@@ -93,12 +93,12 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * The calls that leave their changes in the engine's memory (src/wasm/diff.rs
- * `leave_changes`) for {@link Engine.takeChanges}: the guard does not replace
- * the instance after them (that would drop the changes), `takeChanges` does
- * once it has read them.
+ * The calls that leave their answer in the engine's memory (src/wasm/mod.rs
+ * `leave`) for the wrapper to read ({@link Engine.takeChanges}, js/patch.ts
+ * `leftFiles`): the guard does not replace the instance after them (that
+ * would drop the answer); {@link Engine.doneReading} does, once it is read.
  */
-const LEAVES_CHANGES = new Set(['applyChanges', 'applyBatchChanges']);
+const LEAVES = new Set(['applyChanges', 'applyBatchChanges', 'applyOperationChanges']);
 
 /** An object the engine handed out that outlives one call ({@link Engine.holdPrepared}). */
 export interface Held<P> {
@@ -295,7 +295,7 @@ export class Engine<B extends Binding> {
   }
 
   #guard(name: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
-    const mayRenew = name !== 'reserveInput' && name !== 'holdsReplacement' && !name.startsWith('prepare') && !LEAVES_CHANGES.has(name);
+    const mayRenew = name !== 'reserveInput' && name !== 'holdsReplacement' && !name.startsWith('prepare') && !LEAVES.has(name);
     return (...args) => {
       let result: unknown;
       try {
@@ -342,8 +342,17 @@ export class Engine<B extends Binding> {
     const out: FlatChanges | [Uint32Array, string, Uint32Array] = placed
       ? [offsets, texts, words.slice(offsetsEnd, offsetsEnd + 5 * words[at + 3]!)]
       : [offsets, texts];
-    this.#giveBackMemory();
+    this.doneReading();
     return out;
+  }
+
+  /**
+   * After reading what a call of {@link LEAVES} left: the instance is
+   * replaced if the call left its memory past {@link MEMORY_LIMIT}, as the
+   * guard does after other calls (not while an object lives in it).
+   */
+  doneReading(): void {
+    this.#giveBackMemory();
   }
 
   /** The `len` bytes of UTF-8 at `ptr` in the engine's memory, as a string. */

@@ -5,7 +5,7 @@ import type { ApplyOptions } from './diff.js';
 import { core } from './engines/core.js';
 import { call, PatchError } from './errors.js';
 import { operationTypes } from './generated.js';
-import { type Files, fileMap, knownText, putFiles } from './patch.js';
+import { type Files, fileMap, knownText, leftFiles, putFiles } from './patch.js';
 import { callMode } from './repair.js';
 
 /** `create_file`: `diff` is a create diff, every line `+` and the line's text. */
@@ -123,7 +123,7 @@ export function applyOperation<T extends Files>(files: T, operation: ApplyPatchO
   const put = putFiles(core, map, op.type === 'create_file' && modeCode(opts) !== 0 ? [] : [op.path]);
   // An update or delete of a path with no file: the engine lists the map's paths near it (Strict).
   const known = op.type !== 'create_file' && modeCode(opts) === STRICT && put.paths.length === 0 ? map.known([op.path]) : undefined;
-  const changes = call(() =>
+  const left = call(() =>
     core
       .wasm()
       .applyOperationChanges(
@@ -137,6 +137,7 @@ export function applyOperation<T extends Files>(files: T, operation: ApplyPatchO
         known === undefined ? undefined : knownText(known),
       ),
   );
+  const changes = leftFiles(map, [op.path, op.moveTo], left);
   e.report();
   return map.with(changes);
 }

@@ -285,9 +285,15 @@ function preparedChanges(
  * …]`: a file made from the one given by one update is that file with the
  * update's splices, so only its changed lines were decoded. With `placed`,
  * where those updates placed their changes, by path. Read right after the
- * call.
+ * call (also `applyOperationChanges`', whose paths are the operation's path
+ * and its `moveTo`). @internal
  */
-function leftFiles(map: FileMap<Files>, paths: readonly string[], ptr: number, placed?: Map<string, Uint32Array>): Array<string | null> {
+export function leftFiles(
+  map: FileMap<Files>,
+  paths: readonly (string | undefined)[],
+  ptr: number,
+  placed?: Map<string, Uint32Array>,
+): Array<string | null> {
   const words = core.memoryWords();
   let at = ptr >>> 2;
   const flat: Array<string | null> = [];
@@ -306,6 +312,7 @@ function leftFiles(map: FileMap<Files>, paths: readonly string[], ptr: number, p
       placed.set(paths[s[i] as number] as string, s.subarray(i + 2, i + 2 + 4 * (s[i + 1] as number)));
     }
   }
+  core.doneReading();
   return flat;
 }
 

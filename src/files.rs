@@ -63,7 +63,7 @@ impl<'f, B: Fn(usize) -> Option<&'f str>> Overlay<'f, B> {
         }
     }
 
-    /// The same, keeping the splices of updates ([`Overlay::finish_placed`]).
+    /// The same, keeping the splices of updates ([`Overlay::finish`]).
     fn placing(slots: usize, base: B) -> Self {
         Overlay { placed: vec![None; slots], ..Overlay::new(slots, base) }
     }
@@ -103,13 +103,9 @@ impl<'f, B: Fn(usize) -> Option<&'f str>> Overlay<'f, B> {
         }
     }
 
-    /// The final state of each slot written, in the order first written.
-    fn finish(self) -> Vec<(usize, Option<String>)> {
-        self.finish_placed().into_iter().map(|w| (w.slot, w.contents)).collect()
-    }
-
-    /// [`Overlay::finish`] with the splices kept for each slot.
-    fn finish_placed(mut self) -> Vec<Written> {
+    /// The final state of each slot written, in the order first written,
+    /// with the splices kept for each slot (when placing).
+    fn finish(mut self) -> Vec<Written> {
         let (state, placed) = (&mut self.state, &mut self.placed);
         self.order
             .iter()
@@ -289,7 +285,7 @@ impl Patch {
         if mode == Mode::Strict {
             whole_patch(self, &mut found, ctx, known)?;
         }
-        Ok(files.finish_placed())
+        Ok(files.finish())
     }
 
     /// What the Codex CLI prints when the patch applies: `A` lines for added
@@ -585,6 +581,26 @@ pub fn apply_file_operation_among<'f>(
     get: impl Fn(&str) -> Option<&'f str>,
     known: Option<&[&str]>,
 ) -> Result<Vec<FileChange>> {
+    let dest = match *op {
+        FileOperation::Update { move_to, .. } => move_to,
+        _ => None,
+    };
+    Ok(apply_file_operation_placed(op, mode, ctx, get, known)?
+        .into_iter()
+        .map(|w| FileChange { path: if w.slot == 0 { op.path() } else { dest.unwrap_or_default() }.to_string(), contents: w.contents })
+        .collect())
+}
+
+/// [`apply_file_operation_among`] with, for a file one update changed, the
+/// splices that made its new contents ([`Written::splices`]). Slot 0 is the
+/// operation's path, slot 1 an update's `move_to` (when it is another path).
+pub fn apply_file_operation_placed<'f>(
+    op: &FileOperation,
+    mode: Mode,
+    ctx: &mut Ctx,
+    get: impl Fn(&str) -> Option<&'f str>,
+    known: Option<&[&str]>,
+) -> Result<Vec<Written>> {
     let path = op.path();
     if let FileOperation::Create { diff, .. } | FileOperation::Update { diff, .. } = op {
         crate::limits::check_text("the diff", diff)?;
@@ -621,7 +637,7 @@ pub fn apply_file_operation_among<'f>(
     // Slot 0 is the path, slot 1 a move's destination.
     let dest = step.move_to.map(|(dest, _)| dest);
     let base: &dyn Fn(usize) -> Option<&'f str> = &|slot| if slot == 0 { get(path) } else { dest.and_then(&get) };
-    let mut files = Overlay::new(2, base);
+    let mut files = Overlay::placing(2, base);
     let found = apply_step(&mut files, &step, mode, ctx, known).map_err(located)?;
     for r in &mut ctx.repairs {
         r.path = Some(path.to_string());
@@ -675,11 +691,7 @@ pub fn apply_file_operation_among<'f>(
             return Err(located(e));
         }
     }
-    Ok(files
-        .finish()
-        .into_iter()
-        .map(|(slot, contents)| FileChange { path: if slot == 0 { path } else { dest.unwrap_or_default() }.to_string(), contents })
-        .collect())
+    Ok(files.finish())
 }
 
 /// Applies a patch to a map of files and returns the new map.

@@ -105,8 +105,8 @@ mod wasm;
 
 pub use error::{Conflict, Error, ErrorKind, MergeConflict, Nearest, Result};
 pub use files::{
-    apply_file_operation, apply_file_operation_among, apply_file_operation_with, apply_files, apply_patch, apply_patch_with, create_file,
-    summary, summary_with, FileChange, FileOperation, Written,
+    apply_file_operation, apply_file_operation_among, apply_file_operation_placed, apply_file_operation_with, apply_files, apply_patch,
+    apply_patch_with, create_file, summary, summary_with, FileChange, FileOperation, Written,
 };
 pub use format::{detect_format, Format, FormatLines};
 pub use mode::{Changes, Mode, Placed};

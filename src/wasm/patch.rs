@@ -1,13 +1,10 @@
 //! `*** Begin Patch` patches (js/patch.ts) and the Responses API operations (js/operation.ts).
 
-use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::diff::push_splices;
 use super::positions::ranges;
-use super::{
-    allow, by_position, changes_to_js, ctx, keep_repairs, leave, mode, serialize, split_inputs, to_js_error, with_input, Left, REPAIRS,
-};
+use super::{allow, by_position, ctx, keep_repairs, leave, mode, serialize, split_inputs, to_js_error, with_input, Left, REPAIRS};
 use crate::repair::Ctx;
 use crate::{FileOperation, Mode};
 
@@ -192,7 +189,9 @@ pub fn create_file(diff: &str) -> Result<String, JsValue> {
 
 /// Applies one Responses API operation (`kind` is its type, one of
 /// `operationTypes` in js/generated.ts) to the files `paths`, put in the
-/// input buffer as `split_inputs` reads them. Returns `[path, contents | null, …]`.
+/// input buffer as `split_inputs` reads them, and leaves the final state of
+/// each path it wrote in wasm memory as `PreparedPatch::applyLeft` does
+/// (index 0 the operation's path, 1 an update's `move_to`); returns where.
 /// `known`: every path of the caller's files, each followed by `\n`, when
 /// the wrapper gives them (the operation's path has no file): the error
 /// lists the paths near it, and a delete of it is already applied only
@@ -208,7 +207,7 @@ pub fn apply_operation_changes(
     move_to: Option<String>,
     mode_code: u32,
     known: Option<String>,
-) -> Result<Array, JsValue> {
+) -> Result<*const u32, JsValue> {
     let op = FileOperation::from_type(kind, path, diff, move_to.as_deref())
         .ok_or_else(|| JsValue::from_str(&format!("applypatch: unknown operation type {kind}")))?;
     let total: usize = lengths.iter().map(|&l| l as usize).sum();
@@ -216,9 +215,11 @@ pub fn apply_operation_changes(
     let result = with_input(total, |all| {
         let files = split_inputs(all, &paths, &lengths)?;
         let known: Option<Vec<&str>> = known.as_deref().map(|k| k.split_terminator('\n').collect());
-        let changes = crate::apply_file_operation_among(&op, mode(mode_code), &mut ctx, |p| files.get(p).copied(), known.as_deref())
+        let written = crate::apply_file_operation_placed(&op, mode(mode_code), &mut ctx, |p| files.get(p).copied(), known.as_deref())
             .map_err(|e| to_js_error(&e))?;
-        Ok(changes_to_js(changes))
+        // By slot: the path, and a move's destination.
+        let given = [Some(path), move_to.as_deref()].map(|p| p.and_then(|p| files.get(p).copied()));
+        Ok(leave(|left| leave_files(left, &given, written, false)))
     });
     keep_repairs(ctx);
     result

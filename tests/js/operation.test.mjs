@@ -1,9 +1,10 @@
 // Responses API operations (applyOperation, createFile) and the memory editor,
 // through the built package.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { applyDiff } from '@openai/agents-core';
-import { applyFiles, applyOperation, createFile, createMemoryEditor, errorCodes, PatchError } from 'applypatch';
+import { apply, applyFiles, applyOperation, createFile, createMemoryEditor, errorCodes, PatchError, parse } from 'applypatch';
 
 function throws(fn, fields) {
   try {
@@ -66,6 +67,46 @@ test('applyOperation: create, update, move, delete on objects and Maps', () => {
   assert.deepEqual([...out.keys()], ['b.txt']);
   assert.equal(map.size, 2);
   assert.equal(JSON.stringify(files), frozen);
+});
+
+test('applyOperation: an update in place, of a file with characters outside the BMP, is what apply gives; a move crosses whole', () => {
+  const files = { 'e.txt': '😀 one\r\ntwo\r\n三\r\n', 'b.txt': 'first\n' };
+  const update = { type: 'update_file', path: 'e.txt', diff: '@@\n two\n-三\n+四 🎉' };
+  assert.deepEqual(applyOperation(files, update), { ...files, 'e.txt': '😀 one\r\ntwo\r\n四 🎉\r\n' });
+  assert.deepEqual(applyOperation(files, { type: 'update_file', path: 'b.txt', diff: '@@\n-first\n+\uFEFFfirst' }), {
+    ...files,
+    'b.txt': '\uFEFFfirst\n',
+  });
+  assert.deepEqual(applyOperation(files, { ...update, move_to: 'm.txt' }), { 'b.txt': 'first\n', 'm.txt': '😀 one\r\ntwo\r\n四 🎉\r\n' });
+  assert.deepEqual(applyOperation(files, { type: 'update_file', path: 'b.txt', diff: '@@\n-first' }), { ...files, 'b.txt': '' });
+});
+
+test('applyOperation: an update is what apply gives, on every update of the recorded Codex parity corpus that applies', () => {
+  const { cases } = JSON.parse(readFileSync(new URL('../fixtures/codex-parity.json', import.meta.url), 'utf8'));
+  let compared = 0;
+  for (const c of cases) {
+    let operations;
+    try {
+      operations = parse(c.patch).operations;
+    } catch {
+      continue;
+    }
+    for (const op of operations) {
+      if (op.kind !== 'update' || op.moveTo !== undefined || c.files[op.path] === undefined) continue;
+      for (const options of [undefined, { mode: 'codex' }]) {
+        let expected;
+        try {
+          expected = apply(c.files[op.path], op.diff, options);
+        } catch {
+          continue;
+        }
+        const out = applyOperation(c.files, { type: 'update_file', path: op.path, diff: op.diff }, options);
+        assert.equal(out[op.path], expected, `${c.name}: ${op.path}`);
+        compared++;
+      }
+    }
+  }
+  assert.ok(compared > 200, `${compared} updates compared`);
 });
 
 test('applyOperation: modes differ as in apply', () => {

@@ -193,9 +193,13 @@ test('after a call that leaves wasm memory past the limit, the instance is repla
   assert.ok(memoryBytes() > binding.MEMORY_LIMIT);
   assert.equal(apply('a\n', '@@\n-a\n+b'), 'b\n');
   assert.ok(memoryBytes() < binding.MEMORY_LIMIT, `memory after the call: ${memoryBytes()} bytes`);
-  // apply and applyBatch leave their changes in the instance: it is replaced
-  // only once they are read.
-  const past = [() => applyBatch('a\nb\n', ['@@\n-a\n+A', '@@\n-b\n+B']), () => apply('a\nb\n', '@@\n a\n-b\n+B', { report: true })];
+  // apply, applyBatch and applyOperation leave their answer in the
+  // instance: it is replaced only once that is read.
+  const past = [
+    () => applyBatch('a\nb\n', ['@@\n-a\n+A', '@@\n-b\n+B']),
+    () => apply('a\nb\n', '@@\n a\n-b\n+B', { report: true }),
+    () => applyOperation({ 'a.txt': 'a\nb\n' }, { type: 'update_file', path: 'a.txt', diff: '@@\n-b\n+B' }),
+  ];
   const answers = [];
   for (const call of past) {
     const current = engines.core.wasm().wasmMemory();
@@ -206,6 +210,7 @@ test('after a call that leaves wasm memory past the limit, the instance is repla
   assert.deepEqual(answers, [
     'A\nB\n',
     { text: 'a\nB\n', splices: [{ from: 2, to: 3, insert: 'B' }], sections: [{ diffLine: 3, inputLine: 2, from: 2, to: 4 }] },
+    { 'a.txt': 'a\nB\n' },
   ]);
   await everyFunctionWorks();
 });
