@@ -1093,6 +1093,25 @@ mod tests {
     }
 
     #[test]
+    fn a_responses_api_update_in_place_keeps_its_splices_and_a_move_does_not() {
+        let base = files(&[("a", "x\n1\ny\n"), ("b", "old\n")]);
+        let get = |p: &str| base.get(p).map(String::as_str);
+        let op = FileOperation::Update { path: "a", diff: "@@\n x\n-1\n+2\n+3\n", move_to: None };
+        let written = apply_file_operation_placed(&op, Mode::Strict, &mut Ctx::default(), get, None).unwrap();
+        let [Written { slot: 0, contents: Some(contents), splices: Some(splices) }] = written.as_slice() else {
+            panic!("one file written in place: {written:?}")
+        };
+        assert_eq!(contents, "x\n2\n3\ny\n");
+        assert_eq!(splices, &[Splice { start: 2, end: 4, text: "2\n3\n".into() }]);
+        assert_eq!(&crate::text::apply_splices("x\n1\ny\n", splices), contents);
+        // Moved, the destination is written from the source: no splices of a file as given.
+        let op = FileOperation::Update { path: "a", diff: "@@\n-1\n+2\n", move_to: Some("b") };
+        let written = apply_file_operation_placed(&op, Mode::Strict, &mut Ctx::default(), get, None).unwrap();
+        let got: Vec<_> = written.iter().map(|w| (w.slot, w.contents.as_deref(), w.splices.is_some())).collect();
+        assert_eq!(got, [(1, Some("x\n2\ny\n"), false), (0, None, false)]);
+    }
+
+    #[test]
     fn every_responses_api_type_names_its_operation() {
         for t in FileOperation::TYPES {
             assert_eq!(FileOperation::from_type(t, "p", "+x", None).map(|op| op.type_name()), Some(t));
