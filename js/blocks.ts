@@ -250,17 +250,18 @@ function resolve(options: unknown): Float64Array {
       .join(' or ');
     throw new TypeError(`applypatch: options.preset must be ${names}, got ${typeof preset === 'string' ? `'${preset}'` : kind(preset)}`);
   }
-  const values = Float64Array.from(presets[preset as Preset]);
-  editOptionFields.forEach(([name, type], i) => {
+  const values = new Float64Array(presets[preset as Preset]);
+  for (let i = 0; i < editOptionFields.length; i++) {
+    const [name, type] = editOptionFields[i]!;
     const v = o[name];
-    if (v === undefined) return;
+    if (v === undefined) continue;
     if (name === 'repair') {
       values[i] = repairBits(o, STRICT);
-      return;
+      continue;
     }
     if (typeof v !== type) throw new TypeError(`applypatch: options.${name} must be a ${type}, got ${kind(v)}`);
     values[i] = Number(v);
-  });
+  }
   const onRepair = o.onRepair;
   if (onRepair !== undefined && typeof onRepair !== 'function') {
     throw new TypeError(`applypatch: options.onRepair must be a function, got ${describe(onRepair)}`);

@@ -133,6 +133,16 @@ test('the changes a call leaves in the engine: a leading U+FEFF in a new text st
   });
 });
 
+test('splices of a result: not enumerable, made once on first read, each result its own', () => {
+  const a = applyEdit('x\ny\n', { search: 'x', replace: 'X' });
+  const b = applyEdit('x\ny\n', { search: 'y', replace: 'Y' });
+  assert.deepEqual(Object.keys(a), ['ok', 'text', 'strategy', 'similarity', 'start', 'end', 'matches']);
+  assert.equal({ ...a }.splices, undefined);
+  assert.deepEqual(b.splices, [{ from: 2, to: 3, insert: 'Y' }]);
+  assert.deepEqual(a.splices, [{ from: 0, to: 1, insert: 'X' }]);
+  assert.equal(a.splices, a.splices, 'the same array on every read');
+});
+
 test('repairs come with the report', () => {
   const rep = apply('  a\n', '@@\n-a\n+b', { repair: true, report: true });
   assert.equal(applySplices('  a\n', rep.splices), rep.text);
