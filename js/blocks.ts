@@ -231,6 +231,9 @@ type FailureFields = Pick<EditFailed, 'reason' | 'message' | 'candidates' | 'nea
   repairs?: Repair[];
 };
 
+/** The safe preset's options as the binding takes them, made on first use (nothing runs at import). */
+let safe: Float64Array | undefined;
+
 /** The binding's strategy numbers: 0 none, then the ladder in order. */
 const STRATEGIES: ReadonlyArray<Strategy | null> = [null, ...strategies];
 
@@ -242,6 +245,11 @@ function kind(value: unknown): string {
 
 /** The options as the binding takes them: one array of numbers, in the order of `editOptionFields`. */
 function resolve(options: unknown): Float64Array {
+  // No options: the safe preset as it is (a copy: the caller owns it).
+  if (options === undefined) {
+    safe ??= new Float64Array(presets.safe);
+    return safe.slice();
+  }
   const o = checkOptions(options);
   const preset = o.preset ?? 'safe';
   if (typeof preset !== 'string' || !Object.hasOwn(presets, preset)) {
