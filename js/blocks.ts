@@ -243,12 +243,13 @@ function kind(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** The options as the binding takes them: one array of numbers, in the order of `editOptionFields`. */
+/** The options as the binding takes them: one array of numbers, in the order of `editOptionFields` (to read, not to change). */
 function resolve(options: unknown): Float64Array {
-  // No options: the safe preset as it is (a copy: the caller owns it).
+  // No options: the safe preset as it is, one array for every call (its
+  // callers only read it, and the binding copies it into wasm memory).
   if (options === undefined) {
     safe ??= new Float64Array(presets.safe);
-    return safe.slice();
+    return safe;
   }
   const o = checkOptions(options);
   const preset = o.preset ?? 'safe';
