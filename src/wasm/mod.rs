@@ -270,6 +270,29 @@ pub fn holds_replacement(offset: usize, len: usize) -> bool {
     })
 }
 
+/// Encodes the `units` UTF-16LE code units the wrapper put at byte `from`
+/// of the input buffer as UTF-8 at byte `offset`
+/// ([`crate::utf16::encode_utf8`]); `from` must leave three bytes a unit
+/// after `offset`. Returns the bytes written, plus 2^31 when a surrogate
+/// was lone; `u32::MAX` when the ranges do not fit the buffer (the wrapper
+/// then encodes the string itself).
+#[wasm_bindgen(js_name = encodeUtf16)]
+pub fn encode_utf16(from: usize, units: usize, offset: usize) -> u32 {
+    INPUT.with(|cell| {
+        let Ok(mut buf) = cell.try_borrow_mut() else { return u32::MAX };
+        let fits = units.checked_mul(3).and_then(|n| n.checked_add(offset)).is_some_and(|end| end <= from && units <= 1 << 29);
+        let at = from.min(buf.len());
+        let (head, tail) = buf.split_at_mut(at);
+        match (fits, head.get_mut(offset..), tail.get(..units.saturating_mul(2))) {
+            (true, Some(out), Some(src)) => {
+                let (written, lone) = crate::utf16::encode_utf8(src, out);
+                written as u32 | if lone { 1 << 31 } else { 0 }
+            }
+            _ => u32::MAX,
+        }
+    })
+}
+
 /// The input as text. Checking that ASCII text is UTF-8 takes one pass of
 /// [`crate::utf16::is_ascii`]; `str::from_utf8` reads four bytes at a time in
 /// wasm32, a tenth of an exact edit-block match in a small file.
