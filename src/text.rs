@@ -54,6 +54,8 @@ pub struct Line {
 pub struct Lines<'a> {
     text: &'a str,
     lines: Vec<Line>,
+    /// Whether the text holds a `\r` (every line break is `\n` when not).
+    cr: bool,
 }
 
 impl<'a> Lines<'a> {
@@ -62,6 +64,7 @@ impl<'a> Lines<'a> {
         let bytes = text.as_bytes();
         let mut lines = Vec::with_capacity(bytes.len() / 16 + 1);
         let mut start = 0;
+        let mut cr = false;
         for pos in Breaks::new(bytes, b'\n', b'\r') {
             if pos < start {
                 // The `\n` of a `\r\n` already consumed below.
@@ -70,8 +73,10 @@ impl<'a> Lines<'a> {
             let ending = if bytes.get(pos) == Some(&b'\n') {
                 Ending::Lf
             } else if bytes.get(pos + 1) == Some(&b'\n') {
+                cr = true;
                 Ending::CrLf
             } else {
+                cr = true;
                 Ending::Cr
             };
             lines.push(Line { start, end: pos, ending });
@@ -80,7 +85,7 @@ impl<'a> Lines<'a> {
         if start < bytes.len() {
             lines.push(Line { start, end: bytes.len(), ending: Ending::None });
         }
-        Lines { text, lines }
+        Lines { text, lines, cr }
     }
 
     /// The line table alone, to keep while the text is lent elsewhere (a
@@ -91,7 +96,14 @@ impl<'a> Lines<'a> {
 
     /// `text` split into `lines`, which must be `Lines::split(text)`'s.
     pub fn from_parts(text: &'a str, lines: Vec<Line>) -> Self {
-        Lines { text, lines }
+        let cr = memchr::memchr(b'\r', text.as_bytes()).is_some();
+        Lines { text, lines, cr }
+    }
+
+    /// Whether the text holds a carriage return: without one, every line
+    /// break is LF (found while splitting, so no pass over the text asks).
+    pub fn has_cr(&self) -> bool {
+        self.cr
     }
 
     pub fn text(&self) -> &'a str {
@@ -173,7 +185,7 @@ impl Iterator for Breaks<'_> {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use core::arch::wasm32::{u64x2, u8x16_bitmask, u8x16_eq, u8x16_splat, v128_or};
+    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_load, v128_or};
 
     pub struct Scan<'a> {
         bytes: &'a [u8],
@@ -194,9 +206,8 @@ mod simd {
 
         /// Bit `i` is set when `chunk[i]` is `a` or `b`.
         fn mask(&self, chunk: &[u8; 16]) -> u32 {
-            let (lo, hi) = chunk.split_at(8);
-            let word = |b: &[u8]| u64::from_le_bytes(<[u8; 8]>::try_from(b).unwrap_or([0; 8]));
-            let v = u64x2(word(lo), word(hi));
+            // SAFETY: the load reads the 16-byte array, and `v128_load` takes unaligned addresses.
+            let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
             u32::from(u8x16_bitmask(v128_or(u8x16_eq(v, u8x16_splat(self.a)), u8x16_eq(v, u8x16_splat(self.b)))))
         }
     }
@@ -207,18 +218,17 @@ mod simd {
         fn next(&mut self) -> Option<usize> {
             while self.mask == 0 {
                 let at = self.next;
-                let chunk = match self.bytes.get(at..at + 16) {
-                    Some(c) => <[u8; 16]>::try_from(c).unwrap_or([0; 16]),
+                self.mask = match self.bytes.get(at..at + 16).and_then(|c| <&[u8; 16]>::try_from(c).ok()) {
+                    Some(chunk) => self.mask(chunk),
                     None => {
                         let rest = self.bytes.get(at..).filter(|r| !r.is_empty())?;
                         // The tail, padded with bytes that are neither `a` nor `b`.
                         let pad = (0..3).find(|&p| p != self.a && p != self.b).unwrap_or(0);
                         let mut c = [pad; 16];
                         c.iter_mut().zip(rest).for_each(|(d, s)| *d = *s);
-                        c
+                        self.mask(&c)
                     }
                 };
-                self.mask = self.mask(&chunk);
                 self.at = at;
                 self.next = at + 16;
             }

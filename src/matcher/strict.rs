@@ -18,9 +18,9 @@ const LIST: usize = 10;
 
 /// Strict inputs use one line-break style: the one new lines get.
 pub fn newline(lines: &Lines) -> Result<Ending> {
-    // Without a carriage return every break is LF: one `memchr` over the
-    // bytes, 16 at a time, instead of a look at every line.
-    if memchr::memchr(b'\r', lines.text().as_bytes()).is_none() {
+    // Without a carriage return every break is LF (the split saw none),
+    // with no look at every line.
+    if !lines.has_cr() {
         return Ok(Ending::Lf);
     }
     let mut lf: Option<usize> = None;
