@@ -193,3 +193,23 @@ test('stacked anchors narrow within the reach of the one before; suggested ancho
     (e) => e instanceof PatchError && e.code === 'anchor_ambiguous' && e.inputLines.join() === '2,4' && e.diffLine === 2,
   );
 });
+
+test('line breaks at every place of the 16-byte blocks the split reads in wasm: LF, CRLF (also across two blocks) and a lone CR', () => {
+  const random = rng(16);
+  for (let k = 0; k < 200; k++) {
+    const endings = k % 4 === 0 ? ['\n'] : k % 4 === 1 ? ['\r\n'] : ['\n', '\r\n', '\r'];
+    const lines = [];
+    for (let i = 0; i < 40; i++) lines.push(`${'x'.repeat(Math.floor(random() * 19))}${i}`);
+    const target = Math.floor(random() * lines.length);
+    lines[target] = `TARGET ${k}`;
+    const ends = lines.map(() => pick(random, endings));
+    const input = lines.map((l, i) => l + ends[i]).join('');
+    const want = input.replace(`TARGET ${k}`, `DONE ${k}`);
+    const diff = `@@\n-TARGET ${k}\n+DONE ${k}`;
+    // Codex mode: each line keeps its ending, a new line takes the first line's.
+    const codex = input.replace(`TARGET ${k}${ends[target]}`, `DONE ${k}${ends[0]}`);
+    assert.equal(apply(input, diff, { mode: 'codex' }), codex, JSON.stringify(input));
+    if (endings.length === 1) assert.equal(apply(input, diff), want, JSON.stringify(input));
+    else if (ends.includes('\r')) assert.throws(() => apply(input, diff), (e) => e.code === 'mixed_newlines');
+  }
+});
