@@ -6,7 +6,7 @@
 // Over 600 lines on purpose: the `base` forms of applyEdit, applyEdits and
 // applyBlocks build the same result shapes as the functions themselves, from
 // the checks and types defined here.
-import { checkOptions, checkString, describe, STRICT } from './args.js';
+import { checkOptions, checkString, checkText, describe, STRICT } from './args.js';
 import type { PreparedBlocks } from './binding.js';
 import { extra } from './engines/extra.js';
 import { call, PatchError } from './errors.js';
@@ -350,12 +350,13 @@ export function parseBlocks(text: string, options?: ParseBlocksOptions): EditBlo
  * `input_too_large`).
  */
 export function applyEdit(source: string, edit: EditBlock, options?: EditOptions): EditResult {
-  checkString('source', source);
+  // Its lone surrogates are refused as it is put into wasm memory, below.
+  checkText('source', source);
   const { search, replace, hints } = checkEdit('edit', edit);
   const base = baseOption(checkOptions(options));
   if (base !== undefined) return editOverBase(source, base, applyEdit(base, edit, { ...options, base: undefined }));
   const args = resolve(options);
-  const len = extra.putInput(source);
+  const len = extra.putInput(source, 0, 'source');
   const searchLen = extra.putInput(search, len);
   const replaceLen = extra.putInput(replace, len + searchLen);
   const result = finish(
@@ -371,7 +372,7 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
  * the first failure (`text` is then the text after the last edit that applied).
  */
 export function applyEdits(source: string, edits: readonly EditBlock[], options?: EditOptions): EditsResult {
-  checkString('source', source);
+  checkText('source', source);
   if (!Array.isArray(edits)) throw new TypeError(`applypatch: edits must be an array of { search, replace }, got ${kind(edits)}`);
   const flat: string[] = [];
   const hints = new Float64Array(edits.length * 3);
@@ -384,7 +385,7 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
   const base = baseOption(checkOptions(options));
   if (base !== undefined) return editsOverBase(source, base, applyEdits(base, edits, { ...options, base: undefined }));
   const args = resolve(options);
-  const len = extra.putInput(source);
+  const len = extra.putInput(source, 0, 'source');
   const raws = call(() => extra.wasm().blocksApplyEdits(len, flat, args, hints)) as [...RawResult[], Uint32Array];
   // The engine's splices of all the edits, as byte ranges of the source.
   const runs = raws.pop() as Uint32Array;

@@ -190,7 +190,8 @@ export type FilesOptions = DistributiveOmit<ApplyOptions, 'base'> & {
  */
 export function applyFiles<T extends Files>(files: T, patch: string, options?: FilesOptions): T {
   const map = fileMap(files);
-  checkString('patch', patch);
+  // Its lone surrogates are refused as it is put into wasm memory (withPatch).
+  checkText('patch', patch);
   const opts = checkOptions(options);
   if (opts.base !== undefined) return applyPatch(files, patch, opts).files;
   const e = callMode(opts, modeCode(opts));
@@ -204,7 +205,7 @@ export function applyFiles<T extends Files>(files: T, patch: string, options?: F
  * touches, its summary, its changes), then frees it. @internal
  */
 export function withPatch<R>(patch: string, code: number, use: (prepared: PreparedPatch) => R): R {
-  const len = core.putInput(patch);
+  const len = core.putInput(patch, 0, 'patch');
   return core.withPrepared('PreparedPatch', () => call(() => core.wasm().preparePatch(len, code)), use);
 }
 
@@ -372,7 +373,7 @@ export interface PatchResult<T extends Files> {
  */
 export function applyPatch<T extends Files>(files: T, patch: string, options?: FilesOptions): PatchResult<T> {
   const map = fileMap(files);
-  checkString('patch', patch);
+  checkText('patch', patch);
   const opts = checkOptions(options);
   if (opts.base !== undefined) return applyPatchOverBase(map, patch, opts);
   const e = callMode(opts, modeCode(opts));

@@ -210,6 +210,10 @@ test('line breaks at every place of the 16-byte blocks the split reads in wasm: 
     const codex = input.replace(`TARGET ${k}${ends[target]}`, `DONE ${k}${ends[0]}`);
     assert.equal(apply(input, diff, { mode: 'codex' }), codex, JSON.stringify(input));
     if (endings.length === 1) assert.equal(apply(input, diff), want, JSON.stringify(input));
-    else if (ends.includes('\r')) assert.throws(() => apply(input, diff), (e) => e.code === 'mixed_newlines');
+    else if (ends.includes('\r'))
+      assert.throws(
+        () => apply(input, diff),
+        (e) => e.code === 'mixed_newlines',
+      );
   }
 });

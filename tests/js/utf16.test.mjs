@@ -150,3 +150,43 @@ test('applyFiles puts two-byte files through the engine too, refusing a lone sur
     (e) => e.code === 'invalid_string' && /^files\["c\.txt"\] is not well-formed UTF-16: .*\(\\uDC00\) at index 600\./.test(e.message),
   );
 });
+
+test('a patch and an edit-block source are checked for lone surrogates as they are put, after the argument types', async () => {
+  const { applyEdit, applyEdits, applyPatch } = await import('applypatch');
+  const files = { 'a.txt': 'old\n' };
+  for (const patch of [
+    `*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new \uD800\n*** End Patch\n`,
+    `*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+${'中'.repeat(300)} \uD800\n*** End Patch\n`,
+  ]) {
+    const at = patch.indexOf('\uD800');
+    const message = `patch is not well-formed UTF-16: it has a lone surrogate (\\uD800) at index ${at}. Such a string cannot be encoded as UTF-8 without changing it, so it is refused.`;
+    for (const f of [applyFiles, applyPatch]) {
+      assert.throws(
+        () => f(files, patch),
+        (e) => e instanceof PatchError && e.code === 'invalid_string' && e.message === message,
+      );
+      assert.throws(() => f(files, patch, { mode: 'fuzzy' }), TypeError);
+    }
+  }
+  for (const source of [`a\uDFFFb\n`, `${'中'.repeat(300)}\uDFFF\n`]) {
+    const at = source.indexOf('\uDFFF');
+    const message = `source is not well-formed UTF-16: it has a lone surrogate (\\uDFFF) at index ${at}. Such a string cannot be encoded as UTF-8 without changing it, so it is refused.`;
+    const edit = { search: 'b', replace: 'c' };
+    assert.throws(
+      () => applyEdit(source, edit),
+      (e) => e.code === 'invalid_string' && e.message === message,
+    );
+    assert.throws(
+      () => applyEdits(source, [edit]),
+      (e) => e.code === 'invalid_string' && e.message === message,
+    );
+    assert.throws(() => applyEdit(source, { search: 1, replace: 'c' }), TypeError);
+  }
+  // Well-formed two-byte sources and patches apply.
+  const source = `${'中'.repeat(300)}\nold\n`;
+  assert.equal(applyEdit(source, { search: 'old', replace: 'new' }).text, source.replace('old', 'new'));
+  assert.equal(
+    applyFiles({ 'a.txt': source }, `*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+新 ${'中'.repeat(300)}\n*** End Patch\n`)['a.txt'],
+    source.replace('old', `新 ${'中'.repeat(300)}`),
+  );
+});
