@@ -81,6 +81,8 @@ pub fn encode_utf8(units: &[u8], out: &mut [u8]) -> (usize, bool) {
         // end one unit past it).
         let end = i + block;
         while i < end {
+            #[cfg(test)]
+            ONE_BY_ONE.with(|n| n.set(n.get() + 1));
             let u = unit(i);
             i += 1;
             let c = match u {
@@ -160,6 +162,12 @@ mod ascii {
         *out = (pack(a) | (pack(b) << 32)).to_le_bytes();
         true
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Units [`encode_utf8`] encoded one at a time (tests: an ASCII block is not).
+    static ONE_BY_ONE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
@@ -316,5 +324,25 @@ mod tests {
         // An odd byte at the end is not a unit; no room writes nothing past the end.
         assert_eq!(encode_utf8(b"a\0b", &mut [0u8; 3]), (1, false));
         assert_eq!(encode_utf8(&[0x41, 0, 0x42, 0], &mut [0u8; 1]), (1, false));
+    }
+    /// ASCII runs are encoded a block at a time: a text of ASCII costs no
+    /// unit one at a time, one other character costs its block.
+    #[test]
+    fn encode_utf8_takes_ascii_blocks_at_once() {
+        let count = |units: &[u16]| {
+            let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+            let mut out = vec![0u8; 3 * units.len()];
+            ONE_BY_ONE.with(|n| n.set(0));
+            let (written, _) = encode_utf8(&bytes, &mut out);
+            assert_eq!(out.get(..written), Some(String::from_utf16_lossy(units).as_bytes()));
+            ONE_BY_ONE.with(std::cell::Cell::get)
+        };
+        assert_eq!(count(&[0x61; 800]), 0);
+        // One character in the middle: its block of eight, then blocks again.
+        let mut one = vec![0x61u16; 800];
+        one[400] = 0xE9;
+        assert_eq!(count(&one), 8);
+        // A tail shorter than a block is one at a time.
+        assert_eq!(count(&[0x61; 805]), 5);
     }
 }
