@@ -354,7 +354,8 @@ export function applyEdit(source: string, edit: EditBlock, options?: EditOptions
   checkText('source', source);
   const { search, replace, hints } = checkEdit('edit', edit);
   const base = baseOption(checkOptions(options));
-  if (base !== undefined) return editOverBase(source, base, applyEdit(base, edit, { ...options, base: undefined }));
+  // Merged into, not put: checked here.
+  if (base !== undefined) return editOverBase(checkString('source', source), base, applyEdit(base, edit, { ...options, base: undefined }));
   const args = resolve(options);
   const len = extra.putInput(source, 0, 'source');
   const searchLen = extra.putInput(search, len);
@@ -383,7 +384,8 @@ export function applyEdits(source: string, edits: readonly EditBlock[], options?
     hints.set(checked.hints, i * 3);
   }
   const base = baseOption(checkOptions(options));
-  if (base !== undefined) return editsOverBase(source, base, applyEdits(base, edits, { ...options, base: undefined }));
+  if (base !== undefined)
+    return editsOverBase(checkString('source', source), base, applyEdits(base, edits, { ...options, base: undefined }));
   const args = resolve(options);
   const len = extra.putInput(source, 0, 'source');
   const raws = call(() => extra.wasm().blocksApplyEdits(len, flat, args, hints)) as [...RawResult[], Uint32Array];

@@ -190,3 +190,17 @@ test('a patch and an edit-block source are checked for lone surrogates as they a
     source.replace('old', `新 ${'中'.repeat(300)}`),
   );
 });
+
+test('with option base, a source with a lone surrogate is refused, not merged into', async () => {
+  const { applyEdit, applyEdits } = await import('applypatch');
+  const source = `${'中'.repeat(300)}\uD800\nold\n`;
+  const base = `${'中'.repeat(300)}\nold\n`;
+  const edit = { search: 'old', replace: 'new' };
+  for (const f of [() => applyEdit(source, edit, { base }), () => applyEdits(source, [edit], { base })]) {
+    assert.throws(
+      f,
+      (e) => e.code === 'invalid_string' && /^source is not well-formed UTF-16: .*\(\\uD800\) at index 300\./.test(e.message),
+    );
+  }
+  assert.equal(applyEdit(base, edit, { base }).text, base.replace('old', 'new'));
+});
