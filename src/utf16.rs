@@ -69,7 +69,7 @@ pub fn encode_utf8(units: &[u8], out: &mut [u8]) -> (usize, bool) {
         units.get(2 * i..2 * i + 2).map_or(0, |b| u16::from_le_bytes([b.first().copied().unwrap_or(0), b.get(1).copied().unwrap_or(0)]))
     };
     let (mut i, mut w, mut lone) = (0usize, 0usize, false);
-    while i < n {
+    loop {
         let run = ascii::run(units.get(2 * i..).unwrap_or(&[]), out.get_mut(w..).unwrap_or(&mut []));
         i += run;
         w += run;
@@ -86,7 +86,8 @@ pub fn encode_utf8(units: &[u8], out: &mut [u8]) -> (usize, bool) {
             let u = unit(i);
             i += 1;
             let c = match u {
-                0xD800..=0xDBFF if i < n && (0xDC00..=0xDFFF).contains(&unit(i)) => {
+                // (Past the end `unit` is 0, not a low surrogate.)
+                0xD800..=0xDBFF if (0xDC00..=0xDFFF).contains(&unit(i)) => {
                     let low = unit(i);
                     i += 1;
                     0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
@@ -154,12 +155,8 @@ mod ascii {
         if (a | b) & HIGH != 0 {
             return false;
         }
-        // Four units `0x00XX` in a word become its four low bytes.
-        let pack = |w: u64| {
-            let w = (w | (w >> 8)) & 0x0000_FFFF_0000_FFFF;
-            (w | (w >> 16)) & 0xFFFF_FFFF
-        };
-        *out = (pack(a) | (pack(b) << 32)).to_le_bytes();
+        // Each unit's low byte.
+        *out = std::array::from_fn(|k| units.get(2 * k).copied().unwrap_or(0));
         true
     }
 }
