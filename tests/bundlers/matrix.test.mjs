@@ -40,7 +40,17 @@ const pageTest = (name, fn) => test(name, { skip: !chromiumPath && 'no Chromium'
 const EXPECTED = { text: 'def greet():\n    print("Hello")\n', code: 'context_not_found' };
 const MAIN = `import { apply, PatchError } from 'applypatch';
 
-const result = { text: null, code: null };
+const result = { text: null, code: null, wide: null };
+// A text of two bytes a character (Node and Bun copy it as UTF-16 for the
+// engine to encode; elsewhere encodeInto does): applied, and refused with a lone surrogate.
+const wide = '中'.repeat(300) + '\\nold\\n';
+try {
+  result.wide = apply(wide, '-old\\n+new') === wide.replace('old', 'new');
+  apply(wide + '\\uD800', '-old\\n+new');
+  result.wide = false;
+} catch (e) {
+  result.wide = result.wide === true && e instanceof PatchError && e.code === 'invalid_string';
+}
 try {
   result.text = apply('def greet():\\n    print("Hi")\\n', '@@ def greet():\\n-    print("Hi")\\n+    print("Hello")');
   apply('a\\n', '@@\\n-zzz\\n+y');
@@ -159,6 +169,7 @@ async function pageAt(url) {
 function assertRight(result, where) {
   assert.equal(result.text, EXPECTED.text, `${where}: the applied text`);
   assert.equal(result.code, EXPECTED.code, `${where}: the failing call's PatchError code (message: ${result.message})`);
+  assert.equal(result.wide, true, `${where}: a two-byte text applied, and refused with a lone surrogate`);
 }
 
 /** Gzip size of the JavaScript a bundle's page loads. */
