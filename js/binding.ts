@@ -92,7 +92,7 @@ export const MAX_INPUT_UNITS = 64 * 1024 * 1024;
 const encoder = new TextEncoder();
 
 /**
- * Node's Buffer, where there is one with `ucs2Write` (Node, Bun): it copies
+ * Node's Buffer, where there is one with `ucs2Write` (Node, Bun, Deno 2): it copies
  * a string that V8 keeps in two bytes a character into memory as it is, at
  * 11 GB/s, where `encodeInto` encodes such a string at 1 GB/s (Node 20).
  * Read through globalThis, so that no bundler adds a Buffer to a page.
