@@ -153,6 +153,23 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// Whether two lines are equal. In wasm, `==` on strings calls the runtime's
+/// `memcmp`, which compares one byte at a time: 4 to 6% of a call on real
+/// edits went there, confirming the lines a search finds. With `simd128`
+/// this compares sixteen bytes at a time (eight, then four, on shorter
+/// lines, reading the ends of the line twice rather than byte by byte);
+/// natively `==` is already fast.
+pub fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return simd::same(a, b);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    return a == b;
+}
+
 /// The positions of every byte of a text equal to `a` or `b`, ascending.
 ///
 /// In wasm (`simd128`) one pass reads sixteen bytes at a time into a bit
@@ -185,7 +202,43 @@ impl Iterator for Breaks<'_> {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd {
-    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_load, v128_or};
+    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_any_true, v128_load, v128_or, v128_xor};
+
+    /// Whether `a` and `b`, of one length, hold the same bytes.
+    pub fn same(a: &[u8], b: &[u8]) -> bool {
+        let n = a.len();
+        let word = |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()).map_or(0, u64::from_le_bytes);
+        let half = |s: &[u8], at: usize| s.get(at..at + 4).and_then(|w| <[u8; 4]>::try_from(w).ok()).map_or(0, u32::from_le_bytes);
+        if n < 16 {
+            return if n >= 8 {
+                word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8)
+            } else if n >= 4 {
+                half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4)
+            } else {
+                a == b
+            };
+        }
+        let block = |s: &[u8], at: usize| {
+            s.get(at..at + 16).and_then(|c| <&[u8; 16]>::try_from(c).ok()).map(|c| {
+                // SAFETY: the load reads the 16-byte array, and `v128_load` takes unaligned addresses.
+                unsafe { v128_load(c.as_ptr().cast::<v128>()) }
+            })
+        };
+        let differ = |at: usize| match (block(a, at), block(b, at)) {
+            (Some(x), Some(y)) => v128_any_true(v128_xor(x, y)),
+            _ => true,
+        };
+        // Blocks from the start, and the last sixteen bytes (which may
+        // overlap the block before them).
+        let mut at = 0;
+        while at + 16 < n {
+            if differ(at) {
+                return false;
+            }
+            at += 16;
+        }
+        !differ(n - 16)
+    }
 
     pub struct Scan<'a> {
         bytes: &'a [u8],

@@ -27,3 +27,11 @@ fn the_one_line_that_equals_is_changed_not_its_twin() {
     assert_eq!(apply(&input, &format!("-{y}\n+changed")).unwrap(), format!("{x}\nchanged\n"));
     assert_eq!(apply(&input, &format!("@@ {x}\n-{y}\n+changed")).unwrap(), format!("{x}\nchanged\n"));
 }
+
+#[path = "shared/one_byte.rs"]
+mod one_byte;
+
+#[test]
+fn every_one_byte_difference_is_seen() {
+    one_byte::every_one_byte_difference_is_seen();
+}

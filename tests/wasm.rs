@@ -79,3 +79,11 @@ fn line_breaks_at_every_position_of_the_scan() {
         }
     }
 }
+
+#[path = "shared/one_byte.rs"]
+mod one_byte;
+
+#[wasm_bindgen_test]
+fn every_one_byte_difference_is_seen_in_wasm() {
+    one_byte::every_one_byte_difference_is_seen();
+}

@@ -21,7 +21,7 @@ use std::cell::{Cell, OnceCell};
 use super::linear;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::MAX_WORK;
-use crate::text::{Line, Lines};
+use crate::text::{same, Line, Lines};
 
 /// Line comparisons that the searches of one call may make per input line,
 /// beyond [`MAX_WORK`]: a few hundred passes over the input.
@@ -282,7 +282,7 @@ impl<'t> Index<'t> {
         }
         #[cfg(test)]
         COMPARED.with(|c| c.set(c.get() + 1));
-        self.lines.get(i) == text
+        same(self.lines.get(i), text)
     }
 
     /// Input lines equal to `text`, at or after line `from`, ascending.
@@ -381,7 +381,7 @@ impl<'t> Index<'t> {
 
     /// Whether the input's lines at `s..` equal `block`.
     pub fn block_at(&self, block: &[&str], s: usize) -> bool {
-        s + block.len() <= self.lines.len() && block.iter().enumerate().all(|(j, text)| self.lines.get(s + j) == *text)
+        s + block.len() <= self.lines.len() && block.iter().enumerate().all(|(j, text)| same(self.lines.get(s + j), text))
     }
 
     /// How many input lines equal `text` (stops counting at `cap`).

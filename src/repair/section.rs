@@ -23,6 +23,7 @@ use std::borrow::Cow;
 use crate::diff::{show, Anchor, Section};
 use crate::matcher::index::Index;
 use crate::matcher::{runs, DiffEdit};
+use crate::text::same;
 
 use super::context::{Ctx, Repair, RepairKind};
 use crate::matcher::diagnose::list_lines as list;
@@ -582,8 +583,9 @@ pub(crate) fn new_side<'d>(section: &Section<'d>) -> Option<Vec<&'d str>> {
     // Sized for the whole section: a filtered collect starts at 4 and grows.
     let mut new: Vec<&str> = Vec::with_capacity(section.lines.len());
     new.extend(section.new_side().map(|l| l.text));
-    let old = section.old().map(|l| l.text);
-    if new.is_empty() || !section.has_changes() || old.eq(new.iter().copied()) {
+    let mut old = section.old().map(|l| l.text);
+    let unchanged = new.iter().all(|n| old.next().is_some_and(|o| same(o, n))) && old.next().is_none();
+    if new.is_empty() || !section.has_changes() || unchanged {
         return None;
     }
     Some(new)
