@@ -637,7 +637,7 @@ mod tests {
     /// their text when the fingerprints agree.
     #[test]
     fn lines_that_share_a_fingerprint_stay_apart() {
-        let (a, b) = ("ejaebiacbb\n", "ebjjceeadg\n");
+        let (a, b) = ("hdifgedhaj\n", "giibiahbfg\n");
         assert_eq!(crate::matcher::index::fingerprint(a.as_bytes()), crate::matcher::index::fingerprint(b.as_bytes()));
         assert_eq!(merge3(a, b, a, &Merge3Options::default()).unwrap().text, b);
         assert_eq!(
@@ -658,7 +658,7 @@ mod tests {
         let ids = table.side_ids(&o);
         assert_eq!(ids, (4..1024).collect::<Vec<u32>>());
         assert_eq!((table.len(), table.slots.len()), (1024, 2048));
-        assert_eq!(table.probed, 1_818);
+        assert_eq!(table.probed, 1_976);
         // Each line again: the same ids, found where they were put.
         assert_eq!(table.side_ids(&o), ids);
     }
@@ -710,7 +710,7 @@ mod tests {
         let changed_theirs = n / 100 * 3;
         assert!(table.hashed - before <= 2 * changed_theirs, "theirs hashed {} lines", table.hashed - before);
         assert_eq!(table.hashed - before, 4_001);
-        assert_eq!(table.probed, 11_863);
+        assert_eq!(table.probed, 11_928);
         // The same ids as hashing every line.
         let mut all = std::collections::HashMap::new();
         let mut id = |l: &str| {
