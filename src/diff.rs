@@ -348,6 +348,17 @@ impl Reader {
         if self.cr && memchr::memchr(b'\r', raw.as_bytes()).is_some() {
             return Err(invalid(n, raw, "the line contains a carriage return (\\r) inside it. Only whole lines ending in \\n or \\r\\n are allowed; the input's own line breaks are kept by the engine.".to_string()));
         }
+        // Most lines are context, removed or added lines, which no header or
+        // marker starts like: read them before looking for those.
+        let kind = match raw.as_bytes().first() {
+            None | Some(b' ') => Some(LineKind::Context),
+            Some(b'-') => Some(LineKind::Remove),
+            Some(b'+') => Some(LineKind::Add),
+            Some(_) => None,
+        };
+        if let Some(kind) = kind {
+            return Ok(Step::Line(DiffLine { kind, text: raw.get(1..).unwrap_or(""), line: n }));
+        }
         // A section still waiting for its first line, if the last one is.
         let open_header = self.open.as_ref().filter(|s| s.lines == 0);
         if raw == "@@" {
@@ -377,14 +388,7 @@ impl Reader {
         } else if raw.starts_with("***") {
             Err(invalid(n, raw, star_line_help(raw)))
         } else {
-            let (kind, text) = match raw.as_bytes().first() {
-                None => (LineKind::Context, ""),
-                Some(b' ') => (LineKind::Context, raw.get(1..).unwrap_or("")),
-                Some(b'-') => (LineKind::Remove, raw.get(1..).unwrap_or("")),
-                Some(b'+') => (LineKind::Add, raw.get(1..).unwrap_or("")),
-                Some(_) => return Err(invalid(n, raw, prefix_help(raw))),
-            };
-            Ok(Step::Line(DiffLine { kind, text, line: n }))
+            Err(invalid(n, raw, prefix_help(raw)))
         }
     }
 }
