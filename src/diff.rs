@@ -289,6 +289,14 @@ impl Reader {
 
     /// Codex's update-hunk state machine (codex-rs streaming_parser).
     fn codex<'l>(&self, n: usize, line: &'l str) -> Result<Step<'l>> {
+        let last = self.open.as_ref();
+        // A context, removed or added line, unless it follows an end-of-file
+        // marker: no envelope line, header or marker starts like one.
+        if last.is_none_or(|s| s.eof.is_none()) {
+            if let Some(kind) = line_kind(line) {
+                return Ok(Step::Line(DiffLine { kind, text: line.get(1..).unwrap_or(""), line: n }));
+            }
+        }
         let u = line.trim_end();
         if is_envelope_line(u) {
             // Inside a patch these end the body; a diff on its own has none.
@@ -298,7 +306,6 @@ impl Reader {
                 format!("'{u}' is a line of a whole '*** Begin Patch' patch, not of an update diff. Pass the whole patch to applyFiles(), or only the update's body to apply()."),
             ));
         }
-        let last = self.open.as_ref();
         if let Some(s) = last {
             if s.eof.is_some() {
                 if u.is_empty() {
@@ -322,19 +329,10 @@ impl Reader {
                 Some(_) => Ok(Step::Eof(n)),
             };
         }
-        let (kind, text) = match line.as_bytes().first() {
-            None => (LineKind::Context, ""),
-            Some(b' ') => (LineKind::Context, line.get(1..).unwrap_or("")),
-            Some(b'+') => (LineKind::Add, line.get(1..).unwrap_or("")),
-            Some(b'-') => (LineKind::Remove, line.get(1..).unwrap_or("")),
-            Some(_) => {
-                return Err(match last {
-                    Some(s) if s.lines > 0 => expected_marker(n, line),
-                    _ => unexpected(n, line),
-                })
-            }
-        };
-        Ok(Step::Line(DiffLine { kind, text, line: n }))
+        Err(match last {
+            Some(s) if s.lines > 0 => expected_marker(n, line),
+            _ => unexpected(n, line),
+        })
     }
 
     fn strict<'l>(&self, n: usize, raw: &'l str) -> Result<Step<'l>> {
@@ -345,18 +343,14 @@ impl Reader {
                 format!("'*** End of File' (diff line {eof}) must be the last line of the diff. Put the section that ends at the end of the file last, and its '*** End of File' after it."),
             ));
         }
+        #[cfg(test)]
+        CR_SEARCHES.with(|c| c.set(c.get() + usize::from(self.cr)));
         if self.cr && memchr::memchr(b'\r', raw.as_bytes()).is_some() {
             return Err(invalid(n, raw, "the line contains a carriage return (\\r) inside it. Only whole lines ending in \\n or \\r\\n are allowed; the input's own line breaks are kept by the engine.".to_string()));
         }
         // Most lines are context, removed or added lines, which no header or
         // marker starts like: read them before looking for those.
-        let kind = match raw.as_bytes().first() {
-            None | Some(b' ') => Some(LineKind::Context),
-            Some(b'-') => Some(LineKind::Remove),
-            Some(b'+') => Some(LineKind::Add),
-            Some(_) => None,
-        };
-        if let Some(kind) = kind {
+        if let Some(kind) = line_kind(raw) {
             return Ok(Step::Line(DiffLine { kind, text: raw.get(1..).unwrap_or(""), line: n }));
         }
         // A section still waiting for its first line, if the last one is.
@@ -390,6 +384,25 @@ impl Reader {
         } else {
             Err(invalid(n, raw, prefix_help(raw)))
         }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Lines Strict's reader searched for a carriage return (tests: a diff
+    /// without one is searched once, as a whole, not line by line).
+    static CR_SEARCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// What a diff line starting with its prefix is: an empty line or one
+/// starting with a space is context, `-` removed, `+` added; any other is
+/// not such a line.
+fn line_kind(raw: &str) -> Option<LineKind> {
+    match raw.as_bytes().first() {
+        None | Some(b' ') => Some(LineKind::Context),
+        Some(b'-') => Some(LineKind::Remove),
+        Some(b'+') => Some(LineKind::Add),
+        Some(_) => None,
     }
 }
 
@@ -531,6 +544,18 @@ mod tests {
 
     fn strict(diff: &str) -> Result<Diff<'_>> {
         parse(diff, Mode::Strict, 1)
+    }
+
+    #[test]
+    fn only_a_diff_with_a_carriage_return_is_searched_line_by_line() {
+        let searched = |diff: &str| {
+            CR_SEARCHES.with(|c| c.set(0));
+            let ok = strict(diff).is_ok();
+            (ok, CR_SEARCHES.with(|c| c.get()))
+        };
+        let lines: String = (0..100).map(|i| format!(" line {i}\n")).collect();
+        assert_eq!(searched(&format!("@@\n{lines}-a\n+b\n")), (true, 0));
+        assert_eq!(searched(&format!("@@\r\n{lines}-a\n+b\n")), (true, 103));
     }
 
     #[test]

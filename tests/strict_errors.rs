@@ -177,7 +177,9 @@ fn a_line_quoted_in_a_message_shows_its_control_characters() {
 
 #[test]
 fn an_end_of_file_marker_right_under_a_header_is_an_empty_section() {
-    for diff in ["@@\n*** End of File", "@@ a\n*** End of File"] {
+    // Also with a line after the marker: the empty section is the error, not
+    // the line after an end-of-file marker.
+    for diff in ["@@\n*** End of File", "@@ a\n*** End of File", "@@\n*** End of File\n+b"] {
         let e = fail("a\n", diff);
         assert_eq!(e.kind, ErrorKind::EmptyHunk);
         assert_eq!(
