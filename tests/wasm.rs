@@ -87,3 +87,23 @@ mod one_byte;
 fn every_one_byte_difference_is_seen_in_wasm() {
     one_byte::every_one_byte_difference_is_seen();
 }
+
+/// `utf16::is_ascii` reads 64 bytes at a time in wasm: a byte above 0x7F
+/// at every place of texts up to 200 bytes long is seen, and so is its
+/// absence.
+#[wasm_bindgen_test]
+fn is_ascii_sees_every_byte_in_wasm() {
+    for len in 0..200 {
+        let mut b = vec![b'a'; len];
+        assert!(applypatch::utf16::is_ascii(&b), "length {len}");
+        for at in 0..len {
+            b[at] = 0x80;
+            assert!(!applypatch::utf16::is_ascii(&b), "length {len}, byte {at}");
+            b[at] = 0xFF;
+            assert!(!applypatch::utf16::is_ascii(&b), "length {len}, byte {at}");
+            b[at] = 0x7F;
+            assert!(applypatch::utf16::is_ascii(&b), "length {len}, byte {at}");
+            b[at] = b'a';
+        }
+    }
+}
