@@ -27,7 +27,7 @@ fn to_js_outcome(source: &str, o: &Outcome) -> Result<JsValue, JsValue> {
     let (start, end) = match &o.splice {
         Some(s) => {
             let mut offsets = [s.start, s.end];
-            crate::utf16::offsets(source, &mut offsets);
+            super::utf16_offsets(source, &mut offsets);
             let [start, end] = offsets;
             (start as f64, end as f64)
         }

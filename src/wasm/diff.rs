@@ -26,7 +26,7 @@ pub(super) fn leave_changes(input: &str, changes: Changes, report: bool) -> *con
     let placed = if report { changes.sections() } else { &[] };
     let mut offsets: Vec<usize> =
         splices.iter().flat_map(|s| [s.start, s.end]).chain(placed.iter().flat_map(|p| [p.start, p.end])).collect();
-    crate::utf16::offsets(input, &mut offsets);
+    super::utf16_offsets(input, &mut offsets);
     let (spliced, sectioned) = offsets.split_at(splices.len() * 2);
     leave(|left| {
         let Left { words, texts, .. } = left;

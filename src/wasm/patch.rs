@@ -155,7 +155,7 @@ fn leave_files(left: &mut Left, files: &[Option<&str>], written: Vec<crate::Writ
                     runs.extend(ranges(splices));
                 }
                 let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
-                crate::utf16::offsets(input, &mut offsets);
+                super::utf16_offsets(input, &mut offsets);
                 let from = texts.len();
                 in_texts.push(words.len() + 2);
                 words.extend([w.slot as u32, 2, from as u32, 0, splices.len() as u32]);

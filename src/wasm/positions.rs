@@ -86,7 +86,7 @@ pub(super) fn ranges(splices: &[crate::Splice]) -> impl Iterator<Item = u32> + '
 /// texts joined.
 pub(super) fn flat_splices(input: &str, splices: &[crate::Splice]) -> [JsValue; 2] {
     let mut offsets: Vec<usize> = splices.iter().flat_map(|s| [s.start, s.end]).collect();
-    crate::utf16::offsets(input, &mut offsets);
+    super::utf16_offsets(input, &mut offsets);
     let mut texts = String::new();
     let mut flat: Vec<u32> = Vec::with_capacity(splices.len() * 3);
     let mut text_end = 0;

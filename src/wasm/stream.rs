@@ -98,7 +98,7 @@ impl PreparedStream {
         let result = match lines.map(super::utf8) {
             None => Err(JsValue::from_str("applypatch: stage overrun")),
             Some(Err(e)) => Err(JsValue::from_str(&format!("applypatch: stage is not UTF-8: {e}"))),
-            Some(Ok(lines)) => {
+            Some(Ok((lines, _))) => {
                 self.push(lines);
                 stage.copy_within(complete..staged, 0);
                 Ok(if self.events.is_empty() { std::ptr::null() } else { self.events.as_ptr() })
