@@ -13,7 +13,8 @@
 //   - start-up in Node: `import` of the package alone, and plus a first
 //     `apply`, in CPU time measured in the process from before the import
 //     (what they add over `node -e 0`), and as whole processes over
-//     `node -e 0` (each in a fresh process; median of 15).
+//     `node -e 0` (each in a fresh process; median of 15); and the wasm code
+//     that first `apply` compiles (V8 compiles a function on its first call).
 // With --profile=ENGINE (core or extra; --profile is core), where
 // that engine's bytes go: it is built with cargo and run through
 // wasm-bindgen and wasm-opt as scripts/build.mjs does, but with the name
@@ -149,6 +150,18 @@ result.nodeImportMs = med(inImport);
 result.nodeStartMs = med(inFirst);
 result.nodeOverBare = { importMs: med(imported) - med(bare), startMs: med(first) - med(bare), bareMs: med(bare) };
 
+// The wasm code a first `apply` compiles: V8 compiles each function of a
+// module on its first call (Liftoff), so this is what the call pays for
+// besides running. `--trace-wasm-compilation-times` prints each function
+// compiled, with its body's size in bytes.
+const trace = execFileSync(
+  process.execPath,
+  ['--trace-wasm-compilation-times', '--input-type=module', '-e', `const { apply } = await import(${entry}); ${firstCall}`],
+  { encoding: 'utf8' },
+);
+const compiled = [...trace.matchAll(/^Compiled function .* bodysize (\d+) /gm)].map((m) => Number(m[1]));
+result.firstApplyCompiles = { functions: compiled.length, bytes: compiled.reduce((a, b) => a + b, 0) };
+
 // Chromium: the `apply`-only bundle, imported by a blank page of the same origin.
 const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 if (chromiumPath && !process.argv.includes('--no-browser')) {
@@ -217,6 +230,8 @@ else {
   row('esbuild --minify: every export', result.everyExport);
   log(`Node: import, CPU in the process                ${result.nodeImportMs.toFixed(1)} ms (median of ${runs})`);
   log(`Node: import + first apply, CPU in the process  ${result.nodeStartMs.toFixed(1)} ms (median of ${runs})`);
+  const c = result.firstApplyCompiles;
+  log(`Node: wasm code a first apply compiles          ${kib(c.bytes)} in ${c.functions} functions`);
   const o = result.nodeOverBare;
   log(
     `Node, whole processes over node -e 0 (${o.bareMs.toFixed(1)} ms): import ${o.importMs.toFixed(1)} ms, + first apply ${o.startMs.toFixed(1)} ms (medians of ${runs})`,

@@ -211,25 +211,33 @@ fn find_anchor(idx: &Index, a: &Anchor, cursor: usize) -> Result<usize> {
         [] => Err(anchor_not_found(idx, a)),
         [p] if *p < cursor => Err(anchor_out_of_order(a, *p, cursor)),
         [p] => Ok(*p),
-        many => {
-            let mut e = anchor_ambiguous(a, many, idx.count(a.text, usize::MAX), String::new());
-            let hints: Vec<String> = many
-                .iter()
-                .take(3)
-                .filter_map(|&p| {
-                    stacked_for(idx, a.text, p, cursor)
-                        .map(|(i, t)| format!("for line {}, '@@ {t}' (input line {}) then {}", p + 1, i + 1, anchor_name(a)))
-                })
-                .collect();
-            if !hints.is_empty() {
-                e.message.push_str(&format!(
-                    " To name one of them, stack an anchor on a unique line above it (the second anchor is looked for within the reach of the first): {}.",
-                    hints.join("; ")
-                ));
-            }
-            Err(e)
-        }
+        many => Err(ambiguous_anchor(idx, a, many, cursor)),
     }
+}
+
+/// An anchor found at several `places`, with the stacked anchors that would
+/// name each of the first ones. Kept out of line (as the other errors and
+/// the repairs are): V8 compiles a wasm function on its first call, and a
+/// first call that finds its sections should not compile the paths that
+/// explain a miss.
+#[inline(never)]
+fn ambiguous_anchor(idx: &Index, a: &Anchor, many: &[usize], cursor: usize) -> Error {
+    let mut e = anchor_ambiguous(a, many, idx.count(a.text, usize::MAX), String::new());
+    let hints: Vec<String> = many
+        .iter()
+        .take(3)
+        .filter_map(|&p| {
+            stacked_for(idx, a.text, p, cursor)
+                .map(|(i, t)| format!("for line {}, '@@ {t}' (input line {}) then {}", p + 1, i + 1, anchor_name(a)))
+        })
+        .collect();
+    if !hints.is_empty() {
+        e.message.push_str(&format!(
+            " To name one of them, stack an anchor on a unique line above it (the second anchor is looked for within the reach of the first): {}.",
+            hints.join("; ")
+        ));
+    }
+    e
 }
 
 /// A line to stack above an ambiguous anchor so that it names the one at
@@ -249,6 +257,7 @@ fn stacked_for<'t>(idx: &Index<'t>, text: &str, p: usize, floor: usize) -> Optio
 /// is looked for within the reach of the one before it first (see
 /// `reach.rs`), and must be unique there; when it is not there at all, it
 /// must be unique in the rest of the input.
+#[inline(never)]
 fn find_stacked_anchor(idx: &Index, a: &Anchor, prev: usize, cursor: usize) -> Result<usize> {
     let mut reach = Reach::new(idx, prev);
     let inside = reach.within(idx.occurrences(a.text, cursor), usize::MAX);
@@ -280,6 +289,7 @@ fn find_stacked_anchor(idx: &Index, a: &Anchor, prev: usize, cursor: usize) -> R
     }
 }
 
+#[inline(never)]
 fn anchor_not_found(idx: &Index, a: &Anchor) -> Error {
     let hint = diagnose::anchor_hint(idx, a.text);
     let mut msg = format!(
@@ -295,6 +305,7 @@ fn anchor_not_found(idx: &Index, a: &Anchor) -> Error {
     Error::new(ErrorKind::AnchorNotFound, msg).at_diff_line(a.line).at_input_lines(lines)
 }
 
+#[inline(never)]
 fn anchor_out_of_order(a: &Anchor, p: usize, cursor: usize) -> Error {
     Error::new(
         ErrorKind::OutOfOrder,
@@ -309,6 +320,7 @@ fn anchor_out_of_order(a: &Anchor, p: usize, cursor: usize) -> Error {
 
 /// `places` (0-based, ascending) are where the anchor was found, `total`
 /// how many there are in all; `scope` says where they were looked for.
+#[inline(never)]
 fn anchor_ambiguous(a: &Anchor, places: &[usize], total: usize, scope: String) -> Error {
     let shown: Vec<usize> = places.iter().take(LIST).map(|p| p + 1).collect();
     let more = if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
@@ -377,6 +389,7 @@ fn anchor_name(a: &Anchor) -> String {
     show(&format!("@@ {}", a.text))
 }
 
+#[inline(never)]
 fn unanchored(si: usize, section: &Section) -> Error {
     Error::new(
         ErrorKind::UnanchoredInsertion,
@@ -392,6 +405,7 @@ fn old_diff_lines(section: &Section) -> Vec<usize> {
     section.old().map(|l| l.line).collect()
 }
 
+#[inline(never)]
 fn not_found(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize) -> Error {
     let name = section_name(si, section);
     let first = section.old().next().map_or(section.first_line(), |l| l.line);
@@ -472,6 +486,7 @@ fn trailing_blank_hint(idx: &Index, section: &Section, old: &[&str], cursor: usi
     ))
 }
 
+#[inline(never)]
 fn ambiguous(idx: &Index, si: usize, section: &Section, old: &[&str], cursor: usize, places: Ambiguity) -> Error {
     let all = places.all;
     let shown: Vec<usize> = all.iter().take(LIST).map(|s| s + 1).collect();

@@ -32,6 +32,7 @@ fn unique(idx: &Index, new: &[&str], cursor: usize) -> Option<usize> {
 
 /// Where the section's new lines are (and the line after them), when its
 /// old lines are not in the input. `eof`: only at the end.
+#[inline(never)]
 pub fn instead_of_missing(idx: &Index, section: &Section, cursor: usize) -> Option<(usize, usize)> {
     let new = new_side(section)?;
     let n = if section.eof.is_some() {

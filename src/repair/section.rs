@@ -377,6 +377,7 @@ pub(crate) fn without_number(line: &str) -> Option<&str> {
 
 /// Looks for a section that did not match byte for byte, with the slips
 /// `ctx` allows forgiven. `eof`: the section must end the input.
+#[inline(never)]
 pub fn find<'d>(idx: &Index, si: usize, section: &Section<'d>, cursor: usize, ctx: &mut Ctx) -> Outcome<'d> {
     let old: Vec<&'d str> = section.old().map(|l| l.text).collect();
     let eof = section.eof.is_some();
