@@ -56,13 +56,13 @@ fn large_input_in_wasm() {
     assert_eq!(out.len(), input.len() - "line 199999\n".len() + "last\n".len());
 }
 
-/// Lines of every length around wasm's 16-byte line-break scan (text.rs),
+/// Lines of every length around wasm's 32- and 16-byte line-break scan (text.rs),
 /// each ending in LF, CRLF or a lone CR: Codex mode keeps every other line's
 /// own ending (a new line gets the first line's, LF here), so changing one
 /// line shows that each was split where it ends.
 #[wasm_bindgen_test]
 fn line_breaks_at_every_position_of_the_scan() {
-    for shift in 0..17 {
+    for shift in 0..33 {
         let mut input = "x".repeat(shift);
         input.push('\n');
         let endings = ["\n", "\r\n", "\r"];
