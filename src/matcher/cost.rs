@@ -80,3 +80,28 @@ fn a_scan_compares_only_lines_of_the_same_length_and_tail() {
         assert_eq!(work, 1, "{work} lines of {width} bytes compared to find one");
     }
 }
+
+/// Lines read by scans while `f` runs, on this thread.
+fn scanned(f: impl FnOnce()) -> u64 {
+    let before = super::index::SCANNED.with(std::cell::Cell::get);
+    f();
+    super::index::SCANNED.with(std::cell::Cell::get) - before
+}
+
+/// A Strict section found near the top of a file reads it about once: its
+/// old lines are looked for down to the end (they must be there once), but
+/// its new lines ("already applied?") only down to where the old ones are.
+#[test]
+fn a_section_near_the_top_reads_the_file_about_once() {
+    let n = 10_000;
+    let input: String = (0..n).map(|i| format!("line {i:05}\n")).collect();
+    let diff = "@@\n line 00004\n-line 00005\n+line five\n line 00006\n";
+    let d = parse(diff, Mode::Strict, 1).unwrap();
+    let lines = Lines::split(&input);
+    let idx = Index::for_searches(&lines, d.searches());
+    let mut edits = Vec::new();
+    let work = scanned(|| edits = strict::plan_with(&idx, &d, &mut Ctx::default()).unwrap());
+    assert_eq!(edits.len(), 1);
+    assert!(work >= n as u64 - 10, "{work}: the old lines are looked for in the whole file");
+    assert!(work <= n as u64 + 20, "{work} lines read for one section on {n} lines");
+}

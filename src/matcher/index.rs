@@ -42,6 +42,9 @@ thread_local! {
     /// Lines compared byte for byte by [`Index::line_is`] on this thread: what
     /// the fingerprints and a scan's length and tail filter save (src/matcher/cost.rs).
     pub(super) static COMPARED: Cell<u64> = const { Cell::new(0) };
+    /// Lines a scan (before the table) has read on this thread, to find
+    /// those of the searched line's length and tail.
+    pub(super) static SCANNED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The searches an index of `lines` lines does by scanning before it builds
@@ -135,19 +138,22 @@ enum Candidates<'s> {
 }
 
 /// Lines of one length whose last eight bytes are the ones given (lines
-/// shorter than eight bytes: all of that length), from line `next` on.
+/// shorter than eight bytes: all of that length), from line `next` on and
+/// before line `end`.
 struct Scan<'s> {
     lines: &'s [Line],
     text: &'s [u8],
     next: usize,
+    end: usize,
     len: usize,
     tail: u64,
 }
 
 impl<'s> Scan<'s> {
-    fn new(lines: &'s Lines<'s>, from: usize, line: &str) -> Self {
+    fn new(lines: &'s Lines<'s>, from: usize, end: usize, line: &str) -> Self {
         let text = lines.text().as_bytes();
-        Scan { lines: lines.lines(), text, next: from, len: line.len(), tail: tail(line.as_bytes(), line.len()) }
+        let end = end.min(lines.len());
+        Scan { lines: lines.lines(), text, next: from, end, len: line.len(), tail: tail(line.as_bytes(), line.len()) }
     }
 }
 
@@ -166,8 +172,11 @@ impl Iterator for Candidates<'_> {
             Candidates::Bucket(it) => it.next().map(|&e| e as usize),
             Candidates::Scan(s) => {
                 let (len, want, text) = (s.len, s.tail, s.text);
-                let at = s.lines.get(s.next..)?.iter().position(|l| l.end - l.start == len && (len < 8 || tail(text, l.end) == want))?;
-                let i = s.next + at;
+                let rest = s.lines.get(s.next..s.end)?;
+                let at = rest.iter().position(|l| l.end - l.start == len && (len < 8 || tail(text, l.end) == want));
+                #[cfg(test)]
+                SCANNED.with(|c| c.set(c.get() + at.map_or(rest.len(), |a| a + 1) as u64));
+                let i = s.next + at?;
                 s.next = i + 1;
                 Some(i)
             }
@@ -268,7 +277,7 @@ impl<'t> Index<'t> {
                 let fp = fingerprint(text.as_bytes());
                 (Candidates::Bucket(t.bucket_from(fp, from).iter()), Some(fp))
             }
-            None => (Candidates::Scan(Scan::new(self.lines, from, text)), None),
+            None => (Candidates::Scan(Scan::new(self.lines, from, usize::MAX, text)), None),
         }
     }
 
@@ -301,8 +310,14 @@ impl<'t> Index<'t> {
     /// lines repeated all over it), the rest of the search is done by
     /// [`linear::Matches`] in linear time.
     pub fn find_block<'s>(&'s self, block: &'s [&'s str], from: usize) -> impl Iterator<Item = usize> + 's {
+        self.find_block_until(block, from, usize::MAX)
+    }
+
+    /// [`Index::find_block`] for starts up to `last` only: a scan reads no
+    /// line past the block's end at `last`.
+    pub fn find_block_until<'s>(&'s self, block: &'s [&'s str], from: usize, last: usize) -> impl Iterator<Item = usize> + 's {
         let mut table = self.table();
-        let (mut fps, mut pivot, mut candidates) = self.block_candidates(table, block, from);
+        let (mut fps, mut pivot, mut candidates) = self.block_candidates(table, block, from, last);
         let n = self.lines.len();
         let k = block.len();
         let budget = 4 * (n.saturating_sub(from) + k) + 64;
@@ -314,17 +329,20 @@ impl<'t> Index<'t> {
         let mut linear: Option<linear::Matches<'s, _>> = None;
         std::iter::from_fn(move || {
             if let Some(m) = linear.as_mut() {
-                return m.next();
+                return m.next().filter(|&m| m <= last);
             }
             while let Some(p) = candidates.next() {
                 let Some(s) = p.checked_sub(pivot) else { continue };
+                if s > last {
+                    return None;
+                }
                 if s < from || s + k > n {
                     continue;
                 }
                 if table.is_none() && checks < switch {
                     let t = self.table.get_or_init(|| Table::new(self.lines));
                     table = Some(t);
-                    (fps, pivot, candidates) = self.block_candidates(table, block, s);
+                    (fps, pivot, candidates) = self.block_candidates(table, block, s, last);
                     continue;
                 }
                 let mut all = true;
@@ -337,7 +355,8 @@ impl<'t> Index<'t> {
                                 self.spend(linear::LINEAR_STEP);
                                 Cow::Borrowed(lines.get(i))
                             }))
-                            .next();
+                            .next()
+                            .filter(|&m| m <= last);
                     }
                     checks -= 1;
                     self.spend(1);
@@ -359,7 +378,13 @@ impl<'t> Index<'t> {
     /// line, and that line's candidate places. With the table the pivot is
     /// the block's rarest line; scanning, its longest (the one fewest other
     /// lines are as long as, usually).
-    fn block_candidates<'s>(&'s self, table: Option<&'s Table>, block: &[&str], from: usize) -> (Vec<u32>, usize, Candidates<'s>) {
+    fn block_candidates<'s>(
+        &'s self,
+        table: Option<&'s Table>,
+        block: &[&str],
+        from: usize,
+        last: usize,
+    ) -> (Vec<u32>, usize, Candidates<'s>) {
         match table {
             Some(t) => {
                 let fps: Vec<u32> = block.iter().map(|l| fingerprint(l.as_bytes())).collect();
@@ -374,7 +399,7 @@ impl<'t> Index<'t> {
             None => {
                 let pivot = block.iter().enumerate().max_by_key(|(j, l)| (l.len(), std::cmp::Reverse(*j))).map_or(0, |(j, _)| j);
                 let line = block.get(pivot).copied().unwrap_or("");
-                (Vec::new(), pivot, Candidates::Scan(Scan::new(self.lines, from + pivot, line)))
+                (Vec::new(), pivot, Candidates::Scan(Scan::new(self.lines, from + pivot, last.saturating_add(pivot + 1), line)))
             }
         }
     }
@@ -575,6 +600,13 @@ mod tests {
                     let want = every_start(&lines, block, from);
                     assert_eq!(Index::new(&lines).find_block(block, from).collect::<Vec<_>>(), want, "{text:?} {block:?} {from}");
                     assert_eq!(table.find_block(block, from).collect::<Vec<_>>(), want, "{text:?} {block:?} {from}");
+                    // Bounded to the starts up to `last`: the same places, cut there.
+                    for last in [from, from + 1, from + 3, usize::MAX] {
+                        let cut: Vec<usize> = want.iter().copied().filter(|&s| s <= last).collect();
+                        let found = Index::new(&lines).find_block_until(block, from, last).collect::<Vec<_>>();
+                        assert_eq!(found, cut, "{text:?} {block:?} {from} {last}");
+                        assert_eq!(table.find_block_until(block, from, last).collect::<Vec<_>>(), cut, "{text:?} {block:?} {from} {last}");
+                    }
                 }
             }
             for line in alphabet {

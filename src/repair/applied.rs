@@ -49,6 +49,10 @@ pub fn instead_of_missing(idx: &Index, section: &Section, cursor: usize) -> Opti
 pub fn before_match(idx: &Index, section: &Section, cursor: usize, o: usize) -> Option<(usize, usize)> {
     let new = new_side(section)?;
     let old_len = section.old().count();
+    // Only new lines at or before `o` count: looked for there first, so a
+    // section whose new lines are not there (nearly every one) does not
+    // read the rest of the input for them.
+    idx.find_block_until(&new, cursor, o).next()?;
     let n = unique(idx, &new, cursor)?;
     if section.eof.is_some() && n + new.len() != idx.lines().len() {
         return None;
