@@ -118,3 +118,15 @@ fn a_removal_whose_kept_lines_start_its_match_is_fresh() {
     // Sent again, it is recognised.
     assert_eq!(apply("a\nc\n", "@@\n a\n-b").unwrap_err().kind, ErrorKind::AlreadyApplied);
 }
+
+/// A section pinned to the end of the file whose new lines end it already
+/// (its old lines, the last of them, end it too): recognised, not applied
+/// a second time. The same new lines anywhere but at the end do not count.
+#[test]
+fn a_section_at_the_end_of_the_file_is_recognised_when_sent_again() {
+    let diff = "@@\n+a\n b\n*** End of File";
+    assert_eq!(apply("x\nb\n", diff).unwrap(), "x\na\nb\n");
+    let e = apply("x\na\nb\n", diff).unwrap_err();
+    assert_eq!((e.kind, e.input_lines.clone()), (ErrorKind::AlreadyApplied, vec![2]));
+    assert_eq!(apply("a\nb\ny\nb\n", diff).unwrap(), "a\nb\ny\na\nb\n");
+}

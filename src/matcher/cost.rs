@@ -105,3 +105,16 @@ fn a_section_near_the_top_reads_the_file_about_once() {
     assert!(work >= n as u64 - 10, "{work}: the old lines are looked for in the whole file");
     assert!(work <= n as u64 + 20, "{work} lines read for one section on {n} lines");
 }
+
+/// A scan that found nothing has read its lines: asking it again (a
+/// search for a second place, after finding none) reads none of them again.
+#[test]
+fn an_exhausted_scan_reads_nothing_again() {
+    let input: String = (0..1_000).map(|i| format!("line {i:04}\n")).collect();
+    let lines = Lines::split(&input);
+    let idx = Index::new(&lines);
+    let block = ["line 9999", "line 0001"];
+    let mut found = idx.find_block(&block, 0);
+    assert_eq!(scanned(|| assert_eq!(found.next(), None)), 1_000);
+    assert_eq!(scanned(|| assert_eq!(found.next(), None)), 0);
+}

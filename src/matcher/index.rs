@@ -176,7 +176,12 @@ impl Iterator for Candidates<'_> {
                 let at = rest.iter().position(|l| l.end - l.start == len && (len < 8 || tail(text, l.end) == want));
                 #[cfg(test)]
                 SCANNED.with(|c| c.set(c.get() + at.map_or(rest.len(), |a| a + 1) as u64));
-                let i = s.next + at?;
+                let Some(at) = at else {
+                    // Read to its end: a later call reads nothing again.
+                    s.next = s.end;
+                    return None;
+                };
+                let i = s.next + at;
                 s.next = i + 1;
                 Some(i)
             }
@@ -535,10 +540,13 @@ mod tests {
             assert_eq!(found, every_start(&lines, &block, from), "{block:?} from {from}");
             assert!(idx.table.get().is_some(), "{block:?}: the scan went on with the table");
         }
-        // A block found before the scan costs that much needs no table.
-        let idx = Index::new(&lines);
-        assert_eq!(idx.find_block(&["x", "y"], 90).next(), Some(98));
-        assert!(idx.table.get().is_none());
+        // A block found before the scan costs that much needs no table: 18
+        // checks, or 116 (fewer than 64 + 2,000 / 16).
+        for from in [90, 40] {
+            let idx = Index::new(&lines);
+            assert_eq!(idx.find_block(&["x", "y"], from).next(), Some(98));
+            assert!(idx.table.get().is_none(), "from {from}");
+        }
     }
 
     #[test]
@@ -641,8 +649,13 @@ mod tests {
         let lines = Lines::split(&text);
         for_both(&lines, |idx| {
             let block = vec!["x"; 999];
+            let before = idx.spent();
             let found: Vec<usize> = idx.find_block(&block, 0).collect();
             assert_eq!(found, (0..20).map(|b| b * 1_000).collect::<Vec<_>>());
+            // The direct checks' budget, 4 x (20,000 + 999) + 64 = 84,060,
+            // then the linear search, 8 units a line read.
+            let work = idx.spent() - before;
+            assert!(work <= 84_060 + 8 * 20_000, "{work}");
             let block = vec!["x"; 1_000];
             assert_eq!(idx.find_block(&block, 0).count(), 0);
             let mut two = block.clone();
