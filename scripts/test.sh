@@ -33,6 +33,8 @@ cargo check --quiet --manifest-path fuzz/Cargo.toml --bins
 step "the engine inside wasm32, under Node (wasm-bindgen-test)"
 # (no --quiet: wasm-pack would pass it on to the test runner, which rejects it)
 wasm-pack test --node --release -- --test wasm 2>&1 | grep -v '^\s*\(Compiling\|Finished\|Running\)\|^\[INFO\]'
+# The npm engines' allocator: the `wasm` feature installs it for the test binary.
+wasm-pack test --node --release -- --features wasm --test wasm_alloc 2>&1 | grep -v '^\s*\(Compiling\|Finished\|Running\)\|^\[INFO\]'
 step "JS tests against the built package (ESM and CJS)"
 # --test-force-exit: a test process exits when its tests are done. Node 20 can
 # deadlock at exit, waiting in NodePlatform::DrainTasks for a worker task

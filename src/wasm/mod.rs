@@ -121,6 +121,7 @@ pub fn take_repairs() -> Result<JsValue, JsValue> {
 mod growth {
     use std::alloc::{GlobalAlloc, Layout, System};
     use std::arch::wasm32::memory_size;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     const PAGE: usize = 64 * 1024;
 
@@ -151,10 +152,56 @@ mod growth {
         }
     }
 
-    // SAFETY: every call goes to the system allocator with the caller's arguments.
+    /// Blocks of up to `CLASSES * STEP` bytes (alignment up to `STEP`) are
+    /// kept when freed, on one list per size class (multiples of `STEP`),
+    /// and handed out again before the system allocator is asked: a call
+    /// allocates a few dozen small vectors and strings and frees them at its
+    /// end, and the system allocator's `malloc` and `free` were a seventh of
+    /// a small call. A block on a list holds the address of the next one.
+    const STEP: usize = 16;
+    const CLASSES: usize = 16;
+
+    /// The head of each class's list (0: empty). Wasm here has one thread;
+    /// the atomics are plain loads and stores.
+    static FREE: [AtomicUsize; CLASSES] = [const { AtomicUsize::new(0) }; CLASSES];
+
+    /// The size class of `layout` (its block is `(class + 1) * STEP` bytes),
+    /// or `None` for a block the system allocator serves alone.
+    #[inline(always)]
+    fn class(layout: Layout) -> Option<usize> {
+        let size = layout.size();
+        (size > 0 && size <= CLASSES * STEP && layout.align() <= STEP).then(|| (size - 1) / STEP)
+    }
+
+    /// The layout the system allocator serves a block of `class` with.
+    #[inline(always)]
+    fn block(class: usize) -> Layout {
+        // SAFETY: a non-zero size that is a multiple of its power-of-two alignment.
+        unsafe { Layout::from_size_align_unchecked((class + 1) * STEP, STEP) }
+    }
+
+    // SAFETY: a block of a size class is allocated by the system allocator
+    // with that class's layout and never given back to it; freed, it goes on
+    // its class's list (its first word, which every block has, holding the
+    // next one's address), and it is handed out again only for a layout of
+    // the same class, which it is large and aligned enough for. Every other
+    // block goes to the system allocator with the caller's arguments.
     unsafe impl GlobalAlloc for InSteps {
         #[inline(never)]
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            if let Some(c) = class(layout) {
+                if let Some(head) = FREE.get(c) {
+                    let ptr = head.load(Ordering::Relaxed) as *mut u8;
+                    if !ptr.is_null() {
+                        head.store(ptr.cast::<usize>().read(), Ordering::Relaxed);
+                        return ptr;
+                    }
+                }
+                let before = memory_size(0);
+                let ptr = System.alloc(block(c));
+                spare_room(before);
+                return ptr;
+            }
             let before = memory_size(0);
             let ptr = System.alloc(layout);
             spare_room(before);
@@ -163,6 +210,13 @@ mod growth {
 
         #[inline(never)]
         unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            if class(layout).is_some() {
+                let ptr = self.alloc(layout);
+                if !ptr.is_null() {
+                    ptr.write_bytes(0, layout.size());
+                }
+                return ptr;
+            }
             let before = memory_size(0);
             let ptr = System.alloc_zeroed(layout);
             spare_room(before);
@@ -171,15 +225,36 @@ mod growth {
 
         #[inline(never)]
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            System.dealloc(ptr, layout)
+            match class(layout).and_then(|c| FREE.get(c)) {
+                Some(head) => {
+                    ptr.cast::<usize>().write(head.load(Ordering::Relaxed));
+                    head.store(ptr as usize, Ordering::Relaxed);
+                }
+                None => System.dealloc(ptr, layout),
+            }
         }
 
         #[inline(never)]
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            let before = memory_size(0);
-            let out = System.realloc(ptr, layout, new_size);
-            spare_room(before);
-            out
+            // SAFETY: the caller's alignment, with a size it says fits.
+            let new = Layout::from_size_align_unchecked(new_size, layout.align());
+            match (class(layout), class(new)) {
+                (None, None) => {
+                    let before = memory_size(0);
+                    let out = System.realloc(ptr, layout, new_size);
+                    spare_room(before);
+                    out
+                }
+                (Some(a), Some(b)) if a == b => ptr,
+                _ => {
+                    let out = self.alloc(new);
+                    if !out.is_null() {
+                        out.copy_from_nonoverlapping(ptr, layout.size().min(new_size));
+                        self.dealloc(ptr, layout);
+                    }
+                    out
+                }
+            }
         }
     }
 
