@@ -2,7 +2,8 @@
 // js/binding.ts), synchronously, from bytes that travel inside the
 // JavaScript (dist/wasm/core.mjs, extra.mjs: packed, see `unpack`): no file to
 // fetch, so every bundler keeps it without configuration, and no top-level
-// await, so the API stays synchronous and require() works. Each engine's
+// await, so the API stays synchronous and require() works. (require() in
+// Node reads the .wasm from its file, dist/wasm/*.wasm, when it is there.) Each engine's
 // module (dist/esm/engines/*.js, dist/cjs/engines/*.js, written by
 // scripts/build.mjs) makes its Engine with `compile` as its loader: importing
 // the package compiles nothing (start-up, issue 28).
@@ -17,15 +18,16 @@ export interface Glue extends Binding {
 }
 
 /**
- * Compiles the packed engine `packed` and instantiates it with `glue`, and hands the result to
+ * Compiles the engine `wasm` (packed in a string, or the .wasm itself, as Node reads it
+ * from its file) and instantiates it with `glue`, and hands the result to
  * `engine`. A failure (a Content-Security-Policy without
  * 'wasm-unsafe-eval', a runtime without WebAssembly or SIMD) never escapes:
  * that call and every later one throw a PatchError `wasm_unavailable`
  * naming the cause and the fix.
  */
-export function compile<B extends Binding>(engine: Engine<B>, glue: Glue, packed: string | Uint8Array): void {
+export function compile<B extends Binding>(engine: Engine<B>, glue: Glue, wasm: string | Uint8Array<ArrayBuffer>): void {
   try {
-    const module = new WebAssembly.Module(unpack(packed));
+    const module = new WebAssembly.Module(typeof wasm === 'string' ? unpack(wasm) : wasm);
     const imports: WebAssembly.Imports = {};
     for (const { module: name } of WebAssembly.Module.imports(module)) {
       imports[name] = glue as unknown as WebAssembly.ModuleImports;
@@ -81,10 +83,8 @@ const TABLES = 1024;
  * That gzips to within 1% of the .wasm itself, where hex was 12% larger, and
  * is half as long to parse. The codes are decoded by a small wasm module
  * (js/unpack.wat): a JavaScript loop runs cold and took 5 to 10 ms.
- * `packed` may also be the string's bytes, as Node reads them from the
- * engine's module (dist/cjs/engines/packed.js): one copy fewer.
  */
-export function unpack(packed: string | Uint8Array): Uint8Array<ArrayBuffer> {
+export function unpack(packed: string): Uint8Array<ArrayBuffer> {
   const codes = packed.length - TABLES;
   decoderModule ??= new WebAssembly.Module(fromHex(DECODER));
   const decoder = new WebAssembly.Instance(decoderModule).exports as {
@@ -100,15 +100,10 @@ export function unpack(packed: string | Uint8Array): Uint8Array<ArrayBuffer> {
   if (short > 0) memory.grow(Math.ceil(short / 65536));
   const view = new Uint8Array(memory.buffer);
   if (codes <= 0) throw new Error('the packed engine is not printable ASCII');
-  if (typeof packed === 'string') {
-    view.set(fromHex(packed.slice(0, TABLES)), 0);
-    // Each character one byte: all of them read, into as many bytes.
-    const { read, written } = new TextEncoder().encodeInto(packed.slice(TABLES), view.subarray(from, from + codes));
-    if (read !== codes || written !== codes) throw new Error('the packed engine is not printable ASCII');
-  } else {
-    view.set(fromHex(String.fromCharCode(...packed.subarray(0, TABLES))), 0);
-    view.set(packed.subarray(TABLES), from);
-  }
+  view.set(fromHex(packed.slice(0, TABLES)), 0);
+  // Each character one byte: all of them read, into as many bytes.
+  const { read, written } = new TextEncoder().encodeInto(packed.slice(TABLES), view.subarray(from, from + codes));
+  if (read !== codes || written !== codes) throw new Error('the packed engine is not printable ASCII');
   // In chunks: V8 runs the decoder's first calls in its baseline tier and
   // the later ones optimized, once that is compiled (the core engine in
   // Chromium: 1.9 ms against 3.0 in one call). A chunk never ends on a

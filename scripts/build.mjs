@@ -4,9 +4,11 @@
 //                        the cargo features of src/wasm/mod.rs), each
 //                        as wasm-bindgen's glue (wasm-pack --target bundler,
 //                        wrapped in a function that makes a fresh copy) and
-//                        the .wasm packed in a string (pack() below): the
-//                        package's one copy of it, for Node and browsers
-//                        alike (js/load.ts unpack)
+//                        the .wasm packed in a string (pack() below), for
+//                        browsers and bundlers (js/load.ts unpack)
+//   dist/wasm/core.wasm, extra.wasm, core.cjs, extra.cjs  the same engines
+//                        for require() in Node: the .wasm as it is, and the
+//                        glue as CommonJS
 //   dist/cjs/engines/, esm/engines/  each engine's Engine (js/binding.ts),
 //                        which loads its wasm module on first use
 //   dist/cjs/, esm/      the TypeScript wrapper (js/), compiled twice, with .d.ts
@@ -201,16 +203,18 @@ export ${glueFunction}
 export const packed = '${packWasm(bytes)}';
 `,
   );
-  // dist/cjs/engines/packed.js finds the string by its first line: the glue must not hold that line.
-  if (glueFunction.includes("\nexport const packed = '")) throw new Error("wasm-bindgen glue holds the line export const packed = '");
-  // require() in Node: the same glue as CommonJS, and the packed engine read from the
-  // ES module above as bytes (dist/cjs/engines/), not through Node's ES
+  // require() in Node: the .wasm itself, read from its file (dist/cjs/engines/file.js):
+  // unpacking the string above took 1.6 ms of a Node start-up of about 20
+  // (docs/size.md). It makes the package 0.3 MB larger to download, not any
+  // bundle: bundlers take the ES module.
+  writeFileSync(join(dist, 'wasm', `${name}.wasm`), bytes);
+  // require() in Node: the same glue as CommonJS, not through Node's ES
   // module loader.
   writeFileSync(
     join(dist, 'wasm', `${name}.cjs`),
     `'use strict';
 // The ${name} engine's glue for require() in Node (scripts/build.mjs): ${name}.mjs's
-// glue(), whose packed engine dist/cjs/engines/${name}.js reads from ${name}.mjs as bytes.
+// glue(), for the engine dist/cjs/engines/${name}.js reads from ${name}.wasm.
 exports.glue = ${glueFunction};
 `,
   );
@@ -266,38 +270,32 @@ export const ${name} = /* @__PURE__ */ new Engine('${name}', (engine) => compile
 // The ${name} engine (written by scripts/build.mjs): its wasm module is read and compiled on its first use.
 const { Engine } = require('../binding.js');
 const { compile } = require('../load.js');
-const { readPacked } = require('./packed.js');
+const { readWasm } = require('./file.js');
 exports.${name} = new Engine('${name}', (engine) => {
-  const packed = readPacked('${name}');
-  if (packed !== undefined) compile(engine, require('../../wasm/${name}.cjs').glue(), packed);
+  const wasm = readWasm('${name}');
+  if (wasm !== undefined) compile(engine, require('../../wasm/${name}.cjs').glue(), wasm);
   else {
-    const wasm = require('../../wasm/${name}.mjs');
-    compile(engine, wasm.glue(), wasm.packed);
+    const packed = require('../../wasm/${name}.mjs');
+    compile(engine, packed.glue(), packed.packed);
   }
 });
 `,
   );
 }
-// In Node the packed engine is read from dist/wasm/NAME.mjs as bytes: a require() of
-// that ES module starts Node's ES module loader and parses 0.4 MB of
-// JavaScript, about 5 ms of start-up (docs/size.md). Where the file is not
-// where this module expects it (a bundle), the ES module is required.
+// In Node each engine is read from dist/wasm/NAME.wasm. Where the file is not
+// where this module expects it (a bundle), the engine's ES module is
+// required: that starts Node's ES module loader and parses 0.4 MB of
+// JavaScript, about 5 ms of start-up, and unpacks the string (docs/size.md).
 writeFileSync(
-  join(dist, 'cjs', 'engines', 'packed.js'),
+  join(dist, 'cjs', 'engines', 'file.js'),
   `'use strict';
-// Written by scripts/build.mjs: an engine's packed .wasm, read from its ES module
-// as bytes (js/load.ts unpack copies them as they are: no string is made).
-const mark = "\\nexport const packed = '";
-exports.readPacked = (name) => {
-  let bytes;
+// Written by scripts/build.mjs: an engine's .wasm, read from its file.
+exports.readWasm = (name) => {
   try {
-    bytes = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', 'wasm', name + '.mjs'));
+    return require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', 'wasm', name + '.wasm'));
   } catch {
     return undefined;
   }
-  const start = bytes.indexOf(mark) + mark.length;
-  const end = bytes.indexOf("'", start);
-  return start >= mark.length && end > start ? bytes.subarray(start, end) : undefined;
 };
 `,
 );
@@ -310,7 +308,7 @@ exports.readPacked = (name) => {
 // instance from its bundle, where modules run on their first require as
 // before; so every entry (index, node, mcp, cli) and a test that reaches a
 // module directly share one instance of each. The bundles sit as deep as
-// the modules that find files from __dirname (engines/packed.js, mcp/server.js).
+// the modules that find files from __dirname (engines/file.js, mcp/server.js).
 const cjs = join(dist, 'cjs');
 const modules = readdirSync(cjs, { recursive: true })
   .map((f) => String(f).replaceAll('\\', '/'))

@@ -4,14 +4,14 @@
 // extra: applyEdit). Node's --jitless has no WebAssembly at all.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { DECODER, unpack } = createRequire(import.meta.url)(join(root, 'dist', 'cjs', 'load.js'));
+const { unpack } = createRequire(import.meta.url)(join(root, 'dist', 'cjs', 'load.js'));
 
 const script = (load) => `${load}
 const out = {};
@@ -46,7 +46,8 @@ for (const [kind, load, flags] of [
 // Each engine is compiled on the first call that needs it, and only then:
 // importing the package compiles nothing, `apply` compiles the core engine,
 // and the extra engine waits for a function of its own (edit blocks here).
-// Before the first, the small decoder of the engines' packed bytes (js/unpack.wat).
+// Node reads each engine's .wasm from its file (dist/wasm/NAME.wasm): the
+// decoder of the packed engines (js/unpack.wat) is never compiled there.
 for (const [kind, load, flags] of [
   ['require', "const ap = require('applypatch');", []],
   ['import', "const ap = await import('applypatch');", ['--input-type=module']],
@@ -67,23 +68,22 @@ steps.push(compiled.slice());
 console.log(JSON.stringify({ steps, sizes: compiled }));
 `;
     const out = JSON.parse(execFileSync(process.execPath, [...flags, '-e', code], { cwd: root, encoding: 'utf8' }));
-    const decoder = DECODER.length / 2;
-    const [core, extra] = out.sizes.filter((n) => n !== decoder);
-    assert.deepEqual(out.steps, [[], [decoder, core], [decoder, core, extra]]);
+    const [core, extra] = ['core', 'extra'].map((name) => statSync(join(root, 'dist', 'wasm', `${name}.wasm`)).size);
+    assert.deepEqual(out.steps, [[], [core], [core, extra]]);
     assert.ok(core > 100_000 && extra > 100_000 && core !== extra, `two engines of their own: ${out.sizes}`);
   });
 }
 
-// In Node, an engine's packed .wasm is read from dist/wasm/NAME.mjs as bytes and its
+// In Node, an engine's .wasm is read from dist/wasm/NAME.wasm and its
 // glue comes from NAME.cjs: requiring the ES module would start Node's ES
-// module loader and parse 0.4 MB of JavaScript (docs/size.md).
+// module loader, parse 0.4 MB of JavaScript and unpack it (docs/size.md).
 // A bundle, where the file is not beside the engine's module, requires the
 // ES module instead (tests/bundlers/matrix.test.mjs runs such bundles).
 for (const [kind, load] of [
   ['require', "const ap = require('applypatch');"],
   ['import', "const ap = await import('applypatch');"],
 ]) {
-  test(`${kind}: each engine's glue is CommonJS and its packed .wasm is read as bytes, not through the ES module loader`, () => {
+  test(`${kind}: each engine's glue is CommonJS and its .wasm is read from its file, not through the ES module loader`, () => {
     const code = `import { createRequire } from 'node:module';
 const require = createRequire(process.cwd() + '/');
 ${load}
@@ -149,10 +149,10 @@ for (const name of ['core', 'extra']) {
     assert.match(packed, /^[0-9a-f]{1024}[ !#%&()*+,\-./0-9:;=>?@A-Z[\]^_a-z{|}~]+$/);
     const bytes = unpack(packed);
     assert.equal(bytes.length, size);
-    // As Node's require() reads it: the string's bytes, from the file.
-    const read = createRequire(import.meta.url)(join(root, 'dist', 'cjs', 'engines', 'packed.js')).readPacked(name);
-    assert.ok(read instanceof Uint8Array && read.length === packed.length);
-    assert.deepEqual(unpack(read), bytes);
+    // As Node's require() reads it: the same .wasm, from its own file.
+    const read = createRequire(import.meta.url)(join(root, 'dist', 'cjs', 'engines', 'file.js')).readWasm(name);
+    assert.ok(read instanceof Uint8Array && read.length === size);
+    assert.ok(Buffer.from(bytes).equals(read));
     assert.deepEqual([...bytes.subarray(0, 8)], [0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
     assert.ok(WebAssembly.validate(bytes));
   });
@@ -182,5 +182,4 @@ test('a packed engine is decoded in chunks that never split a code', () => {
     return at >= 0 ? at : bytes.length === 80_000 ? -1 : bytes.length;
   };
   assert.equal(wrong(unpack(tables.toString('hex') + codes)), -1);
-  assert.equal(wrong(unpack(Buffer.from(tables.toString('hex') + codes, 'latin1'))), -1);
 });

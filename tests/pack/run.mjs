@@ -37,7 +37,9 @@ try {
     'dist/wasm/core.cjs',
     'dist/wasm/extra.cjs',
     'dist/cjs/engines/core.js',
-    'dist/cjs/engines/packed.js',
+    'dist/cjs/engines/file.js',
+    'dist/wasm/core.wasm',
+    'dist/wasm/extra.wasm',
     'dist/esm/engines/extra.js',
     'README.md',
     'LICENSE',
@@ -46,10 +48,10 @@ try {
   ]) {
     if (!files.includes(want)) throw new Error(`the tarball lacks ${want}`);
   }
-  // One copy of each engine: inside dist/wasm/core.mjs and extra.mjs, for Node and browsers alike
-  // (require() in Node reads its packed engine from there as text).
+  // Two copies of each engine: packed inside dist/wasm/core.mjs and extra.mjs for browsers and
+  // bundlers, and the .wasm that require() in Node reads (docs/size.md); no other .wasm.
   const wasmFiles = files.filter((f) => f.endsWith('.wasm'));
-  if (wasmFiles.length) throw new Error(`the tarball ships .wasm files besides dist/wasm/*.mjs: ${wasmFiles.join(', ')}`);
+  if (wasmFiles.join() !== 'dist/wasm/core.wasm,dist/wasm/extra.wasm') throw new Error(`the tarball's .wasm files are not the two engines: ${wasmFiles.join(', ')}`);
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
   if (stray.length) throw new Error(`the tarball ships sources: ${stray.join(', ')}`);
 
