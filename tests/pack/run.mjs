@@ -51,7 +51,8 @@ try {
   // Two copies of each engine: packed inside dist/wasm/core.mjs and extra.mjs for browsers and
   // bundlers, and the .wasm that require() in Node reads (docs/size.md); no other .wasm.
   const wasmFiles = files.filter((f) => f.endsWith('.wasm'));
-  if (wasmFiles.join() !== 'dist/wasm/core.wasm,dist/wasm/extra.wasm') throw new Error(`the tarball's .wasm files are not the two engines: ${wasmFiles.join(', ')}`);
+  if (wasmFiles.join() !== 'dist/wasm/core.wasm,dist/wasm/extra.wasm')
+    throw new Error(`the tarball's .wasm files are not the two engines: ${wasmFiles.join(', ')}`);
   const stray = files.filter((f) => /^(src|js|tests|target|node_modules)\//.test(f));
   if (stray.length) throw new Error(`the tarball ships sources: ${stray.join(', ')}`);
 
