@@ -9,7 +9,9 @@
 //   - start-up in headless Chromium: the `apply`-only page's import, from
 //     import() to the module evaluated, and to a first `apply` returned (the
 //     engine compiles on first use; module served from localhost, each load in
-//     a fresh browser context; median of 7);
+//     a fresh browser context; median of 7), beside the import of a module of
+//     one line, loads alternating (what any import costs on this machine as
+//     it is: its load moved the page's figure by 6 ms between runs);
 //   - start-up in Node: `import` of the package alone, and plus a first
 //     `apply`, in CPU time measured in the process from before the import
 //     (what they add over `node -e 0`), and as whole processes over
@@ -170,6 +172,7 @@ if (chromiumPath && !process.argv.includes('--no-browser')) {
   const server = createServer((req, res) => {
     const file = req.url === '/later.js' ? join(work, 'later.out.js') : null;
     if (file) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
+    else if (req.url === '/floor.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end('globalThis.floor = 1;\n');
     else res.writeHead(200, { 'content-type': 'text/html' }).end(page);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -188,7 +191,21 @@ if (chromiumPath && !process.argv.includes('--no-browser')) {
   });
   const imports = [];
   const loads = [];
+  const floor = [];
   for (let i = 0; i < 7; i++) {
+    {
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(base);
+      floor.push(
+        await tab.evaluate(async () => {
+          const t = performance.now();
+          await import('/floor.js');
+          return performance.now() - t;
+        }),
+      );
+      await context.close();
+    }
     const context = await browser.newContext();
     const tab = await context.newPage();
     await tab.goto(base);
@@ -206,6 +223,7 @@ if (chromiumPath && !process.argv.includes('--no-browser')) {
   result.chromium = browser.version();
   result.chromiumImportMs = med(imports);
   result.chromiumStartMs = med(loads);
+  result.chromiumFloorMs = med(floor);
   await browser.close();
   server.close();
 }
@@ -237,7 +255,9 @@ else {
     `Node, whole processes over node -e 0 (${o.bareMs.toFixed(1)} ms): import ${o.importMs.toFixed(1)} ms, + first apply ${o.startMs.toFixed(1)} ms (medians of ${runs})`,
   );
   if (result.chromiumStartMs !== undefined) {
-    log(`Chromium ${result.chromium}: import of the apply-only page   ${result.chromiumImportMs.toFixed(1)} ms (median of 7)`);
+    log(
+      `Chromium ${result.chromium}: import of the apply-only page   ${result.chromiumImportMs.toFixed(1)} ms (median of 7; a module of one line ${result.chromiumFloorMs.toFixed(1)} ms)`,
+    );
     log(`Chromium ${result.chromium}: import + first apply        ${result.chromiumStartMs.toFixed(1)} ms (median of 7)`);
   }
   if (result.profile) {
